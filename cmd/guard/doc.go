@@ -1,0 +1,48 @@
+// Copyright 2026 The guard Authors. SPDX-License-Identifier: MIT
+
+// Command guard is a fail-closed pre-tool hook for AI coding agents.
+//
+// Claude Code runs guard hook before every tool call, with the call as JSON
+// on stdin; guard answers allow, ask or deny. Bash commands are parsed into a
+// syntax tree and every simple command, wherever it hides, is checked against
+// a TOML policy. Whatever guard does not positively understand, it denies.
+//
+// # Usage
+//
+//	guard hook [--config FILE] [--deadline DURATION]
+//	guard check [--json] [--config FILE] [--cwd DIR] [--tool NAME --input JSON] [--] 'COMMAND'
+//	guard test [--config FILE] [-v] FILES...
+//	guard version
+//
+// guard hook reads one PreToolUse call from stdin. It uses the tool_name,
+// tool_input and cwd fields and ignores the rest.
+//
+// guard check prints the decision on one command (or tool call), and for
+// every part of it (each simple command, redirection, assignment and shell
+// construct) the verdict, the rule and why.
+//
+// guard test decides every [[case]] of the given files, and every example of
+// the policy's rules, and prints "N passed, N failed".
+//
+// # Policy
+//
+// With --config, guard uses that file. Otherwise it uses .claude/guard.toml
+// in the project ($CLAUDE_PROJECT_DIR, else the call's cwd), and if there is
+// none, the embedded default policy. A policy file that exists but does not
+// load makes every call a deny; guard never falls back to the default then.
+//
+// # Exit codes
+//
+//	verb     0                       1                2
+//	hook     allow or ask (JSON out)  never            deny, and every error
+//	check    allowed                  needs approval   denied, or could not decide
+//	test     every case passed        a case failed    could not run
+//	version  printed                  never            bad arguments
+//
+// # Limitations
+//
+// A hook is a guardrail, not a sandbox. An allowed go test or cargo test runs
+// code from the repository, and repository configuration (.git/config,
+// .cargo/config.toml) can run code too. guard judges the command line, not
+// what the programs it allows then do.
+package main

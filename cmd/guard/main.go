@@ -1,0 +1,27 @@
+// Copyright 2026 The guard Authors. SPDX-License-Identifier: MIT
+
+package main
+
+import (
+	"context"
+	"errors"
+	"os"
+)
+
+func main() {
+	err := run(context.Background(), os.Args[1:], stdio{os.Stdin, os.Stdout, os.Stderr}, os.Getenv)
+	os.Exit(exitCode(err))
+}
+
+// exitCode maps an error to the process exit code. Anything that is not an
+// exitError exits 2: for guard hook that is a deny, never a silent allow.
+func exitCode(err error) int {
+	if err == nil {
+		return 0
+	}
+	var e *exitError
+	if errors.As(err, &e) {
+		return e.code
+	}
+	return 2
+}

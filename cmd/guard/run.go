@@ -1,0 +1,179 @@
+// Copyright 2026 The guard Authors. SPDX-License-Identifier: MIT
+
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+
+	"guard/rules"
+)
+
+// stdio are the streams of one run.
+type stdio struct {
+	in       io.Reader
+	out, err io.Writer
+}
+
+// getenv reads an environment variable; tests pass their own.
+type getenv func(string) string
+
+// command is one verb of the CLI.
+type command struct {
+	name  string
+	usage string
+	short string
+	run   func(ctx context.Context, s stdio, env getenv, args []string) error
+}
+
+var commands []*command
+
+func init() {
+	commands = []*command{
+		{"hook", "guard hook [--config FILE] [--deadline DURATION]", "decide a Claude Code PreToolUse call read from stdin", runHook},
+		{"check", "guard check [--json] [--config FILE] [--cwd DIR] [--tool NAME --input JSON] [--] 'COMMAND'", "explain the decision on a command or tool call", runCheck},
+		{"test", "guard test [--config FILE] FILES...", "run [[case]] files and the policy's examples", runTest},
+		{"version", "guard version", "print guard's version", runVersion},
+		{"help", "guard help", "print this help", runHelp},
+	}
+}
+
+// exitError ends the process with a code, after its message (if any) has
+// been written.
+type exitError struct {
+	code int
+	msg  string
+}
+
+func (e *exitError) Error() string {
+	if e.msg == "" {
+		return fmt.Sprintf("exit status %d", e.code)
+	}
+	return e.msg
+}
+
+func (e *exitError) ExitCode() int { return e.code }
+
+// run is guard without the process: main only maps its error to a code.
+func run(ctx context.Context, args []string, s stdio, env getenv) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(s.err, "guard: denied: internal error: %v\n", r)
+			err = &exitError{code: 2}
+		}
+	}()
+	if len(args) == 0 {
+		printUsage(s.err)
+		return &exitError{code: 2}
+	}
+	for _, c := range commands {
+		if c.name == args[0] {
+			return c.run(ctx, s, env, args[1:])
+		}
+	}
+	fmt.Fprintf(s.err, "guard: unknown command %q\n", args[0])
+	printUsage(s.err)
+	return &exitError{code: 2}
+}
+
+func printUsage(w io.Writer) {
+	fmt.Fprintln(w, "usage:")
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-80s %s\n", c.usage, c.short)
+	}
+}
+
+func runHelp(_ context.Context, s stdio, _ getenv, _ []string) error {
+	fmt.Fprintln(s.out, "guard is a fail-closed pre-tool hook for AI coding agents.")
+	printUsage(s.out)
+	return nil
+}
+
+func runVersion(_ context.Context, s stdio, _ getenv, args []string) error {
+	if len(args) > 0 {
+		return usageError(s, "version", "guard version takes no arguments")
+	}
+	fmt.Fprintf(s.out, "guard %s\n", version())
+	return nil
+}
+
+func version() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "(unknown)"
+	}
+	v := info.Main.Version
+	if v == "" || v == "(devel)" {
+		v = "devel"
+	}
+	for _, st := range info.Settings {
+		if st.Key == "vcs.revision" && len(st.Value) >= 12 {
+			v += " " + st.Value[:12]
+		}
+	}
+	return v + " " + info.GoVersion
+}
+
+// usageError reports a bad command line; every verb exits 2 for it.
+func usageError(s stdio, name, format string, a ...any) error {
+	fmt.Fprintf(s.err, "guard %s: %s\n", name, fmt.Sprintf(format, a...))
+	for _, c := range commands {
+		if c.name == name {
+			fmt.Fprintf(s.err, "usage: %s\n", c.usage)
+		}
+	}
+	return &exitError{code: 2}
+}
+
+func newFlagSet(name string, s stdio) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(s.err)
+	return fs
+}
+
+// policyFile is where a project keeps its policy.
+const policyFile = ".claude/guard.toml"
+
+// loadPolicy returns the policy for a call: the --config file, else the
+// project's .claude/guard.toml, else the embedded default. A policy file
+// that exists but cannot be read or loaded is an error: guard never falls
+// back to the default when a policy is there.
+func loadPolicy(config, projectDir string) (*rules.Policy, error) {
+	name := config
+	if name == "" {
+		if projectDir == "" {
+			return rules.Default()
+		}
+		name = filepath.Join(projectDir, filepath.FromSlash(policyFile))
+		if _, err := os.Lstat(name); errors.Is(err, os.ErrNotExist) {
+			return rules.Default()
+		}
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, fmt.Errorf("policy %s: %v", name, err)
+	}
+	defer f.Close()
+	return rules.Load(name, f)
+}
+
+// projectDir returns the project root for a call: $CLAUDE_PROJECT_DIR, else
+// the call's working directory.
+func projectDir(env getenv, cwd string) string {
+	if d := env("CLAUDE_PROJECT_DIR"); d != "" && filepath.IsAbs(d) {
+		return filepath.Clean(d)
+	}
+	return cwd
+}
+
+// oneLine flattens a message for a single output line.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}

@@ -1,0 +1,10 @@
+module guard
+
+go 1.26.8
+
+require (
+	github.com/BurntSushi/toml v1.6.0
+	mvdan.cc/sh/v3 v3.14.1
+)
+
+require github.com/rogpeppe/go-internal v1.16.0 // indirect

@@ -1,0 +1,142 @@
+// Copyright 2026 The guard Authors. SPDX-License-Identifier: MIT
+
+package rules
+
+import (
+	"bytes"
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+)
+
+// Case is one entry of a behaviour corpus: a tool call and the verdict a
+// policy must give it. Case files hold [[case]] tables:
+//
+//	[[case]]
+//	command = "git push --force"
+//	want = "deny"
+//	rule = "git push"          # optional: the rule that must decide
+//	why = "rewrites history"   # optional: for the reader
+//
+// A case names a Bash command, or a tool and its input:
+//
+//	[[case]]
+//	tool = "Write"
+//	input = { file_path = "/project/x.go", content = "" }
+//	want = "ask"
+type Case struct {
+	File    string
+	Line    int
+	Command string
+	Tool    string
+	Input   map[string]any
+	Cwd     string
+	Want    Verdict
+	Rule    string
+	Why     string
+}
+
+type caseFile struct {
+	Case []struct {
+		Command string         `toml:"command"`
+		Tool    string         `toml:"tool"`
+		Input   map[string]any `toml:"input"`
+		Cwd     string         `toml:"cwd"`
+		Want    string         `toml:"want"`
+		Rule    string         `toml:"rule"`
+		Why     string         `toml:"why"`
+	} `toml:"case"`
+}
+
+// LoadCases reads a case file. Name is used in error messages.
+func LoadCases(name string, src []byte) ([]Case, error) {
+	var cf caseFile
+	md, err := toml.NewDecoder(bytes.NewReader(src)).Decode(&cf)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	if un := md.Undecoded(); len(un) > 0 {
+		// Keys inside input tables are the tool's own and not decoded.
+		for _, k := range un {
+			if len(k) < 2 || k[1] != "input" {
+				return nil, fmt.Errorf("%s: unknown key %q", name, k.String())
+			}
+		}
+	}
+	lines := caseLines(src)
+	out := make([]Case, 0, len(cf.Case))
+	for i, c := range cf.Case {
+		line := 0
+		if i < len(lines) {
+			line = lines[i]
+		}
+		where := fmt.Sprintf("%s:%d", name, line)
+		want, err := ParseVerdict(c.Want)
+		if err != nil {
+			return nil, fmt.Errorf("%s: want: %v", where, err)
+		}
+		switch {
+		case c.Command != "" && c.Tool != "" && c.Tool != "Bash":
+			return nil, fmt.Errorf("%s: a case has a command or a tool other than Bash, not both", where)
+		case c.Command == "" && c.Tool == "":
+			return nil, fmt.Errorf("%s: a case needs a command or a tool", where)
+		case c.Cwd != "" && !path.IsAbs(c.Cwd):
+			return nil, fmt.Errorf("%s: cwd %q is not absolute", where, c.Cwd)
+		}
+		out = append(out, Case{File: name, Line: line, Command: c.Command, Tool: c.Tool, Input: c.Input,
+			Cwd: c.Cwd, Want: want, Rule: c.Rule, Why: c.Why})
+	}
+	return out, nil
+}
+
+// caseLines returns the line of each [[case]] header.
+func caseLines(src []byte) []int {
+	var out []int
+	for i, l := range strings.Split(string(src), "\n") {
+		if strings.TrimSpace(l) == "[[case]]" {
+			out = append(out, i+1)
+		}
+	}
+	return out
+}
+
+// Call returns the tool call the case describes. A case without a cwd runs
+// at the root of a project in /project, as examples do.
+func (c *Case) Call() Call {
+	call := exampleCall(c.Command)
+	if c.Tool != "" && c.Tool != "Bash" {
+		call.Tool = c.Tool
+		call.Input = c.Input
+		if call.Input == nil {
+			call.Input = map[string]any{}
+		}
+	}
+	if c.Cwd != "" {
+		call.Cwd = c.Cwd
+	}
+	return call
+}
+
+// Check decides the case and returns an error if the verdict, or the rule
+// that decided, is not the one the case wants.
+func (p *Policy) Check(c Case) (Decision, error) {
+	d := p.Decide(c.Call())
+	what := c.Command
+	if what == "" {
+		what = c.Tool
+	}
+	if d.Verdict != c.Want {
+		return d, fmt.Errorf("%s:%d: %q: want %s, got %s: %s", c.File, c.Line, what, c.Want, d.Verdict, d.Reason())
+	}
+	if c.Rule != "" {
+		for _, l := range d.Leaves {
+			if l.Verdict == d.Verdict && (l.Rule == c.Rule || strings.HasPrefix(l.Rule, c.Rule+" ") || strings.HasPrefix(l.Rule, c.Rule+":")) {
+				return d, nil
+			}
+		}
+		return d, fmt.Errorf("%s:%d: %q: want rule %q to decide, but %q did: %s", c.File, c.Line, what, c.Rule, d.Deciding().Rule, d.Reason())
+	}
+	return d, nil
+}

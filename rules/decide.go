@@ -1,0 +1,949 @@
+// Copyright 2026 The guard Authors. SPDX-License-Identifier: MIT
+
+package rules
+
+import (
+	"fmt"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+
+	"guard/shellparse"
+)
+
+// Call is one tool call to decide.
+type Call struct {
+	Tool    string         // the tool's name as the agent sends it: Bash, Read, mcp__github__get_issue
+	Input   map[string]any // the tool's input
+	Cwd     string         // the absolute working directory of the call
+	Project string         // the absolute project root; "" means Cwd
+	Home    string         // the user's home directory; "" means unknown
+}
+
+// Leaf is the verdict on one part of a call.
+type Leaf struct {
+	Verdict Verdict
+	Kind    string         // tool, command, redirect, assignment, construct, input
+	Text    string         // the part as written
+	Pos     shellparse.Pos // its position in the command, if it has one
+	Rule    string         // the rule that decided; "" when none matched and the default applied
+	Why     string         // why, in words the agent can act on
+	Hint    string         // what is allowed instead, if anything
+}
+
+// Decision is the verdict on a whole call and on each of its parts.
+type Decision struct {
+	Verdict Verdict
+	Leaves  []Leaf
+	Policy  string // the name of the policy that decided
+}
+
+// Deciding returns the first leaf whose verdict is the decision's.
+func (d *Decision) Deciding() Leaf {
+	for _, l := range d.Leaves {
+		if l.Verdict == d.Verdict {
+			return l
+		}
+	}
+	return Leaf{Verdict: d.Verdict, Kind: "input", Why: "nothing to decide"}
+}
+
+// Reason says why the call got its verdict.
+func (d *Decision) Reason() string {
+	l := d.Deciding()
+	if d.Verdict == Allow {
+		if len(d.Leaves) == 1 {
+			return l.Why
+		}
+		return fmt.Sprintf("every part is allowed (%d parts)", len(d.Leaves))
+	}
+	return l.Why
+}
+
+// Hint says what is allowed instead, or "".
+func (d *Decision) Hint() string {
+	if d.Verdict == Allow {
+		return ""
+	}
+	return d.Deciding().Hint
+}
+
+// Limits on how deep commands may hide inside other commands.
+const (
+	maxShellNesting   = 3  // bash -c 'bash -c "..."'
+	maxWrapperNesting = 16 // timeout 5 nice env ...
+)
+
+// Decide returns the verdict on a call. It never fails: whatever it cannot
+// judge gets the default verdict or a deny.
+func (p *Policy) Decide(call Call) Decision {
+	if p == nil || !p.ok {
+		return Decision{Verdict: Deny, Leaves: []Leaf{{Verdict: Deny, Kind: "input", Why: "no policy is loaded", Hint: "fix the policy file"}}}
+	}
+	d := &decider{p: p, call: call}
+	d.decide()
+	out := Decision{Verdict: Allow, Leaves: d.leaves, Policy: p.name}
+	if len(out.Leaves) == 0 {
+		out.Leaves = []Leaf{{Verdict: Deny, Kind: "input", Why: "nothing in the call could be judged"}}
+	}
+	for _, l := range out.Leaves {
+		out.Verdict = stricter(out.Verdict, l.Verdict)
+	}
+	return out
+}
+
+type decider struct {
+	p      *Policy
+	call   Call
+	leaves []Leaf
+}
+
+func (d *decider) add(l Leaf) { d.leaves = append(d.leaves, l) }
+
+func (d *decider) decide() {
+	tool := d.call.Tool
+	t, rule := d.p.toolTier(tool)
+	switch t {
+	case tierShell:
+		cmd, ok := d.call.Input["command"].(string)
+		if !ok {
+			d.add(Leaf{Verdict: Deny, Kind: "input", Text: tool, Rule: rule,
+				Why: fmt.Sprintf("%s call has no command string in its input", tool)})
+			return
+		}
+		if !path.IsAbs(d.call.Cwd) {
+			d.add(Leaf{Verdict: Deny, Kind: "input", Text: tool, Why: fmt.Sprintf("the call's working directory %q is not an absolute path", d.call.Cwd)})
+			return
+		}
+		d.script(cmd, []string{path.Clean(d.call.Cwd)}, d.p.dialect, 0)
+	case tierAllow:
+		d.add(Leaf{Verdict: Allow, Kind: "tool", Text: tool, Rule: rule, Why: fmt.Sprintf("tool %s is allowed", tool)})
+	case tierAsk:
+		d.add(Leaf{Verdict: Ask, Kind: "tool", Text: tool, Rule: rule, Why: fmt.Sprintf("tool %s needs approval", tool)})
+	case tierDeny:
+		why := fmt.Sprintf("tool %s is not allowed by policy", tool)
+		if rule == "" {
+			why = fmt.Sprintf("tool %s is not in the policy's [tools] table", tool)
+			if d.p.def == Ask {
+				d.add(Leaf{Verdict: Ask, Kind: "tool", Text: tool, Why: why + "; it needs approval"})
+				return
+			}
+		}
+		d.add(Leaf{Verdict: Deny, Kind: "tool", Text: tool, Rule: rule, Why: why})
+	}
+}
+
+// toolTier finds the tier of a tool: its exact name first, then the
+// strictest of the patterns that match it, then the policy default.
+func (p *Policy) toolTier(name string) (tier, string) {
+	if t, ok := p.tools[name]; ok {
+		return t, "tools." + name
+	}
+	found, best, rule := false, tierAllow, ""
+	for _, g := range p.toolGlobs {
+		if ok, _ := path.Match(g.pattern, name); ok {
+			if !found || tierRank(g.tier) < tierRank(best) {
+				best, rule = g.tier, "tools."+g.pattern
+			}
+			found = true
+		}
+	}
+	if found {
+		return best, rule
+	}
+	return tierDeny, "" // the caller applies the default
+}
+
+// tierRank orders tiers by how much they allow; shell decides per command,
+// so it ranks between ask and allow.
+func tierRank(t tier) int {
+	switch t {
+	case tierDeny:
+		return 0
+	case tierAsk:
+		return 1
+	case tierShell:
+		return 2
+	}
+	return 3
+}
+
+// script decides a shell script run in the directories where.
+func (d *decider) script(src string, where []string, dialect shellparse.Dialect, depth int) {
+	s, err := shellparse.Parse(src, shellparse.Options{Dialect: dialect})
+	if err != nil {
+		l := Leaf{Verdict: Deny, Kind: "input", Text: firstLine(src), Why: err.Error(), Hint: "write a plain command: guard denies what it cannot parse"}
+		if e, ok := err.(*shellparse.Error); ok {
+			l.Pos = e.Pos
+			l.Why = e.Msg
+			if e.Pos != (shellparse.Pos{}) {
+				l.Why = fmt.Sprintf("%s at %s", e.Msg, e.Pos)
+			}
+		}
+		d.add(l)
+		return
+	}
+	for _, f := range s.Findings {
+		d.add(d.construct(f))
+	}
+	for _, a := range s.Assigns {
+		d.add(d.assign(a))
+	}
+	for _, r := range s.Redirects {
+		d.add(d.redirect(r, d.resolve(where, r.Dir)))
+	}
+	for _, c := range s.Commands {
+		cwhere := d.resolve(where, c.Dir)
+		for _, a := range c.Assigns {
+			d.add(d.assign(a))
+		}
+		for _, r := range c.Redirs {
+			d.add(d.redirect(r, cwhere))
+		}
+		res := d.argv(c.Args, cwhere, depth, 0)
+		d.add(Leaf{Verdict: res.verdict, Kind: "command", Text: c.Source, Pos: c.Pos, Rule: res.rule, Why: res.why, Hint: res.hint})
+	}
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i] + " ..."
+	}
+	if len(s) > 200 {
+		s = s[:200] + "..."
+	}
+	return s
+}
+
+var constructHints = map[shellparse.Kind]string{
+	shellparse.KindCmdSubst:   "run the inner command on its own first, then write its output into the command literally",
+	shellparse.KindProcSubst:  "run the inner command on its own first, or use a pipe",
+	shellparse.KindParamExp:   "write the value out literally instead of using a variable",
+	shellparse.KindBackground: "run the command in the foreground",
+	shellparse.KindSubshell:   "run the commands without ( )",
+	shellparse.KindGroup:      "run the commands without { }",
+}
+
+func (d *decider) construct(f shellparse.Finding) Leaf {
+	l := Leaf{Kind: "construct", Text: f.Source, Pos: f.Pos, Rule: "shell." + string(f.Kind)}
+	what := fmt.Sprintf("%s at %s", f.Kind.Describe(), f.Pos)
+	if f.Kind.Fixed() {
+		l.Verdict = Deny
+		l.Why = what + " is never allowed: it runs code guard cannot check, or changes what later commands mean"
+		l.Hint = "write the commands out plainly, one simple command at a time"
+		return l
+	}
+	v, ok := d.p.shell[f.Kind]
+	if !ok {
+		v, l.Rule = d.p.def, ""
+	}
+	l.Verdict = v
+	switch v {
+	case Allow:
+		l.Why = what + " is allowed"
+	case Ask:
+		l.Why = what + " needs approval"
+	default:
+		l.Why = what + " is not allowed by policy"
+	}
+	l.Hint = constructHints[f.Kind]
+	return l
+}
+
+// assign decides an assignment by the variable's name.
+func (d *decider) assign(a shellparse.Assign) Leaf {
+	l := Leaf{Kind: "assignment", Text: a.Name + "=" + a.Value.Source, Pos: a.Pos}
+	if a.Scope == shellparse.ScopeLoop {
+		l.Text = "for " + a.Name
+	}
+	v, rule, why := d.p.envVerdict(a.Name)
+	l.Verdict, l.Rule, l.Why = v, rule, why
+	if v != Allow {
+		l.Hint = "variables allowed: " + strings.Join(d.p.env.allow, ", ")
+	}
+	return l
+}
+
+func (p *Policy) envVerdict(name string) (Verdict, string, string) {
+	for _, dn := range p.env.deny {
+		for _, pat := range dn.names {
+			if ok, _ := path.Match(pat, name); ok {
+				return Deny, "env.deny " + pat, fmt.Sprintf("setting %s is not allowed: %s", name, dn.reason)
+			}
+		}
+	}
+	for _, pat := range p.env.allow {
+		if ok, _ := path.Match(pat, name); ok {
+			return Allow, "env.allow " + pat, fmt.Sprintf("setting %s is allowed", name)
+		}
+	}
+	return p.def, "", fmt.Sprintf("variable %s is not in the policy's [env] allow list", name)
+}
+
+// resolve returns the absolute directories a command runs in, given the
+// directories its script runs in; nil means unknown.
+func (d *decider) resolve(where []string, dir shellparse.Dir) []string {
+	if where == nil || !dir.Known() {
+		return nil
+	}
+	var out []string
+	for _, base := range where {
+		for _, rel := range dir.Paths {
+			abs := d.abs(base, rel)
+			if abs == "" {
+				return nil
+			}
+			out = append(out, abs)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// abs resolves p against base lexically; "" when it depends on an unknown
+// home directory.
+func (d *decider) abs(base, p string) string {
+	switch {
+	case strings.HasPrefix(p, "/"):
+		return path.Clean(p)
+	case p == "~" || strings.HasPrefix(p, "~/"):
+		if !path.IsAbs(d.call.Home) {
+			return ""
+		}
+		return path.Join(d.call.Home, p[1:])
+	}
+	return path.Join(base, p)
+}
+
+// paths resolves a path operand in every directory of where; nil means it
+// cannot be known.
+func (d *decider) paths(where []string, w shellparse.Word) []string {
+	if !w.Constant() || w.Value == "" {
+		return nil
+	}
+	if strings.HasPrefix(w.Value, "/") || w.Tilde {
+		if a := d.abs("/", w.Value); a != "" {
+			return []string{a}
+		}
+		return nil
+	}
+	if where == nil {
+		return nil
+	}
+	out := make([]string, 0, len(where))
+	for _, base := range where {
+		out = append(out, d.abs(base, w.Value))
+	}
+	return out
+}
+
+func (d *decider) project() string {
+	if path.IsAbs(d.call.Project) {
+		return path.Clean(d.call.Project)
+	}
+	return path.Clean(d.call.Cwd)
+}
+
+// inProject reports whether every path is inside the project.
+func (d *decider) inProject(paths []string) bool {
+	if len(paths) == 0 {
+		return false
+	}
+	root := d.project()
+	for _, p := range paths {
+		if !(p == root || root == "/" || strings.HasPrefix(p, root+"/")) {
+			return false
+		}
+	}
+	return true
+}
+
+func (d *decider) redirect(r shellparse.Redirect, where []string) Leaf {
+	l := Leaf{Kind: "redirect", Text: r.Fd + r.Op + r.Target.Source, Pos: r.Pos, Rule: "redirect"}
+	switch {
+	case r.Heredoc():
+		l.Verdict, l.Why = Allow, "a here-document feeds standard input"
+		return l
+	case r.Duplicates():
+		l.Verdict, l.Why = Allow, "duplicating a file descriptor is allowed"
+		return l
+	}
+	hint := "redirect output only to " + strings.Join(d.p.redirect.allow, ", ") + "; change files with the agent's edit tools"
+	t := r.Target
+	if !t.Constant() {
+		l.Verdict, l.Rule = Deny, ""
+		l.Why = fmt.Sprintf("redirection target %s is not known until run time", t.Source)
+		l.Hint = hint
+		return l
+	}
+	clean := path.Clean(t.Value)
+	for _, net := range []string{"/dev/tcp/", "/dev/udp/"} {
+		if strings.HasPrefix(t.Value, net) || strings.HasPrefix(clean, net) {
+			l.Verdict = Deny
+			l.Why = fmt.Sprintf("redirection to %s opens a network connection", t.Value)
+			l.Hint = "guard does not allow network access from the shell"
+			return l
+		}
+	}
+	targets := d.paths(where, t)
+	if len(targets) > 0 && !slices.ContainsFunc(targets, func(p string) bool { return !slices.Contains(d.p.redirect.allow, p) }) {
+		l.Verdict, l.Rule, l.Why = Allow, "redirect.allow", fmt.Sprintf("redirection to %s is allowed", t.Value)
+		return l
+	}
+	l.Hint = hint
+	switch {
+	case !r.Writes():
+		l.Verdict, l.Rule = d.p.redirect.read, "redirect.read"
+		l.Why = fmt.Sprintf("reading %s through a redirection", t.Value)
+	case d.inProject(targets):
+		l.Verdict, l.Rule = d.p.redirect.write, "redirect.write"
+		l.Why = fmt.Sprintf("redirection writes to %s", t.Value)
+	default:
+		l.Verdict, l.Rule = d.p.redirect.writeOutside, "redirect.write_outside"
+		l.Why = fmt.Sprintf("redirection writes to %s, outside the project", t.Value)
+	}
+	switch l.Verdict {
+	case Allow:
+		l.Why += ": allowed"
+	case Ask:
+		l.Why += ": needs approval"
+	default:
+		l.Why += ": not allowed by policy"
+	}
+	return l
+}
+
+// result is the verdict on one command while it is being matched: the
+// strictest verdict seen so far and why.
+type result struct {
+	verdict Verdict
+	rule    string
+	why     string
+	hint    string
+	set     bool
+}
+
+func (r *result) add(v Verdict, rule, why, hint string) {
+	if !r.set || v < r.verdict {
+		*r = result{verdict: v, rule: rule, why: why, hint: hint, set: true}
+	}
+}
+
+func (r *result) merge(o result) {
+	if o.set {
+		r.add(o.verdict, o.rule, o.why, o.hint)
+	}
+}
+
+// argv decides one command line.
+func (d *decider) argv(args []shellparse.Word, where []string, shellDepth, wrapDepth int) result {
+	var r result
+	if len(args) == 0 {
+		r.add(Deny, "", "empty command", "")
+		return r
+	}
+	w0 := args[0]
+	switch {
+	case w0.Dynamic != "":
+		r.add(Deny, "", fmt.Sprintf("command name %s is not known until run time (%s)", w0.Source, w0.Dynamic), "write the command name out literally")
+		return r
+	case w0.Glob:
+		r.add(Deny, "", fmt.Sprintf("command name %s is a glob", w0.Source), "write the command name out literally")
+		return r
+	case wrapDepth > maxWrapperNesting:
+		r.add(Deny, "", fmt.Sprintf("commands wrap other commands more than %d deep", maxWrapperNesting), "")
+		return r
+	}
+	n := d.p.commands[w0.Value]
+	if n == nil {
+		hint := ""
+		if d.p.allowed != "" {
+			hint = "allowed without asking: " + d.p.allowed
+		}
+		r.add(d.p.def, "", fmt.Sprintf("no rule for %s", w0.Value), hint)
+		return r
+	}
+	m := &matcher{d: d, where: where, shellDepth: shellDepth, wrapDepth: wrapDepth}
+	return m.match(n, args[1:])
+}
+
+// matcher matches one command line against a rule and its subcommands.
+type matcher struct {
+	d          *decider
+	where      []string
+	shellDepth int
+	wrapDepth  int
+}
+
+func (m *matcher) match(n *node, args []shellparse.Word) result {
+	var r result
+	if len(n.subs) == 0 && n.hasVerdict && n.verdict == Deny {
+		r.add(Deny, n.id, n.why(Deny), n.hint)
+		return r
+	}
+	present := map[string]bool{}
+	values := map[string][]string{}
+	var operands []shellparse.Word
+	endOpts := false
+	where := m.where
+	for i := 0; i < len(args); {
+		w := args[i]
+		if w.Dynamic != "" {
+			r.add(n.unknown, n.id, fmt.Sprintf("%s: argument %s is not known until run time (%s)", n.id, w.Source, w.Dynamic), "write the argument out literally")
+			operands = append(operands, w)
+			i++
+			continue
+		}
+		if !endOpts && !w.Glob && n.exec[w.Value] {
+			i = m.exec(n, args, i, &r)
+			continue
+		}
+		if !endOpts && !w.Glob && n.isOption(w.Value) {
+			if w.Value == "--" {
+				endOpts = true
+				i++
+				if n.rest != nil {
+					r.merge(m.match(n.rest, args[i:]))
+					i = len(args)
+				}
+				continue
+			}
+			i = m.option(n, args, i, present, values, &r)
+			continue
+		}
+		// An operand.
+		if len(n.subs) > 0 && len(operands) == 0 && !endOpts {
+			m.escalate(n, present, values, nil, &r)
+			sub := n.subs[w.Value]
+			if sub == nil || !w.Constant() || w.Tilde {
+				r.add(n.unknown, n.id, fmt.Sprintf("no rule for %s %s", n.id, w.Source), "rules exist for: "+n.id+" "+strings.Join(sortedKeys(n.subs), "|"))
+				return r
+			}
+			r.merge(m.match(sub, args[i+1:]))
+			return r
+		}
+		if n.wrap != nil && !slices.ContainsFunc(n.wrap.Lookup, func(o string) bool { return present[o] }) {
+			m.escalate(n, present, values, nil, &r)
+			r.merge(m.wrapped(n, args[i:], present, values, where))
+			r.add(n.verdict, n.id, n.why(n.verdict), n.hint)
+			return r
+		}
+		operands = append(operands, w)
+		i++
+	}
+	if len(n.subs) > 0 && !n.hasVerdict {
+		r.add(n.unknown, n.id, fmt.Sprintf("%s needs a subcommand", n.id), "rules exist for: "+n.id+" "+strings.Join(sortedKeys(n.subs), "|"))
+		return r
+	}
+	if n.wrap != nil && len(operands) == 0 {
+		r.add(n.unknown, n.id, fmt.Sprintf("%s without a command", n.id), "")
+	}
+	switch {
+	case n.args == argsNone && len(operands) > 0:
+		r.add(n.unknown, n.id, fmt.Sprintf("%s takes no operands here, got %s", n.id, operands[0].Source), n.optionHint())
+	case n.maxArgs > 0 && len(operands) > n.maxArgs:
+		r.add(n.unknown, n.id, fmt.Sprintf("%s takes at most %d operands, got %d", n.id, n.maxArgs, len(operands)), "")
+	}
+	for _, o := range operands {
+		if o.Glob && o.GlobLead && !n.globs {
+			r.add(n.unknown, n.id, fmt.Sprintf("%s: %s is a glob, and a file name it matches could act as an option", n.id, o.Source), "prefix the pattern with a directory (./*.txt), quote it, or name the files")
+			break
+		}
+	}
+	if n.args == argsPath {
+		for _, o := range operands {
+			if !m.d.inProject(m.d.paths(m.where, o)) {
+				r.add(n.unknown, n.id, fmt.Sprintf("%s: %s is outside the project, or not known until run time", n.id, o.Source), "")
+				break
+			}
+		}
+	}
+	if len(n.require) > 0 && !slices.ContainsFunc(n.require, func(o string) bool { return present[o] }) {
+		r.add(n.unknown, n.id, fmt.Sprintf("%s is allowed only with %s", n.id, strings.Join(n.require, " or ")), fmt.Sprintf("add %s", n.require[0]))
+	}
+	m.escalate(n, present, values, operands, &r)
+	if n.shell != "" {
+		m.shell(n, present, operands, &r)
+	}
+	r.add(n.verdict, n.id, n.why(n.verdict), n.hint)
+	return r
+}
+
+// why describes a node's own verdict.
+func (n *node) why(v Verdict) string {
+	if n.reason != "" {
+		return fmt.Sprintf("%s: %s", n.id, n.reason)
+	}
+	switch v {
+	case Allow:
+		return fmt.Sprintf("%s is allowed", n.id)
+	case Ask:
+		return fmt.Sprintf("%s needs approval", n.id)
+	}
+	return fmt.Sprintf("%s is not allowed by policy", n.id)
+}
+
+func (n *node) optionHint() string {
+	list := n.acceptedList()
+	if len(list) == 0 {
+		return fmt.Sprintf("%s takes no options", n.id)
+	}
+	const max = 40
+	more := ""
+	if len(list) > max {
+		more = fmt.Sprintf(" and %d more", len(list)-max)
+		list = list[:max]
+	}
+	return fmt.Sprintf("%s accepts: %s%s", n.id, strings.Join(list, ", "), more)
+}
+
+// isOption reports whether a word is an option in the node's style.
+func (n *node) isOption(s string) bool {
+	if len(s) < 2 || n.style == styleNone {
+		return false
+	}
+	if s[0] == '+' {
+		return n.opts["+"] != nil
+	}
+	return s[0] == '-'
+}
+
+// option reads the option at args[i], with its value, and returns the index
+// of the next argument.
+func (m *matcher) option(n *node, args []shellparse.Word, i int, present map[string]bool, values map[string][]string, r *result) int {
+	tok := args[i].Value
+	unknown := func(why string) int {
+		r.add(n.unknown, n.id, why, n.optionHint())
+		return i + 1
+	}
+	if tok[0] == '+' {
+		o := n.opts["+"]
+		present["+"] = true
+		return m.value(n, o, tok[1:], true, args, i, values, r)
+	}
+	if n.digits && strings.Trim(tok[1:], "0123456789") == "" {
+		return i + 1
+	}
+	switch n.style {
+	case styleGo, styleFind:
+		name, val, hasEq := tok, "", false
+		if n.style == styleGo {
+			name, val, hasEq = strings.Cut(tok, "=")
+			if strings.HasPrefix(name, "--") {
+				name = name[1:]
+			}
+		}
+		o := n.opts[name]
+		if o == nil {
+			return unknown(fmt.Sprintf("%s: option %s is not in the accept-list", n.id, tok))
+		}
+		present[o.name] = true
+		if !o.accepted {
+			return i + 1 // only an escalation names it; the escalation decides
+		}
+		if o.value == valueNone {
+			if hasEq && val != "true" && val != "false" {
+				return unknown(fmt.Sprintf("%s: flag %s takes no value", n.id, name))
+			}
+			return i + 1
+		}
+		return m.value(n, o, val, hasEq, args, i, values, r)
+	}
+	if strings.HasPrefix(tok, "--") {
+		name, val, hasEq := strings.Cut(tok, "=")
+		o := n.opts[name]
+		if o == nil {
+			// GNU tools and git take any unique prefix of a long option.
+			var cands []string
+			for _, long := range n.longNames() {
+				if strings.HasPrefix(long, name) {
+					cands = append(cands, long)
+					present[long] = true // an escalation on any of them applies
+				}
+			}
+			if len(cands) > 0 {
+				return unknown(fmt.Sprintf("%s: %s may be an abbreviation of %s; write options in full", n.id, name, strings.Join(cands, " or ")))
+			}
+			return unknown(fmt.Sprintf("%s: option %s is not in the accept-list", n.id, name))
+		}
+		present[name] = true
+		if !o.accepted {
+			return i + 1
+		}
+		if o.value == valueNone {
+			if hasEq {
+				return unknown(fmt.Sprintf("%s: flag %s takes no value", n.id, name))
+			}
+			return i + 1
+		}
+		return m.value(n, o, val, hasEq, args, i, values, r)
+	}
+	// A bundle of short options: -abc, -n5, -ofile.
+	for j := 1; j < len(tok); j++ {
+		c := tok[j]
+		if c >= 0x80 {
+			return unknown(fmt.Sprintf("%s: option %s is not in the accept-list", n.id, tok))
+		}
+		name := "-" + string(c)
+		o := n.opts[name]
+		if o == nil {
+			// The rest may be this option's value or more options; an
+			// escalation on any of them applies.
+			for _, rc := range tok[j+1:] {
+				if e := n.opts["-"+string(rc)]; e != nil && !e.accepted {
+					present[e.name] = true
+				}
+			}
+			what := name
+			if len(tok) > 2 {
+				what = fmt.Sprintf("%s (in %s)", name, tok)
+			}
+			return unknown(fmt.Sprintf("%s: option %s is not in the accept-list", n.id, what))
+		}
+		present[name] = true
+		if !o.accepted || o.value == valueNone {
+			continue
+		}
+		if j+1 < len(tok) {
+			return m.value(n, o, tok[j+1:], true, args, i, values, r)
+		}
+		return m.value(n, o, "", false, args, i, values, r)
+	}
+	return i + 1
+}
+
+// value checks the value of option o. An attached value is val; otherwise,
+// for a required value, the next argument. It returns the index of the
+// argument after the option and its value.
+func (m *matcher) value(n *node, o *option, val string, attached bool, args []shellparse.Word, i int, values map[string][]string, r *result) int {
+	next := i + 1
+	bad := func(why string) int {
+		r.add(n.unknown, n.id, fmt.Sprintf("%s: %s", n.id, why), n.optionHint())
+		return next
+	}
+	if !attached {
+		if o.value == valueOptional {
+			return next
+		}
+		if next >= len(args) {
+			return bad(fmt.Sprintf("option %s needs a value", o.name))
+		}
+		w := args[next]
+		next++
+		switch {
+		case w.Dynamic != "":
+			return bad(fmt.Sprintf("the value %s of %s is not known until run time (%s)", w.Source, o.name, w.Dynamic))
+		case w.Glob:
+			return bad(fmt.Sprintf("the value %s of %s is a glob", w.Source, o.name))
+		case strings.HasPrefix(w.Value, "-") && o.vtype != "int":
+			return bad(fmt.Sprintf("the value %s of %s starts with -; attach it as %s=%s", w.Source, o.name, o.name, w.Value))
+		}
+		val = w.Value
+	}
+	values[o.name] = append(values[o.name], val)
+	if len(o.values) > 0 {
+		if !slices.Contains(o.values, val) {
+			return bad(fmt.Sprintf("%s %s: the value must be one of %s", o.name, val, strings.Join(o.values, ", ")))
+		}
+		return next
+	}
+	switch o.vtype {
+	case "int":
+		if _, err := strconv.ParseInt(val, 10, 64); err != nil {
+			return bad(fmt.Sprintf("%s %s: the value must be a number", o.name, val))
+		}
+	case "dir", "path":
+		w := shellparse.Word{Value: val, Tilde: val == "~" || strings.HasPrefix(val, "~/")}
+		if !m.d.inProject(m.d.paths(m.where, w)) {
+			return bad(fmt.Sprintf("%s %s: the path is outside the project", o.name, val))
+		}
+	}
+	return next
+}
+
+// escalate applies the node's deny and ask rules.
+func (m *matcher) escalate(n *node, present map[string]bool, values map[string][]string, operands []shellparse.Word, r *result) {
+	for _, e := range n.escs {
+		flagHit := len(e.flags) == 0
+		for _, f := range e.flags {
+			if !present[f] {
+				continue
+			}
+			if len(e.values) == 0 {
+				flagHit = true
+			}
+			for _, v := range values[f] {
+				for _, pat := range e.values {
+					if wildcard(pat, v) {
+						flagHit = true
+					}
+				}
+			}
+		}
+		argHit := len(e.args) == 0
+		for _, o := range operands {
+			if argHit {
+				break
+			}
+			if !o.Constant() {
+				continue // already short of allow; the rule's own verdict stands
+			}
+			for _, pat := range e.args {
+				if wildcard(pat, o.Value) {
+					argHit = true
+					break
+				}
+			}
+		}
+		if flagHit && argHit {
+			hint := e.hint
+			if hint == "" {
+				hint = n.hint
+			}
+			r.add(e.verdict, e.id, fmt.Sprintf("%s: %s", e.id, e.reason), hint)
+		}
+	}
+}
+
+// wrapped decides the command that a wrapper such as timeout, env or xargs
+// runs.
+func (m *matcher) wrapped(n *node, args []shellparse.Word, present map[string]bool, values map[string][]string, where []string) result {
+	var r result
+	w := n.wrap
+	if len(args) < w.Skip {
+		r.add(n.unknown, n.id, fmt.Sprintf("%s needs %d operands before the command", n.id, w.Skip), "")
+		return r
+	}
+	for _, a := range args[:w.Skip] {
+		if !a.Constant() {
+			r.add(n.unknown, n.id, fmt.Sprintf("%s: operand %s is not known until run time", n.id, a.Source), "")
+		}
+	}
+	inner := slices.Clone(args[w.Skip:])
+	if w.Env {
+		for len(inner) > 0 && inner[0].Constant() {
+			name, _, ok := strings.Cut(inner[0].Value, "=")
+			if !ok || !validEnvName(name) {
+				break
+			}
+			l := m.d.assign(shellparse.Assign{Name: name, Value: shellparse.Word{Value: inner[0].Value[len(name)+1:], Source: inner[0].Source}, Pos: inner[0].Pos})
+			l.Text = inner[0].Source
+			m.d.add(l)
+			inner = inner[1:]
+		}
+	}
+	if len(inner) == 0 {
+		r.add(n.unknown, n.id, fmt.Sprintf("%s without a command", n.id), "")
+		return r
+	}
+	if w.Stdin {
+		from := shellparse.Word{Glob: true, GlobLead: true, Value: "*", Source: "(words read from standard input)"}
+		replaced := false
+		for _, opt := range w.Replace {
+			if !present[opt] {
+				continue
+			}
+			token := "{}"
+			if vs := values[opt]; len(vs) > 0 && vs[len(vs)-1] != "" {
+				token = vs[len(vs)-1]
+			}
+			for k := 1; k < len(inner); k++ {
+				if inner[k].Constant() && strings.Contains(inner[k].Value, token) {
+					inner[k] = from
+				}
+			}
+			replaced = true
+		}
+		if !replaced {
+			inner = append(inner, from)
+		}
+	}
+	for name, vs := range values {
+		if o := n.opts[name]; o != nil && o.vtype == "dir" && len(vs) > 0 {
+			where = m.d.paths(where, shellparse.Word{Value: vs[len(vs)-1]})
+		}
+	}
+	return m.d.argv(inner, where, m.shellDepth, m.wrapDepth+1)
+}
+
+// exec decides the command of a find -exec style option at args[i] and
+// returns the index after its terminator.
+func (m *matcher) exec(n *node, args []shellparse.Word, i int, r *result) int {
+	opt := args[i].Value
+	var inner []shellparse.Word
+	for j := i + 1; j < len(args); j++ {
+		a := args[j]
+		if a.Constant() && (a.Value == ";" || a.Value == "+" && len(inner) > 0 && inner[len(inner)-1].Value == "{}") {
+			if len(inner) == 0 {
+				r.add(n.unknown, n.id, fmt.Sprintf("%s %s without a command", n.id, opt), "")
+				return j + 1
+			}
+			r.merge(m.d.argv(inner, m.where, m.shellDepth, m.wrapDepth+1))
+			return j + 1
+		}
+		switch {
+		case a.Constant() && a.Value == "{}":
+			// find puts a file name here: it starts with the search root, so
+			// it is not an option, but it may be any name.
+			a = shellparse.Word{Glob: true, Value: "{}", Source: "{}", Pos: a.Pos}
+		case a.Constant() && strings.Contains(a.Value, "{}"):
+			a = shellparse.Word{Dynamic: "find puts a file name inside it", Source: a.Source, Pos: a.Pos}
+		}
+		inner = append(inner, a)
+	}
+	r.add(n.unknown, n.id, fmt.Sprintf("%s %s has no ; or + to end its command", n.id, opt), "")
+	return len(args)
+}
+
+// shell decides the script of bash -c SCRIPT.
+func (m *matcher) shell(n *node, present map[string]bool, operands []shellparse.Word, r *result) {
+	switch {
+	case !present["-c"] && len(operands) > 0:
+		r.add(n.unknown, n.id, fmt.Sprintf("%s runs the script file %s, which guard cannot check", n.id, operands[0].Source), "run the commands of the script directly")
+		return
+	case !present["-c"]:
+		r.add(n.unknown, n.id, fmt.Sprintf("%s reads commands from standard input, which guard cannot check", n.id), "pass the commands with -c '...'")
+		return
+	case len(operands) == 0:
+		r.add(n.unknown, n.id, fmt.Sprintf("%s -c without a script", n.id), "")
+		return
+	}
+	script := operands[0]
+	if !script.Constant() {
+		r.add(Deny, n.id, fmt.Sprintf("the script of %s -c is not known until run time", n.id), "pass the script as one quoted string")
+		return
+	}
+	if m.shellDepth >= maxShellNesting {
+		r.add(Deny, n.id, fmt.Sprintf("shells nest more than %d deep", maxShellNesting), "")
+		return
+	}
+	dialect := shellparse.Bash
+	if n.shell == "sh" {
+		dialect = shellparse.POSIX
+	}
+	before := len(m.d.leaves)
+	m.d.script(script.Value, m.where, dialect, m.shellDepth+1)
+	worst := Allow
+	var deciding *Leaf
+	for k := before; k < len(m.d.leaves); k++ {
+		if l := &m.d.leaves[k]; deciding == nil || l.Verdict < worst {
+			worst, deciding = l.Verdict, l
+		}
+	}
+	if deciding != nil && worst != Allow {
+		r.add(worst, deciding.Rule, fmt.Sprintf("in the script of %s -c: %s", n.id, deciding.Why), deciding.Hint)
+	}
+}
+
+func validEnvName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,476 @@
+// Copyright 2026 The guard Authors. SPDX-License-Identifier: MIT
+
+package rules
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// node is a compiled command rule: a program, or one of its subcommands.
+type node struct {
+	id         string // "git log", or the rule's own id
+	verdict    Verdict
+	hasVerdict bool
+	reason     string
+	hint       string
+	style      style
+	opts       map[string]*option
+	digits     bool // -NUM is accepted (head -5, git log -3)
+	args       argsKind
+	maxArgs    int // 0: no limit
+	globs      bool
+	unknown    Verdict  // for an unknown option, a dynamic word, a glob where none is allowed
+	require    []string // at least one of these options must be present
+	escs       []*escalation
+	subs       map[string]*node
+	rest       *node // the arguments after --
+	wrap       *wrapFile
+	exec       map[string]bool // find -exec style: these options start a command ended by ; or +
+	shell      string          // "bash" or "sh": -c SCRIPT is parsed and checked
+}
+
+type style int
+
+const (
+	styleGNU  style = iota // -abc bundles, -ovalue, --long[=value], unique prefixes of long options
+	styleGo                // -name, --name, -name=value or -name value; no bundles, no prefixes
+	styleFind              // -name value; no bundles, no prefixes, no =
+	styleNone              // no options: every word is an operand (echo)
+)
+
+type argsKind int
+
+const (
+	argsAny  argsKind = iota // operands of any constant value
+	argsNone                 // no operands
+	argsPath                 // constant paths inside the project
+)
+
+type valueKind int
+
+const (
+	valueNone     valueKind = iota // a flag
+	valueRequired                  // --opt=v, --opt v, -ov, -o v
+	valueOptional                  // --opt or --opt=v, -o or -ov
+)
+
+// option is an option a node knows: accepted, or named by an escalation.
+type option struct {
+	name     string
+	value    valueKind
+	vtype    string   // any, int, dir, path
+	values   []string // if set, the value must be one of these
+	accepted bool     // listed in flags or options; otherwise only an escalation names it
+}
+
+// escalation makes a command stricter when a flag is present or an operand
+// matches a pattern.
+type escalation struct {
+	id      string
+	verdict Verdict
+	reason  string
+	hint    string
+	flags   []string
+	values  []string // patterns for the values of flags; empty: presence is enough
+	args    []string // patterns: * matches any run of characters, ? one
+}
+
+var valueTypes = []string{"any", "int", "dir", "path"}
+
+func (c *compiler) compileNode(p *Policy, id string, parent *node, rf *ruleFile, key []string) (*node, error) {
+	if rf.Like != "" {
+		merged, err := c.like(rf, key, 0)
+		if err != nil {
+			return nil, err
+		}
+		rf = merged
+	}
+	n := &node{id: id, opts: map[string]*option{}, reason: rf.Reason, hint: rf.Hint, globs: rf.Globs}
+	if rf.ID != "" {
+		if where, dup := c.ids[rf.ID]; dup {
+			return nil, c.errorf(key, "rule %q: id %q is already used by %s", id, rf.ID, where)
+		}
+		c.ids[rf.ID] = id
+		n.id = rf.ID
+	}
+	errf := func(k []string, format string, a ...any) error {
+		return c.errorf(k, "rule %q: %s", n.id, fmt.Sprintf(format, a...))
+	}
+	if rf.Verdict != "" {
+		v, err := ParseVerdict(rf.Verdict)
+		if err != nil {
+			return nil, errf(append(key, "verdict"), "%v", err)
+		}
+		n.verdict, n.hasVerdict = v, true
+	}
+	n.unknown = p.def
+	if parent != nil {
+		n.unknown = parent.unknown
+	}
+	if rf.Unknown != "" {
+		v, err := ParseVerdict(rf.Unknown)
+		if err != nil || v == Allow {
+			return nil, errf(append(key, "unknown"), "unknown = %q: want ask or deny", rf.Unknown)
+		}
+		n.unknown = v
+	}
+	switch rf.Style {
+	case "", "gnu":
+		n.style = styleGNU
+	case "go":
+		n.style = styleGo
+	case "find":
+		n.style = styleFind
+	case "none":
+		n.style = styleNone
+		if len(rf.Flags) > 0 || len(rf.Options) > 0 || len(rf.Require) > 0 {
+			return nil, errf(append(key, "style"), "style = \"none\" takes no options, but flags or options are listed")
+		}
+	default:
+		return nil, errf(append(key, "style"), "style %q: want gnu, go, find or none", rf.Style)
+	}
+	switch rf.Args {
+	case "", "any":
+		n.args = argsAny
+	case "none":
+		n.args = argsNone
+		if rf.MaxArgs != 0 {
+			return nil, errf(append(key, "max_args"), "max_args with args = \"none\" can never match")
+		}
+	case "path":
+		n.args = argsPath
+	default:
+		return nil, errf(append(key, "args"), "args = %q: want any, none or path", rf.Args)
+	}
+	if rf.MaxArgs < 0 {
+		return nil, errf(append(key, "max_args"), "max_args = %d: want a positive number", rf.MaxArgs)
+	}
+	n.maxArgs = rf.MaxArgs
+
+	for _, f := range rf.Flags {
+		if f == "-#" {
+			n.digits = true
+			continue
+		}
+		if err := n.addOption(f, valueNone, "", nil, true); err != nil {
+			return nil, errf(append(key, "flags"), "%v", err)
+		}
+	}
+	for _, name := range sortedKeys(rf.Options) {
+		spec := rf.Options[name]
+		kind, vtype := valueRequired, "any"
+		if len(spec.Values) == 0 {
+			vtype = spec.Type
+			if strings.HasSuffix(vtype, "?") {
+				kind, vtype = valueOptional, strings.TrimSuffix(vtype, "?")
+			}
+			if !slices.Contains(valueTypes, vtype) {
+				return nil, errf(append(key, "options", name), "option %s: value type %q: want one of %s, a trailing ? for an optional value, or a list of values", name, spec.Type, strings.Join(valueTypes, ", "))
+			}
+		}
+		if err := n.addOption(name, kind, vtype, spec.Values, true); err != nil {
+			return nil, errf(append(key, "options", name), "%v", err)
+		}
+	}
+	for _, group := range []struct {
+		list    []escalationFile
+		verdict Verdict
+		key     string
+	}{{rf.Deny, Deny, "deny"}, {rf.Ask, Ask, "ask"}} {
+		for i, ef := range group.list {
+			e, err := c.compileEscalation(n, ef, group.verdict, i)
+			if err != nil {
+				return nil, errf(append(key, group.key), "%v", err)
+			}
+			if len(e.args) > 0 && n.args == argsNone {
+				return nil, errf(append(key, group.key), "%s rule matches operands, but the command takes none: it can never match", group.key)
+			}
+			n.escs = append(n.escs, e)
+		}
+	}
+	for _, r := range rf.Require {
+		if o := n.opts[r]; o == nil || !o.accepted {
+			return nil, errf(append(key, "require"), "require %q: the option must be among the flags or options", r)
+		}
+		n.require = append(n.require, r)
+	}
+	if len(rf.Exec) > 0 {
+		n.exec = map[string]bool{}
+		for _, e := range rf.Exec {
+			if !strings.HasPrefix(e, "-") || n.opts[e] != nil {
+				return nil, errf(append(key, "exec"), "exec %q: want an option name that is not also a flag or option", e)
+			}
+			n.exec[e] = true
+		}
+	}
+	switch rf.Shell {
+	case "":
+	case "bash", "sh":
+		n.shell = rf.Shell
+		if o := n.opts["-c"]; o == nil || !o.accepted || o.value != valueNone {
+			return nil, errf(append(key, "shell"), "shell = %q needs -c among the flags", rf.Shell)
+		}
+	default:
+		return nil, errf(append(key, "shell"), "shell = %q: want bash or sh", rf.Shell)
+	}
+	if rf.Wrap != nil {
+		if len(rf.Sub) > 0 || n.shell != "" || rf.Rest != nil {
+			return nil, errf(append(key, "wrap"), "a wrapper has no subcommands, shell or rest")
+		}
+		if rf.Wrap.Skip < 0 {
+			return nil, errf(append(key, "wrap"), "wrap skip = %d: want 0 or more", rf.Wrap.Skip)
+		}
+		w := *rf.Wrap
+		for _, o := range append(slices.Clone(w.Replace), w.Lookup...) {
+			if opt := n.opts[o]; opt == nil || !opt.accepted {
+				return nil, errf(append(key, "wrap"), "wrap: option %q must be among the flags or options", o)
+			}
+		}
+		n.wrap = &w
+	}
+	for _, name := range sortedKeys(rf.Sub) {
+		if name == "" || strings.HasPrefix(name, "-") || !validProgram(name) {
+			return nil, errf(append(key, "sub", name), "subcommand %q can never match: it is empty, an option, or has shell characters", name)
+		}
+		sub := rf.Sub[name]
+		sn, err := c.compileNode(p, n.id+" "+name, n, &sub, append(slices.Clone(key), "sub", name))
+		if err != nil {
+			return nil, err
+		}
+		if n.subs == nil {
+			n.subs = map[string]*node{}
+		}
+		n.subs[name] = sn
+	}
+	if rf.Rest != nil {
+		rest := *rf.Rest
+		if rest.Verdict == "" {
+			rest.Verdict = "allow" // the command's own verdict decides
+		}
+		rn, err := c.compileNode(p, n.id+" --", n, &rest, append(slices.Clone(key), "rest"))
+		if err != nil {
+			return nil, err
+		}
+		n.rest = rn
+	}
+	if !n.hasVerdict && len(n.subs) == 0 {
+		return nil, errf(key, "no verdict: the rule matches nothing")
+	}
+	if len(n.subs) > 0 && n.args == argsNone {
+		return nil, errf(append(key, "args"), "args = \"none\" leaves no room for a subcommand")
+	}
+
+	exs := []struct {
+		list []string
+		want Verdict
+	}{{rf.Examples.Allow, Allow}, {rf.Examples.Ask, Ask}, {rf.Examples.Deny, Deny}}
+	for _, ex := range exs {
+		for _, cmd := range ex.list {
+			p.examples = append(p.examples, Example{Rule: n.id, Command: cmd, Want: ex.want})
+		}
+	}
+	return n, nil
+}
+
+func (n *node) addOption(name string, kind valueKind, vtype string, values []string, accepted bool) error {
+	if !validOptionName(name) {
+		return fmt.Errorf("%q is not an option name (want -x, --name, or + for +toolchain)", name)
+	}
+	if n.opts[name] != nil {
+		return fmt.Errorf("option %s is listed twice", name)
+	}
+	if n.style == styleGNU && len(name) > 2 && name[1] != '-' && name[0] == '-' {
+		return fmt.Errorf("option %s: a single-dash long option needs style = \"go\" or \"find\"", name)
+	}
+	n.opts[name] = &option{name: name, value: kind, vtype: vtype, values: slices.Clone(values), accepted: accepted}
+	return nil
+}
+
+func validOptionName(s string) bool {
+	if s == "+" {
+		return true
+	}
+	if len(s) < 2 || s[0] != '-' || s == "--" || strings.HasPrefix(s, "---") {
+		return false
+	}
+	for _, r := range s[1:] {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_', r == '.', r == '?', r == '@':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func (c *compiler) compileEscalation(n *node, ef escalationFile, v Verdict, i int) (*escalation, error) {
+	e := &escalation{id: ef.ID, verdict: v, reason: ef.Reason, hint: ef.Hint, flags: ef.Flags, values: ef.Values, args: ef.Args}
+	if e.id == "" {
+		what := strings.Join(append(slices.Clone(ef.Flags), ef.Args...), " ")
+		e.id = fmt.Sprintf("%s: %s %s", n.id, v, what)
+	} else {
+		if where, dup := c.ids[e.id]; dup {
+			return nil, fmt.Errorf("id %q is already used by %s", e.id, where)
+		}
+		c.ids[e.id] = n.id
+		e.id = n.id + ": " + e.id
+	}
+	if len(ef.Flags) == 0 && len(ef.Args) == 0 {
+		return nil, fmt.Errorf("%s rule %d names no flags and no args", v, i+1)
+	}
+	if ef.Reason == "" {
+		return nil, fmt.Errorf("%s rule %q: a reason is required", v, e.id)
+	}
+	for _, f := range ef.Flags {
+		if o := n.opts[f]; o != nil {
+			continue
+		}
+		if err := n.addOption(f, valueNone, "", nil, false); err != nil {
+			return nil, err
+		}
+	}
+	if len(ef.Values) > 0 {
+		if len(ef.Flags) == 0 {
+			return nil, fmt.Errorf("%s rule %q: values need the options whose values they match", v, e.id)
+		}
+		for _, f := range ef.Flags {
+			if o := n.opts[f]; o == nil || o.value == valueNone {
+				return nil, fmt.Errorf("%s rule %q: values match option values, but %s takes no value: it can never match", v, e.id, f)
+			}
+		}
+	}
+	for _, a := range ef.Args {
+		if a == "" {
+			return nil, fmt.Errorf("%s rule %q: an empty args pattern matches only an empty operand", v, e.id)
+		}
+	}
+	return e, nil
+}
+
+// like returns the rule merged with the rule it is like: flags, options
+// and escalations of both, its own fields otherwise.
+func (c *compiler) like(rf *ruleFile, key []string, depth int) (*ruleFile, error) {
+	if depth > 8 {
+		return nil, c.errorf(key, "like = %q: rules are like each other in a cycle", rf.Like)
+	}
+	words := strings.Fields(rf.Like)
+	if len(words) == 0 {
+		return nil, c.errorf(append(key, "like"), "like = %q names no rule", rf.Like)
+	}
+	base, ok := c.pf.Command[words[0]]
+	for _, w := range words[1:] {
+		if !ok {
+			break
+		}
+		base, ok = base.Sub[w]
+	}
+	if !ok {
+		return nil, c.errorf(append(key, "like"), "like = %q: there is no such rule", rf.Like)
+	}
+	if base.Like != "" {
+		b, err := c.like(&base, key, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		base = *b
+	}
+	out := *rf
+	out.Like = ""
+	out.Flags = slices.Clone(rf.Flags)
+	out.Options = map[string]valueSpec{}
+	for k, v := range rf.Options {
+		out.Options[k] = v
+	}
+	own := func(name string) bool {
+		_, isOpt := out.Options[name]
+		return isOpt || slices.Contains(out.Flags, name)
+	}
+	for _, f := range base.Flags {
+		if !own(f) {
+			out.Flags = append(out.Flags, f)
+		}
+	}
+	for k, v := range base.Options {
+		if !own(k) {
+			out.Options[k] = v
+		}
+	}
+	out.Deny = append(slices.Clone(base.Deny), rf.Deny...)
+	out.Ask = append(slices.Clone(base.Ask), rf.Ask...)
+	for i := range out.Deny[:len(base.Deny)] {
+		out.Deny[i].ID = "" // an id names one rule; the copy gets its own
+	}
+	for i := range out.Ask[:len(base.Ask)] {
+		out.Ask[i].ID = ""
+	}
+	if out.Style == "" {
+		out.Style = base.Style
+	}
+	return &out, nil
+}
+
+// wildcard reports whether s matches pattern, where * matches any run of
+// characters (slashes too) and ? any one byte. It backtracks only to the
+// last star, so it takes at most len(pattern)*len(s) steps.
+func wildcard(pattern, s string) bool {
+	px, sx := 0, 0
+	starPx, starSx := -1, 0
+	for px < len(pattern) || sx < len(s) {
+		if px < len(pattern) {
+			switch c := pattern[px]; {
+			case c == '*':
+				starPx, starSx = px, sx
+				px++
+				continue
+			case sx < len(s) && (c == '?' || c == s[sx]):
+				px++
+				sx++
+				continue
+			}
+		}
+		if starPx >= 0 && starSx < len(s) {
+			starSx++
+			px, sx = starPx+1, starSx
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+// longNames returns the node's options that can be abbreviated: GNU long
+// options, sorted.
+func (n *node) longNames() []string {
+	var out []string
+	for name := range n.opts {
+		if strings.HasPrefix(name, "--") {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// acceptedList returns the accepted options of the node, for hints.
+func (n *node) acceptedList() []string {
+	var out []string
+	for name, o := range n.opts {
+		if !o.accepted {
+			continue
+		}
+		if o.value == valueRequired {
+			name += " " + strings.ToUpper(o.vtype)
+			if len(o.values) > 0 {
+				name = o.name + " " + strings.Join(o.values, "|")
+			}
+		}
+		out = append(out, name)
+	}
+	slices.Sort(out)
+	if n.digits {
+		out = append([]string{"-NUM"}, out...)
+	}
+	return out
+}

@@ -1,0 +1,412 @@
+// Copyright 2026 The guard Authors. SPDX-License-Identifier: MIT
+
+// Package rules is guard's policy engine: it loads a TOML policy, checks it,
+// compiles it into an immutable [Policy], and decides tool calls with
+// [Policy.Decide].
+//
+// A decision is the most restrictive verdict of its leaves: every simple
+// command, redirection, assignment and construct of a shell command, or the
+// tool itself. Deny wins over ask, ask over allow, and a leaf that no rule
+// matches gets the policy's default, ask or deny. Allow needs a positive
+// match for every leaf.
+//
+// A nil or zero Policy denies every call.
+//
+// This package has no API stability promise outside this module.
+package rules
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"path"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"guard/shellparse"
+)
+
+// Policy is a compiled policy. It is immutable and safe for concurrent use.
+type Policy struct {
+	name      string
+	def       Verdict
+	tools     map[string]tier
+	toolGlobs []toolGlob
+	shell     map[shellparse.Kind]Verdict
+	dialect   shellparse.Dialect
+	env       envPolicy
+	redirect  redirectPolicy
+	commands  map[string]*node
+	examples  []Example
+	allowed   string // the programs allowed without asking, for hints
+	ok        bool   // set by compile: the zero Policy denies
+}
+
+type tier int
+
+const (
+	tierDeny tier = iota
+	tierAsk
+	tierAllow
+	tierShell
+)
+
+func parseTier(s string) (tier, error) {
+	switch s {
+	case "allow":
+		return tierAllow, nil
+	case "ask":
+		return tierAsk, nil
+	case "deny":
+		return tierDeny, nil
+	case "shell":
+		return tierShell, nil
+	}
+	return tierDeny, fmt.Errorf("unknown tool tier %q (want allow, ask, deny or shell)", s)
+}
+
+type toolGlob struct {
+	pattern string
+	tier    tier
+}
+
+type envPolicy struct {
+	allow []string // names or path.Match patterns
+	deny  []envDeny
+}
+
+type envDeny struct {
+	names  []string
+	reason string
+}
+
+type redirectPolicy struct {
+	allow        []string // targets always allowed
+	read         Verdict  // < from a file
+	write        Verdict  // > to a file in the project
+	writeOutside Verdict  // > to a file outside the project
+}
+
+// Example is a command that a policy rule says must get a verdict.
+type Example struct {
+	Rule    string  // the id of the rule that gives it
+	Command string  // a Bash command line
+	Want    Verdict // the verdict it must get
+}
+
+// Name returns where the policy came from: a file name, or "default" for
+// the embedded default policy.
+func (p *Policy) Name() string {
+	if p == nil {
+		return ""
+	}
+	return p.name
+}
+
+// Examples returns the examples that the policy's rules carry.
+func (p *Policy) Examples() []Example {
+	if p == nil {
+		return nil
+	}
+	return slices.Clone(p.examples)
+}
+
+// Load reads, checks and compiles a TOML policy. Name is used in error
+// messages, which have the form "name:line: message". Every example in the
+// policy must get its verdict, or Load fails.
+func Load(name string, r io.Reader) (*Policy, error) {
+	src, err := io.ReadAll(io.LimitReader(r, maxPolicyBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading policy %s: %v", name, err)
+	}
+	if len(src) > maxPolicyBytes {
+		return nil, fmt.Errorf("%s: policy is larger than %d bytes", name, maxPolicyBytes)
+	}
+	pf, err := decodeFile(name, src)
+	if err != nil {
+		return nil, err
+	}
+	p, err := compile(name, pf, src)
+	if err != nil {
+		return nil, err
+	}
+	if errs := p.CheckExamples(); len(errs) > 0 {
+		return nil, errs[0]
+	}
+	return p, nil
+}
+
+// maxPolicyBytes bounds a policy file: a policy is written by hand.
+const maxPolicyBytes = 1 << 20 // 1 MiB
+
+var (
+	defaultOnce   sync.Once
+	defaultPolicy *Policy
+	defaultErr    error
+)
+
+// Default returns the embedded default policy. Its examples are checked by
+// the tests, not here, so that loading it costs microseconds.
+func Default() (*Policy, error) {
+	defaultOnce.Do(func() {
+		defaultPolicy, defaultErr = compile("default", &defaultPolicyFile, []byte(defaultPolicySource))
+	})
+	return defaultPolicy, defaultErr
+}
+
+// CheckExamples decides every example of the policy and returns an error
+// for each one that does not get its verdict from its rule.
+func (p *Policy) CheckExamples() []error {
+	var errs []error
+	for _, ex := range p.examples {
+		if err := p.checkExample(ex); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errs
+}
+
+func (p *Policy) checkExample(ex Example) error {
+	d := p.Decide(exampleCall(ex.Command))
+	if d.Verdict != ex.Want {
+		return fmt.Errorf("%s: rule %q: example %q: want %s, got %s: %s", p.name, ex.Rule, ex.Command, ex.Want, d.Verdict, d.Reason())
+	}
+	return nil
+}
+
+// exampleCall is the call used to decide examples and test cases: a Bash
+// command run at the root of a project in /project.
+func exampleCall(command string) Call {
+	return Call{
+		Tool:    "Bash",
+		Input:   map[string]any{"command": command},
+		Cwd:     "/project",
+		Project: "/project",
+		Home:    "/home/user",
+	}
+}
+
+// compiler carries what compile needs to point at the line of a problem.
+type compiler struct {
+	pf   *policyFile
+	name string
+	src  []byte
+	ids  map[string]string // explicit id → where it was set
+}
+
+func (c *compiler) errorf(key []string, format string, a ...any) error {
+	msg := fmt.Sprintf(format, a...)
+	if line := keyLine(c.src, key); line > 0 {
+		return fmt.Errorf("%s:%d: %s", c.name, line, msg)
+	}
+	return fmt.Errorf("%s: %s", c.name, msg)
+}
+
+func compile(name string, pf *policyFile, src []byte) (*Policy, error) {
+	c := &compiler{pf: pf, name: name, src: src, ids: map[string]string{}}
+	p := &Policy{name: name, tools: map[string]tier{}, shell: map[shellparse.Kind]Verdict{}, commands: map[string]*node{}}
+	if pf.Version != 1 {
+		return nil, c.errorf([]string{"version"}, "version = %d: this guard reads version 1 policies", pf.Version)
+	}
+	def, err := ParseVerdict(pf.Default)
+	if err != nil || def == Allow {
+		return nil, c.errorf([]string{"default"}, "default = %q: want ask or deny", pf.Default)
+	}
+	p.def = def
+
+	for _, pat := range sortedKeys(pf.Tools) {
+		t, err := parseTier(pf.Tools[pat])
+		if err != nil {
+			return nil, c.errorf([]string{"tools", pat}, "tool %q: %v", pat, err)
+		}
+		if _, err := path.Match(pat, ""); err != nil || pat == "" {
+			return nil, c.errorf([]string{"tools", pat}, "tool pattern %q is not a valid pattern", pat)
+		}
+		if strings.ContainsAny(pat, "*?[") {
+			p.toolGlobs = append(p.toolGlobs, toolGlob{pat, t})
+		} else {
+			p.tools[pat] = t
+		}
+	}
+
+	for _, key := range sortedKeys(pf.Shell) {
+		val := pf.Shell[key]
+		if key == "dialect" {
+			switch val {
+			case "bash":
+				p.dialect = shellparse.Bash
+			case "sh", "posix":
+				p.dialect = shellparse.POSIX
+			default:
+				return nil, c.errorf([]string{"shell", key}, "dialect %q: want bash or sh", val)
+			}
+			continue
+		}
+		k := shellparse.Kind(key)
+		if !slices.Contains(shellparse.Kinds, k) {
+			return nil, c.errorf([]string{"shell", key}, "unknown shell construct %q", key)
+		}
+		v, err := ParseVerdict(val)
+		if err != nil {
+			return nil, c.errorf([]string{"shell", key}, "shell construct %q: %v", key, err)
+		}
+		if k.Fixed() && v != Deny {
+			return nil, c.errorf([]string{"shell", key}, "shell construct %q runs code guard cannot check; it can only be denied", key)
+		}
+		p.shell[k] = v
+	}
+
+	if err := c.compileEnv(p, &pf.Env); err != nil {
+		return nil, err
+	}
+	if err := c.compileRedirect(p, &pf.Redirect); err != nil {
+		return nil, err
+	}
+
+	for _, name := range sortedKeys(pf.Command) {
+		if !validProgram(name) {
+			return nil, c.errorf([]string{"command", name}, "command %q: a program name has no spaces, quotes or shell characters", name)
+		}
+		rf := pf.Command[name]
+		n, err := c.compileNode(p, name, nil, &rf, []string{"command", name})
+		if err != nil {
+			return nil, err
+		}
+		p.commands[name] = n
+	}
+	p.allowed = allowedSummary(p.commands)
+	p.ok = true
+	return p, nil
+}
+
+func (c *compiler) compileEnv(p *Policy, ef *envFile) error {
+	seen := map[string]bool{}
+	for _, n := range ef.Allow {
+		if !validEnvPattern(n) {
+			return c.errorf([]string{"env", "allow"}, "env allow: %q is not a variable name or pattern", n)
+		}
+		seen[n] = true
+	}
+	p.env.allow = slices.Clone(ef.Allow)
+	for _, d := range ef.Deny {
+		if len(d.Names) == 0 {
+			return c.errorf([]string{"env", "deny"}, "env deny: a rule without names matches nothing")
+		}
+		for _, n := range d.Names {
+			if !validEnvPattern(n) {
+				return c.errorf([]string{"env", "deny"}, "env deny: %q is not a variable name or pattern", n)
+			}
+			if seen[n] {
+				return c.errorf([]string{"env", "deny"}, "env: %q is both allowed and denied", n)
+			}
+		}
+		if d.Reason == "" {
+			return c.errorf([]string{"env", "deny"}, "env deny %v: a reason is required", d.Names)
+		}
+		p.env.deny = append(p.env.deny, envDeny{names: slices.Clone(d.Names), reason: d.Reason})
+	}
+	return nil
+}
+
+func (c *compiler) compileRedirect(p *Policy, rf *redirectFile) error {
+	verdict := func(key, s string, def Verdict) (Verdict, error) {
+		if s == "" {
+			return def, nil
+		}
+		v, err := ParseVerdict(s)
+		if err != nil {
+			return Deny, c.errorf([]string{"redirect", key}, "redirect %s: %v", key, err)
+		}
+		return v, nil
+	}
+	var err error
+	if p.redirect.read, err = verdict("read", rf.Read, p.def); err != nil {
+		return err
+	}
+	if p.redirect.write, err = verdict("write", rf.Write, p.def); err != nil {
+		return err
+	}
+	if p.redirect.writeOutside, err = verdict("write_outside", rf.WriteOutside, Deny); err != nil {
+		return err
+	}
+	for _, a := range rf.Allow {
+		if !strings.HasPrefix(a, "/") || path.Clean(a) != a {
+			return c.errorf([]string{"redirect", "allow"}, "redirect allow: %q is not a clean absolute path", a)
+		}
+		if strings.HasPrefix(a, "/dev/tcp/") || strings.HasPrefix(a, "/dev/udp/") {
+			return c.errorf([]string{"redirect", "allow"}, "redirect allow: %q opens a network connection in bash", a)
+		}
+	}
+	p.redirect.allow = slices.Clone(rf.Allow)
+	return nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// validProgram reports whether a command name in a policy is one a shell
+// word can spell without quoting: a program name or a path.
+func validProgram(s string) bool {
+	if s == "" || strings.HasPrefix(s, "-") {
+		return false
+	}
+	for _, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9':
+		case strings.ContainsRune("._+-/[", r):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func validEnvPattern(s string) bool {
+	if s == "" {
+		return false
+	}
+	if _, err := path.Match(s, ""); err != nil {
+		return false
+	}
+	for _, r := range s {
+		if !(r == '_' || r == '*' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// allowedSummary lists the programs (and git-style subcommands) that a
+// policy allows, for the hint that follows a deny.
+func allowedSummary(cmds map[string]*node) string {
+	var parts []string
+	for _, name := range sortedKeys(cmds) {
+		n := cmds[name]
+		if len(n.subs) > 0 {
+			var subs []string
+			for _, s := range sortedKeys(n.subs) {
+				if n.subs[s].hasVerdict && n.subs[s].verdict == Allow {
+					subs = append(subs, s)
+				}
+			}
+			if len(subs) > 0 {
+				parts = append(parts, name+" "+strings.Join(subs, "|"))
+			}
+			continue
+		}
+		if n.hasVerdict && n.verdict == Allow && n.wrap == nil && n.shell == "" {
+			parts = append(parts, name)
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+var errNoPolicy = errors.New("no policy")
