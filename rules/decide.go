@@ -56,7 +56,17 @@ func (d *Decision) Reason() string {
 		if len(d.Leaves) == 1 {
 			return l.Why
 		}
-		return fmt.Sprintf("every part is allowed (%d parts)", len(d.Leaves))
+		var cmds []string
+		for _, l := range d.Leaves {
+			if l.Kind == "command" || l.Kind == "tool" {
+				cmds = append(cmds, l.Text)
+			}
+		}
+		s := fmt.Sprintf("every part is allowed: %s", strings.Join(cmds, "; "))
+		if len(s) > 300 {
+			s = s[:300] + "..."
+		}
+		return s
 	}
 	return l.Why
 }
@@ -765,18 +775,19 @@ func (m *matcher) value(n *node, o *option, val string, attached bool, args []sh
 // escalate applies the node's deny and ask rules.
 func (m *matcher) escalate(n *node, present map[string]bool, values map[string][]string, operands []shellparse.Word, r *result) {
 	for _, e := range n.escs {
+		matched := "" // what triggered the rule, for the message
 		flagHit := len(e.flags) == 0
 		for _, f := range e.flags {
-			if !present[f] {
+			if !present[f] || flagHit {
 				continue
 			}
 			if len(e.values) == 0 {
-				flagHit = true
+				flagHit, matched = true, f
 			}
 			for _, v := range values[f] {
 				for _, pat := range e.values {
-					if wildcard(pat, v) {
-						flagHit = true
+					if !flagHit && wildcard(pat, v) {
+						flagHit, matched = true, f+"="+v
 					}
 				}
 			}
@@ -792,6 +803,9 @@ func (m *matcher) escalate(n *node, present map[string]bool, values map[string][
 			for _, pat := range e.args {
 				if wildcard(pat, o.Value) {
 					argHit = true
+					if matched == "" {
+						matched = o.Value
+					}
 					break
 				}
 			}
@@ -801,7 +815,7 @@ func (m *matcher) escalate(n *node, present map[string]bool, values map[string][
 			if hint == "" {
 				hint = n.hint
 			}
-			r.add(e.verdict, e.id, fmt.Sprintf("%s: %s", e.id, e.reason), hint)
+			r.add(e.verdict, e.id, fmt.Sprintf("%s %s: %s", n.id, matched, e.reason), hint)
 		}
 	}
 }

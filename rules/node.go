@@ -308,8 +308,11 @@ func validOptionName(s string) bool {
 func (c *compiler) compileEscalation(n *node, ef escalationFile, v Verdict, i int) (*escalation, error) {
 	e := &escalation{id: ef.ID, verdict: v, reason: ef.Reason, hint: ef.Hint, flags: ef.Flags, values: ef.Values, args: ef.Args}
 	if e.id == "" {
-		what := strings.Join(append(slices.Clone(ef.Flags), ef.Args...), " ")
-		e.id = fmt.Sprintf("%s: %s %s", n.id, v, what)
+		// The rule's first flag or operand pattern names it: "git push -f".
+		first := append(slices.Clone(ef.Flags), ef.Args...)
+		if len(first) > 0 {
+			e.id = n.id + " " + first[0]
+		}
 	} else {
 		if where, dup := c.ids[e.id]; dup {
 			return nil, fmt.Errorf("id %q is already used by %s", e.id, where)
