@@ -536,29 +536,28 @@ func anySubscript(args []Word) bool {
 // safeSet reports whether a set command only sets options that do not
 // change how later commands are read or run.
 func safeSet(args []Word) bool {
+	safeLong := map[string]bool{"errexit": true, "nounset": true, "pipefail": true, "xtrace": true, "verbose": true, "noclobber": true, "noglob": true}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if !a.Constant() {
 			return false
 		}
 		v := a.Value
-		switch {
-		case v == "-o" || v == "+o":
-			if i+1 >= len(args) || !args[i+1].Constant() {
-				return false
-			}
-			switch args[i+1].Value {
-			case "errexit", "nounset", "pipefail", "xtrace", "verbose", "noclobber", "noglob":
+		if len(v) < 2 || (v[0] != '-' && v[0] != '+') || v == "--" {
+			return false // set -- args, or set args: positional parameters
+		}
+		for _, c := range v[1:] {
+			switch {
+			case c == 'o':
+				// -o NAME, also at the end of a bundle: -euo pipefail.
+				i++
+				if i >= len(args) || !args[i].Constant() || !safeLong[args[i].Value] {
+					return false
+				}
+			case strings.ContainsRune("euxvCf", c):
 			default:
 				return false
 			}
-			i++
-		case strings.HasPrefix(v, "-") || strings.HasPrefix(v, "+"):
-			if len(v) < 2 || strings.Trim(v[1:], "euxvCf") != "" {
-				return false
-			}
-		default:
-			return false // set -- args: positional parameters
 		}
 	}
 	return true
