@@ -19,6 +19,7 @@ import (
 
 type policyFile struct {
 	Version  int                 `toml:"version"`
+	Extends  string              `toml:"extends"`
 	Default  string              `toml:"default"`
 	Tools    map[string]string   `toml:"tools"`
 	Shell    map[string]string   `toml:"shell"`

@@ -128,6 +128,13 @@ func Load(name string, r io.Reader) (*Policy, error) {
 	if err != nil {
 		return nil, err
 	}
+	switch pf.Extends {
+	case "":
+	case "default":
+		pf = extend(&defaultPolicyFile, pf)
+	default:
+		return nil, fmt.Errorf("%s:%d: extends = %q: the only policy to extend is \"default\"", name, keyLine(src, []string{"extends"}), pf.Extends)
+	}
 	p, err := compile(name, pf, src)
 	if err != nil {
 		return nil, err
@@ -174,6 +181,74 @@ func (p *Policy) checkExample(ex Example) error {
 		return fmt.Errorf("%s: rule %q: example %q: want %s, got %s: %s", p.name, ex.Rule, ex.Command, ex.Want, d.Verdict, d.Reason())
 	}
 	return nil
+}
+
+// extend returns the policy top laid over base: top's tools, shell
+// constructs and redirect settings override base's; its env lists add to
+// base's; a command rule in top replaces base's rule for that command
+// whole. The examples of base are dropped: top's changes may rightly
+// change their verdicts, and base's own tests check them.
+func extend(base, top *policyFile) *policyFile {
+	out := *top
+	out.Extends = ""
+	if out.Default == "" {
+		out.Default = base.Default
+	}
+	out.Tools = mergeMaps(base.Tools, top.Tools)
+	out.Shell = mergeMaps(base.Shell, top.Shell)
+	out.Env = envFile{
+		Allow: append(slices.Clone(base.Env.Allow), top.Env.Allow...),
+		Deny:  append(slices.Clone(base.Env.Deny), top.Env.Deny...),
+	}
+	out.Redirect = base.Redirect
+	if top.Redirect.Allow != nil {
+		out.Redirect.Allow = top.Redirect.Allow
+	}
+	for _, f := range []struct{ dst, src *string }{
+		{&out.Redirect.Read, &top.Redirect.Read},
+		{&out.Redirect.Write, &top.Redirect.Write},
+		{&out.Redirect.WriteOutside, &top.Redirect.WriteOutside},
+	} {
+		if *f.src != "" {
+			*f.dst = *f.src
+		}
+	}
+	out.Command = map[string]ruleFile{}
+	for name, rf := range base.Command {
+		out.Command[name] = withoutExamples(rf)
+	}
+	for name, rf := range top.Command {
+		out.Command[name] = rf
+	}
+	return &out
+}
+
+func mergeMaps(base, top map[string]string) map[string]string {
+	out := make(map[string]string, len(base)+len(top))
+	for k, v := range base {
+		out[k] = v
+	}
+	for k, v := range top {
+		out[k] = v
+	}
+	return out
+}
+
+// withoutExamples copies a rule and its subcommands without their examples.
+func withoutExamples(rf ruleFile) ruleFile {
+	rf.Examples = examplesFile{}
+	if rf.Sub != nil {
+		subs := make(map[string]ruleFile, len(rf.Sub))
+		for k, v := range rf.Sub {
+			subs[k] = withoutExamples(v)
+		}
+		rf.Sub = subs
+	}
+	if rf.Rest != nil {
+		rest := withoutExamples(*rf.Rest)
+		rf.Rest = &rest
+	}
+	return rf
 }
 
 // exampleCall is the call used to decide examples and test cases: a Bash
