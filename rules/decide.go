@@ -467,6 +467,10 @@ func (d *decider) argv(args []shellparse.Word, where []string, shellDepth, wrapD
 	}
 	n := d.p.commands[w0.Value]
 	if n == nil {
+		// On case-insensitive file systems (macOS) RM runs rm: judge it as rm.
+		n = d.p.commands[strings.ToLower(w0.Value)]
+	}
+	if n == nil {
 		hint := ""
 		if d.p.allowed != "" {
 			hint = "allowed without asking: " + d.p.allowed
@@ -526,6 +530,9 @@ func (m *matcher) match(n *node, args []shellparse.Word) result {
 		if len(n.subs) > 0 && len(operands) == 0 && !endOpts {
 			m.escalate(n, present, values, nil, &r)
 			sub := n.subs[w.Value]
+			if sub == nil {
+				sub = n.subs[strings.ToLower(w.Value)]
+			}
 			if sub == nil || !w.Constant() || w.Tilde {
 				r.add(n.unknown, n.id, fmt.Sprintf("no rule for %s %s", n.id, w.Source), "rules exist for: "+n.id+" "+strings.Join(sortedKeys(n.subs), "|"))
 				return r
@@ -917,7 +924,7 @@ func (m *matcher) shell(n *node, present map[string]bool, operands []shellparse.
 		r.add(n.unknown, n.id, fmt.Sprintf("%s runs the script file %s, which guard cannot check", n.id, operands[0].Source), "run the commands of the script directly")
 		return
 	case !present["-c"]:
-		r.add(n.unknown, n.id, fmt.Sprintf("%s reads commands from standard input, which guard cannot check", n.id), "pass the commands with -c '...'")
+		r.add(Deny, n.id, fmt.Sprintf("%s reads commands from standard input, which guard cannot check", n.id), "pass the commands with -c '...'")
 		return
 	case len(operands) == 0:
 		r.add(n.unknown, n.id, fmt.Sprintf("%s -c without a script", n.id), "")

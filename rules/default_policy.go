@@ -160,8 +160,8 @@ var defaultPolicyFile = policyFile{
 			Shell: "bash",
 			Examples: examplesFile{
 				Allow: []string{"bash -c 'ls -la'", "bash -ec 'git status && go test ./...'"},
-				Ask:   []string{"bash script.sh", "bash"},
-				Deny:  []string{"bash -c 'rm -rf /'", "bash -c \"eval $x\"", "bash -lc ls"},
+				Ask:   []string{"bash script.sh"},
+				Deny:  []string{"bash -c 'rm -rf /'", "bash -c \"eval $x\"", "bash -lc ls", "bash", "echo rm -rf / | bash"},
 			},
 		},
 		"builtin": ruleFile{

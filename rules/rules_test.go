@@ -358,7 +358,11 @@ var decideTests = []struct {
 	{"bash -c 'echo $(id)'", Deny, "command substitution"},
 	{`bash -c "bash -c 'bash -c \"bash -c ls\"'"`, Deny, "shells nest more than 3 deep"},
 	{"bash script.sh", Ask, "runs the script file"},
-	{"bash", Ask, "reads commands from standard input"},
+	{"bash", Deny, "reads commands from standard input"},
+	{"ls | bash", Deny, "reads commands from standard input"},
+	{"LS -l", Allow, ""}, // on macOS, LS runs ls
+	{"RM -r x", Deny, "recursive"},
+	{"git LOG -n 1", Allow, ""},
 	{"sh -c 'echo A &> /dev/null ls'", Deny, "parse error"},
 
 	// Directories: git -C and cd stay inside the project.
