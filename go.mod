@@ -7,4 +7,8 @@ require (
 	mvdan.cc/sh/v3 v3.14.1
 )
 
-require github.com/rogpeppe/go-internal v1.16.0 // indirect
+require (
+	github.com/rogpeppe/go-internal v1.16.0
+	golang.org/x/sys v0.47.0 // indirect
+	golang.org/x/tools v0.38.0 // indirect
+)

@@ -106,7 +106,7 @@ func caseLines(src []byte) []int {
 // at the root of a project in /project, as examples do.
 func (c *Case) Call() Call {
 	call := exampleCall(c.Command)
-	if c.Tool != "" && c.Tool != "Bash" {
+	if c.Tool != "" && (c.Tool != "Bash" || c.Command == "") {
 		call.Tool = c.Tool
 		call.Input = c.Input
 		if call.Input == nil {

@@ -465,21 +465,48 @@ func (d *decider) argv(args []shellparse.Word, where []string, shellDepth, wrapD
 		r.add(Deny, "", fmt.Sprintf("commands wrap other commands more than %d deep", maxWrapperNesting), "")
 		return r
 	}
-	n := d.p.commands[w0.Value]
-	if n == nil {
-		// On case-insensitive file systems (macOS) RM runs rm: judge it as rm.
-		n = d.p.commands[strings.ToLower(w0.Value)]
-	}
-	if n == nil {
-		hint := ""
-		if d.p.allowed != "" {
-			hint = "allowed without asking: " + d.p.allowed
-		}
-		r.add(d.p.def, "", fmt.Sprintf("no rule for %s", w0.Value), hint)
-		return r
-	}
 	m := &matcher{d: d, where: where, shellDepth: shellDepth, wrapDepth: wrapDepth}
-	return m.match(n, args[1:])
+	name := w0.Value
+	if n := d.p.command(name); n != nil {
+		return m.match(n, args[1:])
+	}
+	hint := ""
+	if d.p.allowed != "" {
+		hint = "allowed without asking: " + d.p.allowed
+	}
+	r.add(d.p.def, "", fmt.Sprintf("no rule for %s", name), hint)
+	if i := strings.LastIndexByte(name, '/'); i >= 0 && i < len(name)-1 {
+		// A program named by its path is judged by its rules only to deny:
+		// /tmp/x/git may be anything, /bin/rm -rf is still rm -rf.
+		if n := d.p.command(name[i+1:]); n != nil {
+			if br := m.match(n, args[1:]); br.verdict == Deny {
+				r.add(Deny, br.rule, fmt.Sprintf("%s is %s by its path: %s", name, name[i+1:], br.why), br.hint)
+			}
+		}
+	}
+	return r
+}
+
+// command finds the rule for a program name: the exact name, else the name
+// in lower case (on case-insensitive file systems, as on macOS, RM runs rm),
+// else the longest pattern that matches (mkfs.*).
+func (p *Policy) command(name string) *node {
+	if n := p.commands[name]; n != nil {
+		return n
+	}
+	if n := p.commands[strings.ToLower(name)]; n != nil {
+		return n
+	}
+	var best string
+	for _, pat := range p.commandGlobs {
+		if ok, _ := path.Match(pat, strings.ToLower(name)); ok && len(pat) > len(best) {
+			best = pat
+		}
+	}
+	if best != "" {
+		return p.commands[best]
+	}
+	return nil
 }
 
 // matcher matches one command line against a rule and its subcommands.
@@ -559,6 +586,8 @@ func (m *matcher) match(n *node, args []shellparse.Word) result {
 	switch {
 	case n.args == argsNone && len(operands) > 0:
 		r.add(n.unknown, n.id, fmt.Sprintf("%s takes no operands here, got %s", n.id, operands[0].Source), n.optionHint())
+	case len(n.argsWith) > 0 && len(operands) > 0 && !slices.ContainsFunc(n.argsWith, func(o string) bool { return present[o] }):
+		r.add(n.unknown, n.id, fmt.Sprintf("%s takes operands only with %s, got %s", n.id, strings.Join(n.argsWith, " or "), operands[0].Source), "")
 	case n.maxArgs > 0 && len(operands) > n.maxArgs:
 		r.add(n.unknown, n.id, fmt.Sprintf("%s takes at most %d operands, got %d", n.id, n.maxArgs, len(operands)), "")
 	}
@@ -576,15 +605,37 @@ func (m *matcher) match(n *node, args []shellparse.Word) result {
 			}
 		}
 	}
-	if len(n.require) > 0 && !slices.ContainsFunc(n.require, func(o string) bool { return present[o] }) {
+	if len(n.require) > 0 && !slices.ContainsFunc(n.require, func(o string) bool { return present[o] || restHas(args, o) }) {
 		r.add(n.unknown, n.id, fmt.Sprintf("%s is allowed only with %s", n.id, strings.Join(n.require, " or ")), fmt.Sprintf("add %s", n.require[0]))
 	}
 	m.escalate(n, present, values, operands, &r)
+	if n.interp && (len(operands) == 0 || operands[0].Constant() && operands[0].Value == "-") && !valueOptionPresent(n, present) {
+		r.add(Deny, n.id, fmt.Sprintf("%s reads code from standard input, which guard cannot check", n.id), "write the code to a file with the edit tools, and ask to run it")
+	}
 	if n.shell != "" {
 		m.shell(n, present, operands, &r)
 	}
 	r.add(n.verdict, n.id, n.why(n.verdict), n.hint)
 	return r
+}
+
+// valueOptionPresent reports whether an accepted option that takes a value
+// is present: for an interpreter, such an option names the code to run
+// (python -m module), so it does not read standard input.
+func valueOptionPresent(n *node, present map[string]bool) bool {
+	for name := range present {
+		if o := n.opts[name]; o != nil && o.accepted && o.value != valueNone {
+			return true
+		}
+	}
+	return false
+}
+
+// restHas reports whether opt stands after -- among args: cargo fmt --
+// --check passes --check on to rustfmt.
+func restHas(args []shellparse.Word, opt string) bool {
+	i := slices.IndexFunc(args, func(w shellparse.Word) bool { return w.Constant() && w.Value == "--" })
+	return i >= 0 && slices.ContainsFunc(args[i+1:], func(w shellparse.Word) bool { return w.Constant() && w.Value == opt })
 }
 
 // why describes a node's own verdict.
@@ -843,9 +894,11 @@ func (m *matcher) wrapped(n *node, args []shellparse.Word, present map[string]bo
 	}
 	inner := slices.Clone(args[w.Skip:])
 	if w.Env {
+		// env takes every NAME=VALUE before the command as an assignment,
+		// whatever NAME is (BASH_FUNC_ls%%=... defines a function for bash).
 		for len(inner) > 0 && inner[0].Constant() {
 			name, _, ok := strings.Cut(inner[0].Value, "=")
-			if !ok || !validEnvName(name) {
+			if !ok {
 				break
 			}
 			l := m.d.assign(shellparse.Assign{Name: name, Value: shellparse.Word{Value: inner[0].Value[len(name)+1:], Source: inner[0].Source}, Pos: inner[0].Pos})
@@ -869,9 +922,9 @@ func (m *matcher) wrapped(n *node, args []shellparse.Word, present map[string]bo
 			if vs := values[opt]; len(vs) > 0 && vs[len(vs)-1] != "" {
 				token = vs[len(vs)-1]
 			}
-			for k := 1; k < len(inner); k++ {
+			for k := range inner {
 				if inner[k].Constant() && strings.Contains(inner[k].Value, token) {
-					inner[k] = from
+					inner[k] = from // the command name too: xargs -I{} {} runs what stdin says
 				}
 			}
 			replaced = true

@@ -120,6 +120,14 @@ var defaultPolicyFile = policyFile{
 			Verdict: "deny",
 			Reason:  "it schedules commands guard will never see",
 		},
+		"awk": ruleFile{
+			Verdict: "deny",
+			Reason:  "its program is code that can run commands and write files, which guard cannot check",
+			Hint:    "use cut, grep, sort, uniq, tr or jq",
+			Examples: examplesFile{
+				Deny: []string{"awk '{print $1}' data.txt", "awk 'BEGIN { system(\"id\") }'"},
+			},
+		},
 		"base64": ruleFile{
 			Verdict: "allow",
 			Flags:   []string{"-d", "-i", "--decode", "--ignore-garbage"},
@@ -365,7 +373,7 @@ var defaultPolicyFile = policyFile{
 						},
 					},
 					Examples: examplesFile{
-						Allow: []string{"cargo fmt --check", "cargo fmt --all --check"},
+						Allow: []string{"cargo fmt --check", "cargo fmt --all --check", "cargo fmt --all -- --check"},
 						Ask:   []string{"cargo fmt"},
 					},
 				},
@@ -1015,6 +1023,11 @@ var defaultPolicyFile = policyFile{
 			Verdict: "deny",
 			Reason:  "it can send data over the network",
 		},
+		"gawk": ruleFile{
+			Verdict: "deny",
+			Reason:  "its program is code that can run commands and write files, which guard cannot check",
+			Hint:    "use cut, grep, sort, uniq, tr or jq",
+		},
 		"git": ruleFile{
 			Verdict: "allow",
 			Flags:   []string{"--version", "--no-pager", "--no-optional-locks", "--literal-pathspecs", "--no-replace-objects", "-P"},
@@ -1111,9 +1124,9 @@ var defaultPolicyFile = policyFile{
 							Type: "any",
 						},
 					},
-					Args: "none",
+					ArgsWith: []string{"--list", "-l"},
 					Examples: examplesFile{
-						Allow: []string{"git branch", "git branch -a", "git branch -vv", "git branch --show-current", "git branch --merged main"},
+						Allow: []string{"git branch", "git branch -a", "git branch -vv", "git branch --show-current", "git branch --merged main", "git branch --list 'feat*'"},
 						Ask:   []string{"git branch new-feature", "git branch -D old"},
 					},
 				},
@@ -1760,9 +1773,9 @@ var defaultPolicyFile = policyFile{
 							Type: "int?",
 						},
 					},
-					Args: "none",
+					ArgsWith: []string{"--list", "-l"},
 					Examples: examplesFile{
-						Allow: []string{"git tag", "git tag -l --sort=-version:refname"},
+						Allow: []string{"git tag", "git tag -l --sort=-version:refname", "git tag -l 'v1.*'"},
 						Ask:   []string{"git tag v1.0"},
 					},
 				},
@@ -2112,6 +2125,10 @@ var defaultPolicyFile = policyFile{
 			Verdict: "allow",
 			Flags:   []string{"-u", "-g", "-G", "-n", "-r", "-z", "--user", "--group", "--groups", "--name", "--real", "--zero"},
 		},
+		"init": ruleFile{
+			Verdict: "deny",
+			Reason:  "it switches the machine's run level",
+		},
 		"join": ruleFile{
 			Verdict: "allow",
 			Flags:   []string{"-i", "-z", "--ignore-case", "--check-order", "--nocheck-order", "--header", "--zero-terminated"},
@@ -2245,19 +2262,47 @@ var defaultPolicyFile = policyFile{
 		},
 		"lua": ruleFile{
 			Verdict: "ask",
+			Flags:   []string{"-v", "-W"},
+			Options: map[string]valueSpec{
+				"-l": valueSpec{
+					Type: "any",
+				},
+			},
 			Deny: []escalationFile{escalationFile{
-				Flags:  []string{"-e"},
+				Flags:  []string{"-e", "-i"},
 				Reason: "it runs code from the command line, which guard cannot check",
 			}},
+			Interpreter: true,
+		},
+		"mawk": ruleFile{
+			Verdict: "deny",
+			Reason:  "its program is code that can run commands and write files, which guard cannot check",
+			Hint:    "use cut, grep, sort, uniq, tr or jq",
 		},
 		"md5sum": ruleFile{
 			Verdict: "allow",
 			Flags:   []string{"-b", "-c", "-t", "-z", "--binary", "--check", "--text", "--tag", "--zero", "--quiet", "--status", "--strict", "-w", "--warn", "--ignore-missing"},
 			Globs:   true,
 		},
+		"mke2fs": ruleFile{
+			Verdict: "deny",
+			Reason:  "it erases a file system",
+		},
 		"mkfs": ruleFile{
 			Verdict: "deny",
 			Reason:  "it erases a file system",
+		},
+		"mkfs.*": ruleFile{
+			Verdict: "deny",
+			Reason:  "it erases a file system",
+			Examples: examplesFile{
+				Deny: []string{"mkfs.ext4 /dev/sdb1"},
+			},
+		},
+		"nawk": ruleFile{
+			Verdict: "deny",
+			Reason:  "its program is code that can run commands and write files, which guard cannot check",
+			Hint:    "use cut, grep, sort, uniq, tr or jq",
 		},
 		"nc": ruleFile{
 			Verdict: "deny",
@@ -2326,12 +2371,29 @@ var defaultPolicyFile = policyFile{
 		},
 		"node": ruleFile{
 			Verdict: "ask",
+			Flags:   []string{"--version", "-v", "--test", "--no-warnings", "--enable-source-maps", "--trace-warnings"},
+			Options: map[string]valueSpec{
+				"--import": valueSpec{
+					Type: "any",
+				},
+				"--loader": valueSpec{
+					Type: "any",
+				},
+				"--require": valueSpec{
+					Type: "any",
+				},
+				"-r": valueSpec{
+					Type: "any",
+				},
+			},
 			Deny: []escalationFile{escalationFile{
-				Flags:  []string{"-e", "--eval", "-p", "--print"},
+				Flags:  []string{"-e", "--eval", "-p", "--print", "-i", "--interactive"},
 				Reason: "it runs code from the command line, which guard cannot check",
 			}},
+			Interpreter: true,
 			Examples: examplesFile{
-				Deny: []string{"node -e 'require(\"fs\")'"},
+				Ask:  []string{"node scripts/build.js"},
+				Deny: []string{"node -e 'require(\"fs\")'", "node"},
 			},
 		},
 		"nohup": ruleFile{
@@ -2410,20 +2472,39 @@ var defaultPolicyFile = policyFile{
 		},
 		"perl": ruleFile{
 			Verdict: "ask",
+			Flags:   []string{"-w", "-W", "-X", "-T", "-t", "-c", "-s", "-n", "-p", "-a", "-l", "-0", "-v", "-V"},
+			Options: map[string]valueSpec{
+				"-F": valueSpec{
+					Type: "any",
+				},
+				"-I": valueSpec{
+					Type: "any",
+				},
+				"-M": valueSpec{
+					Type: "any",
+				},
+				"-m": valueSpec{
+					Type: "any",
+				},
+			},
 			Deny: []escalationFile{escalationFile{
 				Flags:  []string{"-e", "-E"},
 				Reason: "it runs code from the command line, which guard cannot check",
 			}},
+			Interpreter: true,
 			Examples: examplesFile{
-				Deny: []string{"perl -e 'system(1)'", "perl -ne 'print' file"},
+				Ask:  []string{"perl tools/x.pl"},
+				Deny: []string{"perl -e 'system(1)'", "perl -ne 'print' file", "perl"},
 			},
 		},
 		"php": ruleFile{
 			Verdict: "ask",
+			Flags:   []string{"-v", "--version", "-l", "-n"},
 			Deny: []escalationFile{escalationFile{
-				Flags:  []string{"-r"},
+				Flags:  []string{"-r", "-a", "-B", "-R", "-E", "-F"},
 				Reason: "it runs code from the command line, which guard cannot check",
 			}},
+			Interpreter: true,
 		},
 		"ping": ruleFile{
 			Verdict: "deny",
@@ -2432,6 +2513,10 @@ var defaultPolicyFile = policyFile{
 		"poweroff": ruleFile{
 			Verdict: "deny",
 			Reason:  "it stops the machine",
+		},
+		"powershell": ruleFile{
+			Verdict: "deny",
+			Reason:  "guard cannot parse PowerShell",
 		},
 		"printf": ruleFile{
 			Verdict: "allow",
@@ -2449,23 +2534,44 @@ var defaultPolicyFile = policyFile{
 			Flags:   []string{"-L", "-P"},
 			Args:    "none",
 		},
+		"pwsh": ruleFile{
+			Verdict: "deny",
+			Reason:  "guard cannot parse PowerShell",
+		},
 		"python": ruleFile{
 			Verdict: "ask",
+			Flags:   []string{"-B", "-E", "-I", "-O", "-q", "-s", "-S", "-u", "-v", "-V", "--version", "-b", "-d", "-x", "-P", "-h", "--help"},
+			Options: map[string]valueSpec{
+				"-W": valueSpec{
+					Type: "any",
+				},
+				"-X": valueSpec{
+					Type: "any",
+				},
+				"-m": valueSpec{
+					Type: "any",
+				},
+			},
 			Deny: []escalationFile{escalationFile{
 				Flags:  []string{"-c"},
 				Reason: "it runs code from the command line, which guard cannot check",
 				Hint:   "write the code to a file with the edit tools and ask to run it",
+			}, escalationFile{
+				Flags:  []string{"-i"},
+				Reason: "it runs code from standard input, which guard cannot check",
 			}},
+			Interpreter: true,
 			Examples: examplesFile{
-				Ask:  []string{"python script.py", "python -m pytest"},
-				Deny: []string{"python -c 'import os'", "python -Bc 'x'"},
+				Ask:  []string{"python script.py", "python -m pytest", "python -u tools/gen.py"},
+				Deny: []string{"python -c 'import os'", "python -Bc 'x'", "python", "python - < x.py", "echo 'import os' | python"},
 			},
 		},
 		"python3": ruleFile{
-			Like:    "python",
-			Verdict: "ask",
+			Like:        "python",
+			Verdict:     "ask",
+			Interpreter: true,
 			Examples: examplesFile{
-				Deny: []string{"python3 -c 'print(1)'"},
+				Deny: []string{"python3 -c 'print(1)'", "python3 <<'EOF'\nimport os\nEOF"},
 			},
 		},
 		"readlink": ruleFile{
@@ -2666,10 +2772,20 @@ var defaultPolicyFile = policyFile{
 		},
 		"ruby": ruleFile{
 			Verdict: "ask",
+			Flags:   []string{"-w", "-W", "-v", "--version", "-c", "-n", "-p", "-a", "-l"},
+			Options: map[string]valueSpec{
+				"-I": valueSpec{
+					Type: "any",
+				},
+				"-r": valueSpec{
+					Type: "any",
+				},
+			},
 			Deny: []escalationFile{escalationFile{
 				Flags:  []string{"-e"},
 				Reason: "it runs code from the command line, which guard cannot check",
 			}},
+			Interpreter: true,
 		},
 		"scp": ruleFile{
 			Verdict: "deny",
@@ -2847,6 +2963,17 @@ var defaultPolicyFile = policyFile{
 			Reason:  "it runs commands as another user",
 			Hint:    "ask the user to run it",
 		},
+		"systemctl": ruleFile{
+			Verdict: "ask",
+			Deny: []escalationFile{escalationFile{
+				Args:   []string{"poweroff", "reboot", "halt", "kexec", "suspend", "hibernate", "hybrid-sleep", "rescue", "emergency", "isolate"},
+				Reason: "it stops or switches the machine",
+			}},
+			Examples: examplesFile{
+				Ask:  []string{"systemctl status nginx"},
+				Deny: []string{"systemctl poweroff"},
+			},
+		},
 		"tac": ruleFile{
 			Verdict: "allow",
 			Flags:   []string{"-b", "-r", "--before", "--regex"},
@@ -2885,6 +3012,10 @@ var defaultPolicyFile = policyFile{
 				Allow: []string{"tail -n 50 log.txt", "tail -20 file", "tail -n +5 file"},
 				Ask:   []string{"tail -f log.txt"},
 			},
+		},
+		"telinit": ruleFile{
+			Verdict: "deny",
+			Reason:  "it switches the machine's run level",
 		},
 		"telnet": ruleFile{
 			Verdict: "deny",

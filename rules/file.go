@@ -46,27 +46,29 @@ type redirectFile struct {
 }
 
 type ruleFile struct {
-	ID       string               `toml:"id"`
-	Like     string               `toml:"like"`
-	Verdict  string               `toml:"verdict"`
-	Reason   string               `toml:"reason"`
-	Hint     string               `toml:"hint"`
-	Style    string               `toml:"style"`
-	Flags    []string             `toml:"flags"`
-	Options  map[string]valueSpec `toml:"options"`
-	Args     string               `toml:"args"`
-	MaxArgs  int                  `toml:"max_args"`
-	Globs    bool                 `toml:"globs"`
-	Unknown  string               `toml:"unknown"`
-	Require  []string             `toml:"require"`
-	Deny     []escalationFile     `toml:"deny"`
-	Ask      []escalationFile     `toml:"ask"`
-	Sub      map[string]ruleFile  `toml:"sub"`
-	Rest     *ruleFile            `toml:"rest"`
-	Wrap     *wrapFile            `toml:"wrap"`
-	Exec     []string             `toml:"exec"`
-	Shell    string               `toml:"shell"`
-	Examples examplesFile         `toml:"examples"`
+	ID          string               `toml:"id"`
+	Like        string               `toml:"like"`
+	Verdict     string               `toml:"verdict"`
+	Reason      string               `toml:"reason"`
+	Hint        string               `toml:"hint"`
+	Style       string               `toml:"style"`
+	Flags       []string             `toml:"flags"`
+	Options     map[string]valueSpec `toml:"options"`
+	Args        string               `toml:"args"`
+	ArgsWith    []string             `toml:"args_with"`
+	MaxArgs     int                  `toml:"max_args"`
+	Globs       bool                 `toml:"globs"`
+	Unknown     string               `toml:"unknown"`
+	Require     []string             `toml:"require"`
+	Deny        []escalationFile     `toml:"deny"`
+	Ask         []escalationFile     `toml:"ask"`
+	Sub         map[string]ruleFile  `toml:"sub"`
+	Rest        *ruleFile            `toml:"rest"`
+	Wrap        *wrapFile            `toml:"wrap"`
+	Exec        []string             `toml:"exec"`
+	Shell       string               `toml:"shell"`
+	Interpreter bool                 `toml:"interpreter"`
+	Examples    examplesFile         `toml:"examples"`
 }
 
 type escalationFile struct {

@@ -19,7 +19,8 @@ type node struct {
 	opts       map[string]*option
 	digits     bool // -NUM is accepted (head -5, git log -3)
 	args       argsKind
-	maxArgs    int // 0: no limit
+	argsWith   []string // operands are allowed only with one of these options
+	maxArgs    int      // 0: no limit
 	globs      bool
 	unknown    Verdict  // for an unknown option, a dynamic word, a glob where none is allowed
 	require    []string // at least one of these options must be present
@@ -29,6 +30,7 @@ type node struct {
 	wrap       *wrapFile
 	exec       map[string]bool // find -exec style: these options start a command ended by ; or +
 	shell      string          // "bash" or "sh": -c SCRIPT is parsed and checked
+	interp     bool            // without a script operand, it runs code from standard input
 }
 
 type style int
@@ -190,6 +192,16 @@ func (c *compiler) compileNode(p *Policy, id string, parent *node, rf *ruleFile,
 			n.escs = append(n.escs, e)
 		}
 	}
+	for _, a := range rf.ArgsWith {
+		if o := n.opts[a]; o == nil || !o.accepted {
+			return nil, errf(append(key, "args_with"), "args_with %q: the option must be among the flags or options", a)
+		}
+		if n.args == argsNone {
+			return nil, errf(append(key, "args_with"), "args_with with args = \"none\" can never match")
+		}
+		n.argsWith = append(n.argsWith, a)
+	}
+	n.interp = rf.Interpreter
 	for _, r := range rf.Require {
 		if o := n.opts[r]; o == nil || !o.accepted {
 			return nil, errf(append(key, "require"), "require %q: the option must be among the flags or options", r)
@@ -268,7 +280,7 @@ func (c *compiler) compileNode(p *Policy, id string, parent *node, rf *ruleFile,
 	}{{rf.Examples.Allow, Allow}, {rf.Examples.Ask, Ask}, {rf.Examples.Deny, Deny}}
 	for _, ex := range exs {
 		for _, cmd := range ex.list {
-			p.examples = append(p.examples, Example{Rule: n.id, Command: cmd, Want: ex.want})
+			p.examples = append(p.examples, Example{Rule: n.id, Command: cmd, Want: ex.want, key: append(slices.Clone(key), "examples")})
 		}
 	}
 	return n, nil

@@ -30,18 +30,20 @@ import (
 
 // Policy is a compiled policy. It is immutable and safe for concurrent use.
 type Policy struct {
-	name      string
-	def       Verdict
-	tools     map[string]tier
-	toolGlobs []toolGlob
-	shell     map[shellparse.Kind]Verdict
-	dialect   shellparse.Dialect
-	env       envPolicy
-	redirect  redirectPolicy
-	commands  map[string]*node
-	examples  []Example
-	allowed   string // the programs allowed without asking, for hints
-	ok        bool   // set by compile: the zero Policy denies
+	name         string
+	def          Verdict
+	tools        map[string]tier
+	toolGlobs    []toolGlob
+	shell        map[shellparse.Kind]Verdict
+	dialect      shellparse.Dialect
+	env          envPolicy
+	redirect     redirectPolicy
+	commands     map[string]*node
+	commandGlobs []string // names in commands that are patterns
+	examples     []Example
+	allowed      string // the programs allowed without asking, for hints
+	src          []byte // the policy's source, for the lines of examples
+	ok           bool   // set by compile: the zero Policy denies
 }
 
 type tier int
@@ -91,9 +93,11 @@ type redirectPolicy struct {
 
 // Example is a command that a policy rule says must get a verdict.
 type Example struct {
+	Line    int     // the line of the rule's examples in the policy file, or 0
 	Rule    string  // the id of the rule that gives it
 	Command string  // a Bash command line
 	Want    Verdict // the verdict it must get
+	key     []string
 }
 
 // Name returns where the policy came from: a file name, or "default" for
@@ -110,7 +114,11 @@ func (p *Policy) Examples() []Example {
 	if p == nil {
 		return nil
 	}
-	return slices.Clone(p.examples)
+	out := slices.Clone(p.examples)
+	for i := range out {
+		out[i].Line = keyLine(p.src, out[i].key)
+	}
+	return out
 }
 
 // Load reads, checks and compiles a TOML policy. Name is used in error
@@ -178,7 +186,7 @@ func (p *Policy) CheckExamples() []error {
 func (p *Policy) checkExample(ex Example) error {
 	d := p.Decide(exampleCall(ex.Command))
 	if d.Verdict != ex.Want {
-		return fmt.Errorf("%s: rule %q: example %q: want %s, got %s: %s", p.name, ex.Rule, ex.Command, ex.Want, d.Verdict, d.Reason())
+		return fmt.Errorf("%s:%d: rule %q: example %q: want %s, got %s: %s", p.name, keyLine(p.src, ex.key), ex.Rule, ex.Command, ex.Want, d.Verdict, d.Reason())
 	}
 	return nil
 }
@@ -281,7 +289,7 @@ func (c *compiler) errorf(key []string, format string, a ...any) error {
 
 func compile(name string, pf *policyFile, src []byte) (*Policy, error) {
 	c := &compiler{pf: pf, name: name, src: src, ids: map[string]string{}}
-	p := &Policy{name: name, tools: map[string]tier{}, shell: map[shellparse.Kind]Verdict{}, commands: map[string]*node{}}
+	p := &Policy{name: name, src: src, tools: map[string]tier{}, shell: map[shellparse.Kind]Verdict{}, commands: map[string]*node{}}
 	if pf.Version != 1 {
 		return nil, c.errorf([]string{"version"}, "version = %d: this guard reads version 1 policies", pf.Version)
 	}
@@ -344,12 +352,18 @@ func compile(name string, pf *policyFile, src []byte) (*Policy, error) {
 		if !validProgram(name) {
 			return nil, c.errorf([]string{"command", name}, "command %q: a program name has no spaces, quotes or shell characters", name)
 		}
+		if _, err := path.Match(name, ""); err != nil && strings.Contains(name, "*") {
+			return nil, c.errorf([]string{"command", name}, "command %q is not a valid pattern", name)
+		}
 		rf := pf.Command[name]
 		n, err := c.compileNode(p, name, nil, &rf, []string{"command", name})
 		if err != nil {
 			return nil, err
 		}
 		p.commands[name] = n
+		if strings.Contains(name, "*") {
+			p.commandGlobs = append(p.commandGlobs, name)
+		}
 	}
 	p.allowed = allowedSummary(p.commands)
 	p.ok = true
@@ -436,7 +450,7 @@ func validProgram(s string) bool {
 	for _, r := range s {
 		switch {
 		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9':
-		case strings.ContainsRune("._+-/[", r):
+		case strings.ContainsRune("._+-/[*", r):
 		default:
 			return false
 		}

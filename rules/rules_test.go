@@ -146,6 +146,9 @@ verdict = "allow"
 flags = ["--check"]
 require = ["--check"]
 
+[command.cargo.sub.fmt.rest]
+flags = ["--check"]
+
 [command.go.sub.test]
 verdict = "allow"
 style = "go"
@@ -224,6 +227,21 @@ wrap = { lookup = ["-v"] }
 [command.sudo]
 verdict = "deny"
 reason = "root"
+
+[command."mkfs.*"]
+verdict = "deny"
+reason = "erases"
+
+[command.py]
+verdict = "ask"
+interpreter = true
+options = { "-m" = "any" }
+deny = [{ flags = ["-c"], reason = "code" }]
+
+[command.branch]
+verdict = "allow"
+flags = ["--list", "-a"]
+args_with = ["--list"]
 
 [command.bash]
 verdict = "allow"
@@ -364,6 +382,32 @@ var decideTests = []struct {
 	{"RM -r x", Deny, "recursive"},
 	{"git LOG -n 1", Allow, ""},
 	{"sh -c 'echo A &> /dev/null ls'", Deny, "parse error"},
+
+	// Programs named by a path are never allowed, and denied as their name would be.
+	{"/bin/ls -l", Ask, "no rule for /bin/ls"},
+	{"/bin/rm -r x", Deny, "/bin/rm is rm by its path: rm -r: recursive"},
+	{"./sudo ls", Deny, "sudo: root"},
+	{"mkfs.ext4 /dev/x", Deny, "erases"},
+	{"MKFS.EXT4 /dev/x", Deny, "erases"},
+
+	// Interpreters: code on the command line or on stdin is denied.
+	{"py x.py", Ask, "py needs approval"},
+	{"py -m pytest", Ask, "py needs approval"},
+	{"py", Deny, "reads code from standard input"},
+	{"py - < x.py", Deny, "reads code from standard input"},
+	{"py -c x", Deny, "code"},
+
+	// Operands only with some options; require after --.
+	{"branch", Allow, ""},
+	{"branch -a", Allow, ""},
+	{"branch --list 'f*'", Allow, ""},
+	{"branch new", Ask, "takes operands only with --list"},
+	{"cargo fmt -- --check", Allow, ""},
+
+	// xargs -I replaces the command name too; env takes any NAME=VALUE.
+	{"xargs -I{} {}", Deny, "glob"},
+	{"env 'BAD=() { id; }' ls", Deny, "bad variable"},
+	{"env 'x%%=1' ls", Ask, "x%% is not in the policy's [env] allow list"},
 
 	// Directories: git -C and cd stay inside the project.
 	{"git -C sub log", Allow, ""},

@@ -125,9 +125,19 @@ var parseTests = []struct {
 	{`echo ${x@P}`, "cmd 1:1 \"echo\" <parameter expansion>\nfinding 1:6 parameter-expansion\nfinding 1:6 indirect-expansion"},
 	{`echo ${a[@]}`, "cmd 1:1 \"echo\" <parameter expansion>\nfinding 1:6 parameter-expansion"},
 	{`printf -v 'a[$(id)]' x`, "cmd 1:1 \"printf\" \"-v\" \"a[$(id)]\" \"x\"\nfinding 1:1 arithmetic"},
+	{`printf -va[1] x`, "cmd 1:1 \"printf\" glob:\"-va[1]\" \"x\"\nassign 1:15 shell x=<set by printf>\nfinding 1:1 arithmetic"}, // unsure which words are names: all are
 	{`read 'a[$(id)]'`, "cmd 1:1 \"read\" \"a[$(id)]\"\nfinding 1:1 arithmetic"},
 	{`unset 'a[$(id)]'`, "cmd 1:1 \"unset\" \"a[$(id)]\"\nfinding 1:1 arithmetic"},
-	{`read -r line`, `cmd 1:1 "read" "-r" "line"`},
+	{`read -r line`, "cmd 1:1 \"read\" \"-r\" \"line\"\nassign 1:9 shell line=<set by read>"},
+	{`read -rp '> ' -a PATH`, "cmd 1:1 \"read\" \"-rp\" \"> \" \"-a\" \"PATH\"\nassign 1:18 shell PATH=<set by read>"},
+	{`read`, "cmd 1:1 \"read\"\nassign 0:0 shell REPLY=<set by read>"},
+	{`mapfile -t lines`, "cmd 1:1 \"mapfile\" \"-t\" \"lines\"\nassign 1:12 shell lines=<set by mapfile>"},
+	{`mapfile -C 'rm x' -c 1 arr`, "cmd 1:1 \"mapfile\" \"-C\" \"rm x\" \"-c\" \"1\" \"arr\"\nassign 1:24 shell arr=<set by mapfile>\nfinding 1:1 eval"},
+	{`getopts ab opt`, "cmd 1:1 \"getopts\" \"ab\" \"opt\"\nassign 1:12 shell opt=<set by getopts>\nassign 0:0 shell OPTARG=<set by getopts>\nassign 0:0 shell OPTIND=<set by getopts>"},
+	{`printf -v PATH /tmp`, "cmd 1:1 \"printf\" \"-v\" \"PATH\" \"/tmp\"\nassign 1:11 shell PATH=<set by printf>"},
+	{`printf '%s' -v x`, `cmd 1:1 "printf" "%s" "-v" "x"`},
+	{`echo ${x@Q} ${x@U}`, "cmd 1:1 \"echo\" <parameter expansion> <parameter expansion>\nfinding 1:6 parameter-expansion\nfinding 1:13 parameter-expansion"},
+	{`export`, `finding 1:1 declare`},
 	{`for ((i=0;i<3;i++)); do ls; done`, "cmd 1:25 \"ls\"\nfinding 1:1 control-flow\nfinding 1:5 arithmetic"},
 
 	// cd moves later commands.

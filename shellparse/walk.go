@@ -503,12 +503,27 @@ func (p *parser) builtin(c *syntax.CallExpr, cmd *Command, dir Dir) (succ, fail 
 		if !safeSet(rest) {
 			p.find(KindShellBuiltins, c)
 		}
-	case "read", "mapfile", "readarray", "unset", "wait", "getopts":
-		if anySubscript(rest) {
-			p.find(KindArithmetic, c)
+	case "read", "mapfile", "readarray", "getopts", "printf":
+		// These assign the variables they name, as an assignment would.
+		names, code := assignedNames(args[0].Value, rest)
+		if code {
+			p.find(KindEval, c) // mapfile -C runs a callback
 		}
-	case "printf":
-		if len(rest) > 0 && rest[0].Constant() && strings.HasPrefix(rest[0].Value, "-v") && anySubscript(rest[:min(2, len(rest))]) {
+		for _, w := range names {
+			if !w.Constant() || strings.Contains(w.Value, "[") {
+				p.find(KindArithmetic, c)
+				continue
+			}
+			p.script.Assigns = append(p.script.Assigns, Assign{
+				Name:  w.Value,
+				Value: Word{Dynamic: "set by " + args[0].Value, Pos: w.Pos, Source: w.Source},
+				Scope: ScopeShell,
+				Dir:   dir,
+				Pos:   w.Pos,
+			})
+		}
+	case "unset", "wait":
+		if anySubscript(rest) {
 			p.find(KindArithmetic, c)
 		}
 	case "test", "[":
@@ -520,6 +535,78 @@ func (p *parser) builtin(c *syntax.CallExpr, cmd *Command, dir Dir) (succ, fail 
 		}
 	}
 	return dir, dir
+}
+
+// assignedNames returns the variable names that read, mapfile, readarray,
+// getopts and printf -v assign, and whether a callback option (mapfile -C)
+// makes the builtin run code. Options are read as bash's getopt does:
+// bundled flags, and a value attached or in the next word.
+func assignedNames(builtin string, args []Word) (names []Word, code bool) {
+	var valued, nameOpts string // options that take a value; those whose value is a name
+	switch builtin {
+	case "read":
+		valued, nameOpts = "adinNptu", "a"
+	case "mapfile", "readarray":
+		valued = "dnOsuCc"
+	case "printf":
+		valued, nameOpts = "v", "v"
+	}
+	i := 0
+	for ; i < len(args); i++ {
+		a := args[i]
+		if !a.Constant() {
+			return append(names, args[i:]...), code
+		}
+		v := a.Value
+		if v == "--" {
+			i++
+			break
+		}
+		if builtin == "getopts" || len(v) < 2 || v[0] != '-' {
+			break
+		}
+		for j := 1; j < len(v); j++ {
+			opt := v[j]
+			if !strings.ContainsRune(valued, rune(opt)) {
+				continue
+			}
+			value := Word{Value: v[j+1:], Pos: a.Pos, Source: a.Source}
+			if j+1 == len(v) {
+				if i+1 >= len(args) {
+					break
+				}
+				i++
+				value = args[i]
+			}
+			if opt == 'C' {
+				code = true
+			}
+			if strings.ContainsRune(nameOpts, rune(opt)) {
+				names = append(names, value)
+			}
+			break
+		}
+	}
+	rest := args[i:]
+	switch builtin {
+	case "read":
+		names = append(names, rest...)
+		if len(rest) == 0 && len(names) == 0 {
+			names = append(names, Word{Value: "REPLY"})
+		}
+	case "mapfile", "readarray":
+		if len(rest) > 0 {
+			names = append(names, rest[0])
+		} else {
+			names = append(names, Word{Value: "MAPFILE"})
+		}
+	case "getopts":
+		if len(rest) > 1 {
+			names = append(names, rest[1])
+		}
+		names = append(names, Word{Value: "OPTARG"}, Word{Value: "OPTIND"})
+	}
+	return names, code
 }
 
 // anySubscript reports whether a variable name argument may carry a
@@ -639,7 +726,8 @@ func (p *parser) decl(c *syntax.DeclClause, dir Dir, ctx []Frame, depth int) (su
 		}
 		assigns = append(assigns, as)
 	}
-	if !plain {
+	if !plain || len(c.Args) == 0 {
+		// A bare export prints the environment.
 		p.find(KindDeclare, c)
 		return dir, dir
 	}
@@ -695,7 +783,9 @@ func (p *parser) param(x *syntax.ParamExp, dir Dir, ctx []Frame, depth int) {
 	if x.Excl || x.Names != 0 {
 		p.find(KindIndirect, x)
 	}
-	if x.Exp != nil && x.Exp.Op == syntax.OtherParamOps {
+	if x.Exp != nil && x.Exp.Op == syntax.OtherParamOps && (x.Exp.Word == nil || x.Exp.Word.Lit() != "Q" && x.Exp.Word.Lit() != "U" && x.Exp.Word.Lit() != "u" && x.Exp.Word.Lit() != "L" && x.Exp.Word.Lit() != "a") {
+		// ${x@P} expands the value as a prompt, running substitutions in
+		// it; the other operators only quote or change case.
 		p.find(KindIndirect, x)
 	}
 	if x.Index != nil {

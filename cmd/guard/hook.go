@@ -64,6 +64,7 @@ func deny(format string, a ...any) *denial {
 
 func runHook(ctx context.Context, s stdio, env getenv, args []string) error {
 	fs := newFlagSet("hook", s)
+	fs.SetOutput(io.Discard) // the deny line carries the error; stderr holds nothing else
 	config := fs.String("config", "", "policy `file` (default: .claude/guard.toml in the project, else the embedded default)")
 	deadline := fs.Duration("deadline", defaultDeadline, "deny if the decision takes longer than this")
 	if err := fs.Parse(args); err != nil {
@@ -156,7 +157,7 @@ func decodeHookInput(r io.Reader) (*hookInput, error) {
 	if err := dec.Decode(&raw); err != nil {
 		return nil, deny("the hook input is not a JSON object: %v", err)
 	}
-	if dec.More() {
+	if len(bytes.TrimSpace(data[dec.InputOffset():])) > 0 {
 		return nil, deny("the hook input has data after its JSON object")
 	}
 	if raw == nil {

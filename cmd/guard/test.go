@@ -42,7 +42,7 @@ func runTest(_ context.Context, s stdio, env getenv, args []string) error {
 		cases = append(cases, cs...)
 	}
 	for _, ex := range policy.Examples() {
-		cases = append(cases, rules.Case{File: policy.Name(), Command: ex.Command, Want: ex.Want, Why: "example of rule " + ex.Rule})
+		cases = append(cases, rules.Case{File: policy.Name(), Line: ex.Line, Command: ex.Command, Want: ex.Want, Why: "example of rule " + ex.Rule})
 	}
 	passed, failed := 0, 0
 	for _, c := range cases {

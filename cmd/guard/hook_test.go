@@ -1,0 +1,270 @@
+// Copyright 2026 The guard Authors. SPDX-License-Identifier: MIT
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// hookTestCall is a PreToolUse call as Claude Code writes it, with a Bash
+// command run in cwd.
+func hookTestCall(cwd, command string) string {
+	in := map[string]any{
+		"session_id":      "s1",
+		"hook_event_name": "PreToolUse",
+		"tool_name":       "Bash",
+		"tool_input":      map[string]any{"command": command},
+		"cwd":             cwd,
+	}
+	data, err := json.Marshal(in)
+	if err != nil {
+		panic(err)
+	}
+	return string(data)
+}
+
+// hookTestRun runs guard in-process with stdin and an environment of its
+// own, and returns the exit code and both streams.
+func hookTestRun(t *testing.T, args []string, stdin string, env map[string]string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	getenv := func(k string) string { return env[k] }
+	err := run(context.Background(), args, stdio{strings.NewReader(stdin), &out, &errb}, getenv)
+	return exitCode(err), out.String(), errb.String()
+}
+
+// TestHookDeniesBadInput checks the fail-closed promise of guard hook:
+// every input it cannot positively judge exits 2, writes nothing to stdout,
+// and says on stderr what was wrong.
+func TestHookDeniesBadInput(t *testing.T) {
+	dir := t.TempDir()
+	home := filepath.Join(dir, "home")
+	clean := filepath.Join(dir, "clean") // a project without a policy
+	broken := filepath.Join(dir, "broken")
+	unreadable := filepath.Join(dir, "unreadable") // .claude/guard.toml is a directory
+	dangling := filepath.Join(dir, "dangling")     // .claude/guard.toml is a dangling symlink
+	for _, d := range []string{home, clean, filepath.Join(broken, ".claude"), filepath.Join(unreadable, ".claude", "guard.toml"), filepath.Join(dangling, ".claude")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	policy := "version = 1\ndefault = \"deny\"\ndefualt = \"allow\"\n"
+	if err := os.WriteFile(filepath.Join(broken, ".claude", "guard.toml"), []byte(policy), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	if err := os.Symlink(filepath.Join(dir, "missing.toml"), filepath.Join(dangling, ".claude", "guard.toml")); err != nil {
+		t.Fatal(err)
+	}
+
+	env := map[string]string{"HOME": home}
+	envProject := func(p string) map[string]string { return map[string]string{"HOME": home, "CLAUDE_PROJECT_DIR": p} }
+	hook := []string{"hook"}
+	ok := hookTestCall(clean, "git status") // allowed by the default policy
+	call := func(command string) string { return hookTestCall(clean, command) }
+
+	// Over the 4 MiB bound, as an otherwise valid call: the padding is in
+	// a field guard ignores.
+	big := `{"tool_name":"Bash","tool_input":{"command":"ls"},"cwd":"` + clean + `","pad":"` + strings.Repeat("x", 4<<20) + `"}`
+	words := "echo" + strings.Repeat(" a", 9000) // 9000 words in about 18 KiB
+	wordsLong := "echo" + strings.Repeat(" abcdef", 9000)
+
+	tests := []struct {
+		name  string
+		args  []string
+		stdin string
+		env   map[string]string
+		want  string // in the deny line
+	}{
+		// Not a JSON object.
+		{"empty stdin", hook, "", env, "the hook input is empty"},
+		{"whitespace only", hook, " \n\t\r\n ", env, "the hook input is empty"},
+		{"invalid JSON", hook, `{"tool_name":`, env, "the hook input is not a JSON object"},
+		{"JSON array", hook, `[` + ok + `]`, env, "the hook input is not a JSON object"},
+		{"JSON string", hook, `"git status"`, env, "the hook input is not a JSON object"},
+		{"JSON null", hook, `null`, env, "the hook input is not a JSON object"},
+		{"JSON number", hook, `2`, env, "the hook input is not a JSON object"},
+		{"trailing object", hook, ok + ` {}`, env, "the hook input has data after its JSON object"},
+		{"trailing garbage", hook, ok + `x`, env, "the hook input has data after its JSON object"},
+		{"trailing brace", hook, ok + `}`, env, "the hook input has data after its JSON object"},
+		{"trailing bracket", hook, ok + `]`, env, "the hook input has data after its JSON object"},
+
+		// Missing or wrong fields.
+		{"missing tool_input", hook, `{"hook_event_name":"PreToolUse","tool_name":"Bash","cwd":"` + clean + `"}`, env, `the hook input has no "tool_input" field`},
+		{"tool_input a string", hook, `{"tool_name":"Bash","tool_input":"git status","cwd":"` + clean + `"}`, env, "the hook input's tool_input is not a JSON object"},
+		{"tool_input null", hook, `{"tool_name":"Bash","tool_input":null,"cwd":"` + clean + `"}`, env, "the hook input's tool_input is not a JSON object"},
+		{"tool_input an array", hook, `{"tool_name":"Bash","tool_input":["git","status"],"cwd":"` + clean + `"}`, env, "the hook input's tool_input is not a JSON object"},
+		{"missing tool_name", hook, `{"tool_input":{"command":"git status"},"cwd":"` + clean + `"}`, env, `the hook input has no "tool_name" field`},
+		{"empty tool_name", hook, `{"tool_name":"","tool_input":{"command":"git status"},"cwd":"` + clean + `"}`, env, "the hook input's tool_name is empty"},
+		{"tool_name not a string", hook, `{"tool_name":["Bash"],"tool_input":{"command":"git status"},"cwd":"` + clean + `"}`, env, `the hook input's "tool_name" field is not a string`},
+		{"missing cwd", hook, `{"tool_name":"Bash","tool_input":{"command":"git status"}}`, env, `the hook input has no "cwd" field`},
+		{"relative cwd", hook, `{"tool_name":"Bash","tool_input":{"command":"git status"},"cwd":"project"}`, env, `the hook input's cwd "project" is not an absolute path`},
+		{"empty cwd", hook, `{"tool_name":"Bash","tool_input":{"command":"git status"},"cwd":""}`, env, `the hook input's cwd "" is not an absolute path`},
+		{"PostToolUse", hook, `{"hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"git status"},"cwd":"` + clean + `"}`, env, `guard hook decides PreToolUse calls, not "PostToolUse"`},
+		{"Bash without command", hook, `{"tool_name":"Bash","tool_input":{"cmd":"git status"},"cwd":"` + clean + `"}`, env, "Bash call has no command string in its input"},
+
+		// Over a bound.
+		{"stdin over 4 MiB", hook, big, env, "the hook input is larger than 4194304 bytes"},
+		{"command over 64 KiB", hook, call("echo " + strings.Repeat("a", 64<<10)), env, "over the limit of 65536 bytes"},
+		{"300 nested parentheses", hook, call(strings.Repeat("(", 300) + "true" + strings.Repeat(")", 300)), env, "brackets nest 300 deep, over the limit of 256"},
+		{"100 nested substitutions", hook, call("echo " + strings.Repeat("$(", 100) + "true" + strings.Repeat(")", 100)), env, "nest more than 64 deep"},
+		{"9000 words", hook, call(words), env, "more than 8192 words"},
+		{"9000 words in 60 KiB", hook, call(wordsLong), env, "more than 8192 words"},
+
+		// Characters the parser and the shell read differently.
+		{"NUL", hook, call("echo a\x00b"), env, "NUL byte (U+0000) is not allowed in a command at 1:7"},
+		{"CR", hook, call("echo a\rb"), env, "carriage return (U+000D) is not allowed in a command at 1:7"},
+		{"RLO", hook, call("echo a\u202eb"), env, "bidirectional control character (U+202E) is not allowed in a command at 1:7"},
+		{"ZWSP", hook, call("echo a\u200bb"), env, "invisible character (U+200B) is not allowed in a command at 1:7"},
+
+		// The policy.
+		{"broken policy", hook, hookTestCall(broken, "git status"), env, `the policy does not load, so every call is denied: ` + filepath.Join(broken, ".claude", "guard.toml") + `:3: unknown key "defualt"`},
+		{"broken policy via CLAUDE_PROJECT_DIR", hook, ok, envProject(broken), `the policy does not load, so every call is denied: ` + filepath.Join(broken, ".claude", "guard.toml") + `:3: unknown key "defualt"`},
+		{"policy is a directory", hook, hookTestCall(unreadable, "git status"), env, "is a directory"},
+		{"policy is a dangling symlink", hook, hookTestCall(dangling, "git status"), env, "no such file or directory"},
+		{"missing --config", []string{"hook", "--config", filepath.Join(dir, "missing.toml")}, ok, env, "no such file or directory"},
+
+		// The command line.
+		{"--deadline 1ns", []string{"hook", "--deadline", "1ns"}, ok, env, "the decision took longer than the 1ns deadline"},
+		{"--deadline 0", []string{"hook", "--deadline", "0"}, ok, env, "--deadline must be positive"},
+		{"unknown flag", []string{"hook", "--frobnicate"}, ok, env, "flag provided but not defined: -frobnicate"},
+		{"-h", []string{"hook", "-h"}, ok, env, "bad hook arguments: flag: help requested"},
+		{"extra argument", []string{"hook", "extra"}, ok, env, `guard hook takes no arguments, got "extra"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Logf("args: %q, stdin: %.200q", tc.args, tc.stdin)
+			code, stdout, stderr := hookTestRun(t, tc.args, tc.stdin, tc.env)
+			if code != 2 {
+				t.Errorf("exit code %d, want 2", code)
+			}
+			if stdout != "" {
+				t.Errorf("stdout %q, want empty", stdout)
+			}
+			if !strings.HasPrefix(stderr, "guard: denied: ") {
+				t.Errorf("stderr does not start with %q:\n%s", "guard: denied: ", stderr)
+			}
+			hookTestCheckDenyLines(t, stderr)
+			first, _, _ := strings.Cut(stderr, "\n")
+			if !strings.Contains(first, tc.want) {
+				t.Errorf("deny line does not say %q:\n%s", tc.want, stderr)
+			}
+		})
+	}
+}
+
+// hookTestCheckDenyLines checks the shape of stderr on a deny: one
+// "guard: denied: " line, then only "guard: hint: " lines.
+func hookTestCheckDenyLines(t *testing.T, stderr string) {
+	t.Helper()
+	if !strings.HasSuffix(stderr, "\n") {
+		t.Errorf("stderr does not end with a newline: %q", stderr)
+	}
+	for i, line := range strings.Split(strings.TrimSuffix(stderr, "\n"), "\n") {
+		switch {
+		case i == 0 && strings.HasPrefix(line, "guard: denied: ") && len(line) > len("guard: denied: "):
+		case i > 0 && strings.HasPrefix(line, "guard: hint: "):
+		default:
+			t.Errorf("stderr line %d is not a deny or hint line: %q", i+1, line)
+		}
+	}
+}
+
+// TestHookAnswers checks that allow and ask are one JSON line on stdout,
+// with exit 0 and nothing on stderr.
+func TestHookAnswers(t *testing.T) {
+	dir := t.TempDir()
+	env := map[string]string{"HOME": filepath.Join(dir, "home")}
+	tests := []struct {
+		name     string
+		stdin    string
+		decision string
+		reason   string
+	}{
+		{"allow", hookTestCall(dir, "git status"), "allow", "guard: allowed by policy default: git status is allowed"},
+		{"allow pipeline", hookTestCall(dir, "git log --oneline | head -5"), "allow", "guard: allowed by policy default: every part is allowed: git log --oneline; head -5"},
+		{"ask", hookTestCall(dir, "npm test"), "ask", "guard: needs approval: no rule for npm"},
+		{"allow Read", `{"hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"/x"},"cwd":"` + dir + `"}`, "allow", "guard: allowed by policy default: tool Read is allowed"},
+		{"no hook_event_name", `{"tool_name":"Bash","tool_input":{"command":"git status"},"cwd":"` + dir + `"}`, "allow", "guard: allowed by policy default: git status is allowed"},
+		{"trailing whitespace", hookTestCall(dir, "git status") + "\n\n  \t", "allow", "guard: allowed by policy default: git status is allowed"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Logf("stdin: %q", tc.stdin)
+			code, stdout, stderr := hookTestRun(t, []string{"hook"}, tc.stdin, env)
+			if code != 0 {
+				t.Errorf("exit code %d, want 0", code)
+			}
+			if stderr != "" {
+				t.Errorf("stderr %q, want empty", stderr)
+			}
+			want := hookOutput{hookDecision{HookEventName: "PreToolUse", PermissionDecision: tc.decision, PermissionDecisionReason: tc.reason}}
+			if err := hookTestCheckAnswer(stdout, want.HookSpecificOutput.PermissionDecision); err != "" {
+				t.Fatal(err)
+			}
+			var got hookOutput
+			if err := json.Unmarshal([]byte(stdout), &got); err != nil {
+				t.Fatal(err)
+			}
+			if got != want {
+				t.Errorf("got %+v, want %+v", got, want)
+			}
+		})
+	}
+}
+
+// hookTestCheckAnswer checks that stdout is exactly one line holding one
+// JSON object of Claude Code's PreToolUse shape, with no other keys, and
+// returns what is wrong with it, or "". If decision is "", allow and ask
+// are both accepted.
+func hookTestCheckAnswer(stdout, decision string) string {
+	line, ok := strings.CutSuffix(stdout, "\n")
+	if !ok || strings.Contains(line, "\n") {
+		return "stdout is not exactly one line: " + hookTestQuote(stdout)
+	}
+	dec := json.NewDecoder(strings.NewReader(line))
+	var top map[string]json.RawMessage
+	if err := dec.Decode(&top); err != nil {
+		return "stdout is not a JSON object: " + err.Error() + ": " + hookTestQuote(stdout)
+	}
+	if dec.More() || dec.InputOffset() != int64(len(line)) {
+		return "stdout has more than one JSON value: " + hookTestQuote(stdout)
+	}
+	if len(top) != 1 || top["hookSpecificOutput"] == nil {
+		return "stdout has keys other than hookSpecificOutput: " + hookTestQuote(stdout)
+	}
+	var inner map[string]any
+	if err := json.Unmarshal(top["hookSpecificOutput"], &inner); err != nil {
+		return "hookSpecificOutput is not an object: " + hookTestQuote(stdout)
+	}
+	if len(inner) != 3 {
+		return "hookSpecificOutput does not have exactly hookEventName, permissionDecision and permissionDecisionReason: " + hookTestQuote(stdout)
+	}
+	if inner["hookEventName"] != "PreToolUse" {
+		return "hookEventName is not PreToolUse: " + hookTestQuote(stdout)
+	}
+	switch d := inner["permissionDecision"]; {
+	case decision != "" && d != decision:
+		return "permissionDecision is not " + decision + ": " + hookTestQuote(stdout)
+	case d != "allow" && d != "ask":
+		return "permissionDecision is neither allow nor ask: " + hookTestQuote(stdout)
+	}
+	if r, ok := inner["permissionDecisionReason"].(string); !ok || r == "" {
+		return "permissionDecisionReason is not a non-empty string: " + hookTestQuote(stdout)
+	}
+	return ""
+}
+
+func hookTestQuote(s string) string {
+	if len(s) > 500 {
+		s = s[:500] + "..."
+	}
+	b, _ := json.Marshal(s)
+	return string(b)
+}

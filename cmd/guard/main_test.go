@@ -1,0 +1,88 @@
+// Copyright 2026 The guard Authors. SPDX-License-Identifier: MIT
+
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+var scriptUpdate = flag.Bool("update", false, "update the golden output in testdata/script/*.txtar from the actual output")
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"guard": func() {
+			err := run(context.Background(), os.Args[1:], stdio{os.Stdin, os.Stdout, os.Stderr}, os.Getenv)
+			os.Exit(exitCode(err))
+		},
+	})
+}
+
+// TestScript runs the CLI tests in testdata/script. Every script asserts
+// the exit code with status, and both streams.
+func TestScript(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:                 filepath.Join("testdata", "script"),
+		RequireExplicitExec: true,
+		UpdateScripts:       *scriptUpdate,
+		Setup: func(env *testscript.Env) error {
+			home := filepath.Join(env.WorkDir, "home")
+			env.Setenv("HOME", home)
+			return os.MkdirAll(home, 0o755)
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"status":   scriptStatus,
+			"envsubst": scriptEnvsubst,
+		},
+	})
+}
+
+// scriptStatus runs "status N prog args..." and fails unless prog exits
+// with exactly N. testscript's own exec only tells zero from non-zero, and
+// for guard hook the difference between 1 and 2 is the difference between
+// a call that runs and one that is blocked.
+func scriptStatus(ts *testscript.TestScript, neg bool, args []string) {
+	if neg {
+		ts.Fatalf("unsupported: ! status")
+	}
+	if len(args) < 2 {
+		ts.Fatalf("usage: status N prog args...")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("status: bad exit code %q: %v", args[0], err)
+	}
+	got := 0
+	if err := ts.Exec(args[1], args[2:]...); err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			ts.Fatalf("status: running %s: %v", args[1], err)
+		}
+		got = ee.ExitCode()
+	}
+	if got != want {
+		ts.Fatalf("%s exited with status %d, want %d", args[1], got, want)
+	}
+}
+
+// scriptEnvsubst runs "envsubst SRC DST": it writes SRC to DST with $VAR and
+// ${VAR} replaced from the script's environment, so that hook input can
+// name $WORK as its cwd.
+func scriptEnvsubst(ts *testscript.TestScript, neg bool, args []string) {
+	if neg {
+		ts.Fatalf("unsupported: ! envsubst")
+	}
+	if len(args) != 2 {
+		ts.Fatalf("usage: envsubst SRC DST")
+	}
+	out := os.Expand(ts.ReadFile(args[0]), ts.Getenv)
+	ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(out), 0o644))
+}

@@ -1,0 +1,46 @@
+// Copyright 2026 The guard Authors. SPDX-License-Identifier: MIT
+
+package rules
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestCorpus decides every case of the behaviour corpus in testcases/ with
+// the embedded default policy.
+func TestCorpus(t *testing.T) {
+	p, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join("..", "testcases", "*.toml"))
+	total, everydayAllow := 0, 0
+	for _, name := range files {
+		src, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cases, err := LoadCases(name, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range cases {
+			total++
+			if filepath.Base(name) == "everyday.toml" && c.Want == Allow {
+				everydayAllow++
+			}
+			if _, err := p.Check(c); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+	if total < 400 {
+		t.Errorf("the corpus has %d cases; it should have at least 400", total)
+	}
+	if everydayAllow < 120 {
+		t.Errorf("everyday.toml has %d allowed commands; it should have at least 120", everydayAllow)
+	}
+	t.Logf("%d cases in %d files, %d everyday commands allowed", total, len(files), everydayAllow)
+}
