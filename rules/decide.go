@@ -107,6 +107,7 @@ type decider struct {
 	p      *Policy
 	call   Call
 	leaves []Leaf
+	words  int // words parsed so far, in the command and the scripts of bash -c in it
 }
 
 func (d *decider) add(l Leaf) { d.leaves = append(d.leaves, l) }
@@ -181,7 +182,17 @@ func tierRank(t tier) int {
 
 // script decides a shell script run in the directories where.
 func (d *decider) script(src string, where []string, dialect shellparse.Dialect, depth int) {
-	s, err := shellparse.Parse(src, shellparse.Options{Dialect: dialect})
+	// Scripts of bash -c share the word bound of the command they are in,
+	// so that nesting them does not multiply the work.
+	left := shellparse.DefaultLimits.MaxWords - d.words
+	if left < 1 {
+		d.add(Leaf{Verdict: Deny, Kind: "input", Text: firstLine(src), Why: fmt.Sprintf("the command and the scripts in it hold more than %d words", shellparse.DefaultLimits.MaxWords)})
+		return
+	}
+	s, err := shellparse.Parse(src, shellparse.Options{Dialect: dialect, Limits: shellparse.Limits{MaxWords: left}})
+	if s != nil {
+		d.words += s.Words
+	}
 	if err != nil {
 		l := Leaf{Verdict: Deny, Kind: "input", Text: firstLine(src), Why: err.Error(), Hint: "write a plain command: guard denies what it cannot parse"}
 		if e, ok := err.(*shellparse.Error); ok {
@@ -467,18 +478,23 @@ func (d *decider) argv(args []shellparse.Word, where []string, shellDepth, wrapD
 	}
 	m := &matcher{d: d, where: where, shellDepth: shellDepth, wrapDepth: wrapDepth}
 	name := w0.Value
-	if n := d.p.command(name); n != nil {
+	n, err := d.p.command(name)
+	if err != nil {
+		r.add(Deny, "", fmt.Sprintf("the policy's rule for %s does not compile: %v", name, err), "fix the policy file")
+		return r
+	}
+	if n != nil {
 		return m.match(n, args[1:])
 	}
 	hint := ""
-	if d.p.allowed != "" {
-		hint = "allowed without asking: " + d.p.allowed
+	if allowed := d.p.allowedHint(); allowed != "" {
+		hint = "allowed without asking: " + allowed
 	}
 	r.add(d.p.def, "", fmt.Sprintf("no rule for %s", name), hint)
 	if i := strings.LastIndexByte(name, '/'); i >= 0 && i < len(name)-1 {
 		// A program named by its path is judged by its rules only to deny:
 		// /tmp/x/git may be anything, /bin/rm -rf is still rm -rf.
-		if n := d.p.command(name[i+1:]); n != nil {
+		if n, _ := d.p.command(name[i+1:]); n != nil {
 			if br := m.match(n, args[1:]); br.verdict == Deny {
 				r.add(Deny, br.rule, fmt.Sprintf("%s is %s by its path: %s", name, name[i+1:], br.why), br.hint)
 			}
@@ -490,23 +506,26 @@ func (d *decider) argv(args []shellparse.Word, where []string, shellDepth, wrapD
 // command finds the rule for a program name: the exact name, else the name
 // in lower case (on case-insensitive file systems, as on macOS, RM runs rm),
 // else the longest pattern that matches (mkfs.*).
-func (p *Policy) command(name string) *node {
-	if n := p.commands[name]; n != nil {
-		return n
+func (p *Policy) command(name string) (*node, error) {
+	if n, err := p.compileRule(name, false); n != nil || err != nil {
+		return n, err
 	}
-	if n := p.commands[strings.ToLower(name)]; n != nil {
-		return n
+	lower := strings.ToLower(name)
+	if lower != name {
+		if n, err := p.compileRule(lower, false); n != nil || err != nil {
+			return n, err
+		}
 	}
 	var best string
 	for _, pat := range p.commandGlobs {
-		if ok, _ := path.Match(pat, strings.ToLower(name)); ok && len(pat) > len(best) {
+		if ok, _ := path.Match(pat, lower); ok && len(pat) > len(best) {
 			best = pat
 		}
 	}
 	if best != "" {
-		return p.commands[best]
+		return p.compileRule(best, false)
 	}
-	return nil
+	return nil, nil
 }
 
 // matcher matches one command line against a rule and its subcommands.
@@ -519,7 +538,7 @@ type matcher struct {
 
 func (m *matcher) match(n *node, args []shellparse.Word) result {
 	var r result
-	if len(n.subs) == 0 && n.hasVerdict && n.verdict == Deny {
+	if !n.hasSubs() && n.hasVerdict && n.verdict == Deny {
 		r.add(Deny, n.id, n.why(Deny), n.hint)
 		return r
 	}
@@ -554,14 +573,21 @@ func (m *matcher) match(n *node, args []shellparse.Word) result {
 			continue
 		}
 		// An operand.
-		if len(n.subs) > 0 && len(operands) == 0 && !endOpts {
+		if n.hasSubs() && len(operands) == 0 && !endOpts {
 			m.escalate(n, present, values, nil, &r)
-			sub := n.subs[w.Value]
-			if sub == nil {
-				sub = n.subs[strings.ToLower(w.Value)]
+			var sub *node
+			var err error
+			if w.Constant() && !w.Tilde {
+				if sub, err = m.d.p.sub(n, w.Value); sub == nil && err == nil {
+					sub, err = m.d.p.sub(n, strings.ToLower(w.Value))
+				}
 			}
-			if sub == nil || !w.Constant() || w.Tilde {
-				r.add(n.unknown, n.id, fmt.Sprintf("no rule for %s %s", n.id, w.Source), "rules exist for: "+n.id+" "+strings.Join(sortedKeys(n.subs), "|"))
+			if err != nil {
+				r.add(Deny, n.id, fmt.Sprintf("the policy's rule for %s %s does not compile: %v", n.id, w.Value, err), "fix the policy file")
+				return r
+			}
+			if sub == nil {
+				r.add(n.unknown, n.id, fmt.Sprintf("no rule for %s %s", n.id, w.Source), "rules exist for: "+n.id+" "+strings.Join(sortedKeys(n.subFiles), "|"))
 				return r
 			}
 			r.merge(m.match(sub, args[i+1:]))
@@ -576,8 +602,8 @@ func (m *matcher) match(n *node, args []shellparse.Word) result {
 		operands = append(operands, w)
 		i++
 	}
-	if len(n.subs) > 0 && !n.hasVerdict {
-		r.add(n.unknown, n.id, fmt.Sprintf("%s needs a subcommand", n.id), "rules exist for: "+n.id+" "+strings.Join(sortedKeys(n.subs), "|"))
+	if n.hasSubs() && !n.hasVerdict {
+		r.add(n.unknown, n.id, fmt.Sprintf("%s needs a subcommand", n.id), "rules exist for: "+n.id+" "+strings.Join(sortedKeys(n.subFiles), "|"))
 		return r
 	}
 	if n.wrap != nil && len(operands) == 0 {

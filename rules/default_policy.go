@@ -107,28 +107,39 @@ var defaultPolicyFile = policyFile{
 		Write:        "ask",
 		WriteOutside: "deny",
 	},
-	Command: map[string]ruleFile{
-		"[": ruleFile{
+}
+
+// defaultCommandNames lists the programs that have rules, sorted.
+var defaultCommandNames = []string{"[", "at", "awk", "base64", "basename", "bash", "builtin", "cargo", "cat", "cd", "cksum", "column", "comm", "command", "crontab", "curl", "cut", "dash", "date", "dd", "diff", "dig", "dirname", "doas", "du", "echo", "egrep", "env", "expand", "false", "fgrep", "file", "find", "fish", "fold", "ftp", "gawk", "git", "go", "gofmt", "grep", "halt", "head", "host", "hostname", "id", "init", "join", "jq", "ksh", "ls", "lua", "mawk", "md5sum", "mke2fs", "mkfs", "mkfs.*", "nawk", "nc", "ncat", "netcat", "nice", "nl", "node", "nohup", "nproc", "nslookup", "od", "openssl", "paste", "perl", "php", "ping", "poweroff", "powershell", "printf", "pwd", "pwsh", "python", "python3", "readlink", "realpath", "reboot", "rev", "rg", "rm", "rsync", "ruby", "scp", "seq", "sftp", "sh", "sha1sum", "sha256sum", "sha512sum", "shred", "shutdown", "sleep", "socat", "sort", "ssh", "stat", "stdbuf", "su", "sudo", "systemctl", "tac", "tail", "telinit", "telnet", "test", "time", "timeout", "tr", "tree", "true", "type", "uname", "uniq", "watch", "wc", "wget", "which", "whoami", "xargs", "xxd", "zsh"}
+
+// defaultCommand returns the rule for a program.
+func defaultCommand(name string) (ruleFile, bool) {
+	switch name {
+	case "[":
+		return ruleFile{
 			Verdict: "allow",
 			Style:   "none",
 			Globs:   true,
 			Examples: examplesFile{
 				Allow: []string{"[ -f go.mod ]", "[ -n x ] && echo yes"},
 			},
-		},
-		"at": ruleFile{
+		}, true
+	case "at":
+		return ruleFile{
 			Verdict: "deny",
 			Reason:  "it schedules commands guard will never see",
-		},
-		"awk": ruleFile{
+		}, true
+	case "awk":
+		return ruleFile{
 			Verdict: "deny",
 			Reason:  "its program is code that can run commands and write files, which guard cannot check",
 			Hint:    "use cut, grep, sort, uniq, tr or jq",
 			Examples: examplesFile{
 				Deny: []string{"awk '{print $1}' data.txt", "awk 'BEGIN { system(\"id\") }'"},
 			},
-		},
-		"base64": ruleFile{
+		}, true
+	case "base64":
+		return ruleFile{
 			Verdict: "allow",
 			Flags:   []string{"-d", "-i", "--decode", "--ignore-garbage"},
 			Options: map[string]valueSpec{
@@ -140,8 +151,9 @@ var defaultPolicyFile = policyFile{
 				},
 			},
 			MaxArgs: 1,
-		},
-		"basename": ruleFile{
+		}, true
+	case "basename":
+		return ruleFile{
 			Verdict: "allow",
 			Flags:   []string{"-a", "-z", "--multiple", "--zero"},
 			Options: map[string]valueSpec{
@@ -152,8 +164,9 @@ var defaultPolicyFile = policyFile{
 					Type: "any",
 				},
 			},
-		},
-		"bash": ruleFile{
+		}, true
+	case "bash":
+		return ruleFile{
 			Verdict: "allow",
 			Flags:   []string{"-c", "-e", "-u", "-x", "-v", "-f", "-C", "--noprofile", "--norc", "--posix"},
 			Options: map[string]valueSpec{
@@ -171,12 +184,14 @@ var defaultPolicyFile = policyFile{
 				Ask:   []string{"bash script.sh"},
 				Deny:  []string{"bash -c 'rm -rf /'", "bash -c \"eval $x\"", "bash -lc ls", "bash", "echo rm -rf / | bash"},
 			},
-		},
-		"builtin": ruleFile{
+		}, true
+	case "builtin":
+		return ruleFile{
 			Verdict: "allow",
 			Wrap:    &wrapFile{},
-		},
-		"cargo": ruleFile{
+		}, true
+	case "cargo":
+		return ruleFile{
 			Verdict: "allow",
 			Flags:   []string{"-V", "--version", "--list", "-v", "--verbose", "-q", "--quiet", "--frozen", "--locked", "--offline", "-h", "--help"},
 			Options: map[string]valueSpec{
@@ -425,16 +440,18 @@ var defaultPolicyFile = policyFile{
 				Allow: []string{"cargo --version"},
 				Deny:  []string{"cargo +nightly build", "cargo --config build.rustc-wrapper=/tmp/x build", "cargo -Zunstable-options build"},
 			},
-		},
-		"cat": ruleFile{
+		}, true
+	case "cat":
+		return ruleFile{
 			Verdict: "allow",
 			Flags:   []string{"-n", "-b", "-s", "-A", "-E", "-T", "-v", "-e", "-t", "-u", "--number", "--number-nonblank", "--squeeze-blank", "--show-all", "--show-ends", "--show-tabs", "--show-nonprinting"},
 			Globs:   true,
 			Examples: examplesFile{
 				Allow: []string{"cat README.md", "cat -n src/main.rs", "cat *.txt"},
 			},
-		},
-		"cd": ruleFile{
+		}, true
+	case "cd":
+		return ruleFile{
 			Verdict: "allow",
 			Flags:   []string{"-L", "-P", "-e", "-@"},
 			Args:    "path",
@@ -443,8 +460,9 @@ var defaultPolicyFile = policyFile{
 				Allow: []string{"cd src", "cd /project/sub", "cd src && ls"},
 				Ask:   []string{"cd /tmp", "cd .."},
 			},
-		},
-		"cksum": ruleFile{
+		}, true
+	case "cksum":
+		return ruleFile{
 			Verdict: "allow",
 			Flags:   []string{"--raw", "--tag", "--untagged", "-c", "--check", "-z", "--zero", "--base64"},
 			Options: map[string]valueSpec{
@@ -462,8 +480,9 @@ var defaultPolicyFile = policyFile{
 				},
 			},
 			Globs: true,
-		},
-		"column": ruleFile{
+		}, true
+	case "column":
+		return ruleFile{
 			Verdict: "allow",
 			Flags:   []string{"-t", "-x", "-n", "-e", "-J", "--table", "--fillrows"},
 			Options: map[string]valueSpec{
@@ -498,8 +517,9 @@ var defaultPolicyFile = policyFile{
 					Type: "any",
 				},
 			},
-		},
-		"comm": ruleFile{
+		}, true
+	case "comm":
+		return ruleFile{
 			Verdict: "allow",
 			Flags:   []string{"-1", "-2", "-3", "-i", "-z", "--check-order", "--nocheck-order", "--total", "--zero-terminated"},
 			Options: map[string]valueSpec{
@@ -507,8 +527,9 @@ var defaultPolicyFile = policyFile{
 					Type: "any",
 				},
 			},
-		},
-		"command": ruleFile{
+		}, true
+	case "command":
+		return ruleFile{
 			Verdict: "allow",
 			Flags:   []string{"-p", "-v", "-V"},
 			Wrap: &wrapFile{
@@ -517,17 +538,20 @@ var defaultPolicyFile = policyFile{
 			Examples: examplesFile{
 				Allow: []string{"command -v git", "command ls"},
 			},
-		},
-		"crontab": ruleFile{
+		}, true
+	case "crontab":
+		return ruleFile{
 			Verdict: "deny",
 			Reason:  "it schedules commands guard will never see",
-		},
-		"curl": ruleFile{
+		}, true
+	case "curl":
+		return ruleFile{
 			Verdict: "deny",
 			Reason:  "it can send data over the network",
 			Hint:    "ask the user to fetch it",
-		},
-		"cut": ruleFile{
+		}, true
+	case "cut":
+		return ruleFile{
 			Verdict: "allow",
 			Flags:   []string{"-s", "-z", "-n", "--complement", "--only-delimited", "--zero-terminated"},
 			Options: map[string]valueSpec{
@@ -563,13 +587,15 @@ var defaultPolicyFile = policyFile{
 			Examples: examplesFile{
 				Allow: []string{"cut -d: -f1 /etc/passwd", "cut -c1-10"},
 			},
-		},
-		"dash": ruleFile{
+		}, true
+	case "dash":
+		return ruleFile{
 			Like:    "bash",
 			Verdict: "allow",
 			Shell:   "sh",
-		},
-		"date": ruleFile{
+		}, true
+	case "date":
+		return ruleFile{
 			Verdict: "allow",
 			Flags:   []string{"-u", "-R", "--utc", "--universal", "--rfc-email", "--debug"},
 			Options: map[string]valueSpec{
@@ -606,12 +632,14 @@ var defaultPolicyFile = policyFile{
 				Allow: []string{"date", "date +%Y-%m-%d", "date -u -I"},
 				Deny:  []string{"date -s 2020-01-01"},
 			},
-		},
-		"dd": ruleFile{
+		}, true
+	case "dd":
+		return ruleFile{
 			Verdict: "deny",
 			Reason:  "it writes raw data to files and devices",
-		},
-		"diff": ruleFile{
+		}, true
+	case "diff":
+		return ruleFile{
 			Verdict: "allow",
 			Flags:   []string{"-u", "-c", "-q", "-s", "-r", "-N", "-a", "-i", "-w", "-b", "-B", "-E", "-Z", "-y", "-t", "-T", "-p", "-d", "-e", "-n", "--brief", "--report-identical-files", "--recursive", "--new-file", "--unidirectional-new-file", "--text", "--ignore-case", "--ignore-all-space", "--ignore-space-change", "--ignore-blank-lines", "--ignore-tab-expansion", "--ignore-trailing-space", "--side-by-side", "--expand-tabs", "--initial-tab", "--minimal", "--suppress-common-lines", "--show-c-function", "--strip-trailing-cr", "--no-dereference", "--speed-large-files", "--left-column", "--suppress-blank-empty", "--ignore-file-name-case", "--no-ignore-file-name-case", "--normal", "--ed", "--rcs"},
 			Options: map[string]valueSpec{
@@ -695,20 +723,24 @@ var defaultPolicyFile = policyFile{
 			Examples: examplesFile{
 				Allow: []string{"diff a.txt b.txt", "diff -u old new", "diff -ru dir1 dir2"},
 			},
-		},
-		"dig": ruleFile{
+		}, true
+	case "dig":
+		return ruleFile{
 			Verdict: "deny",
 			Reason:  "DNS queries can carry data out",
-		},
-		"dirname": ruleFile{
+		}, true
+	case "dirname":
+		return ruleFile{
 			Verdict: "allow",
 			Flags:   []string{"-z", "--zero"},
-		},
-		"doas": ruleFile{
+		}, true
+	case "doas":
+		return ruleFile{
 			Verdict: "deny",
 			Reason:  "it runs commands as another user",
-		},
-		"du": ruleFile{
+		}, true
+	case "du":
+		return ruleFile{
 			Verdict: "allow",
 			Flags:   []string{"-s", "-h", "-a", "-c", "-b", "-k", "-m", "-x", "-L", "-P", "-S", "-l", "-0", "-D", "-H", "--summarize", "--human-readable", "--all", "--total", "--bytes", "--apparent-size", "--one-file-system", "--dereference", "--dereference-args", "--si", "--inodes", "--separate-dirs", "--count-links", "--null", "--no-dereference"},
 			Options: map[string]valueSpec{
@@ -753,21 +785,24 @@ var defaultPolicyFile = policyFile{
 			Examples: examplesFile{
 				Allow: []string{"du -sh .", "du -sh *", "du -h --max-depth=1"},
 			},
-		},
-		"echo": ruleFile{
+		}, true
+	case "echo":
+		return ruleFile{
 			Verdict: "allow",
 			Style:   "none",
 			Globs:   true,
 			Examples: examplesFile{
 				Allow: []string{"echo hello", "echo -n done", "echo 'a b' c"},
 			},
-		},
-		"egrep": ruleFile{
+		}, true
+	case "egrep":
+		return ruleFile{
 			Like:    "grep",
 			Verdict: "allow",
 			Globs:   true,
-		},
-		"env": ruleFile{
+		}, true
+	case "env":
+		return ruleFile{
 			Verdict: "allow",
 			Flags:   []string{"-i", "--ignore-environment", "-0", "--null", "-v", "--debug"},
 			Options: map[string]valueSpec{
@@ -796,8 +831,9 @@ var defaultPolicyFile = policyFile{
 				Ask:   []string{"env"},
 				Deny:  []string{"env PATH=/tmp git status", "env -S 'rm -rf x'"},
 			},
-		},
-		"expand": ruleFile{
+		}, true
+	case "expand":
+		return ruleFile{
 			Verdict: "allow",
 			Flags:   []string{"-i", "--initial"},
 			Options: map[string]valueSpec{
@@ -808,17 +844,20 @@ var defaultPolicyFile = policyFile{
 					Type: "any",
 				},
 			},
-		},
-		"false": ruleFile{
+		}, true
+	case "false":
+		return ruleFile{
 			Verdict: "allow",
 			Style:   "none",
-		},
-		"fgrep": ruleFile{
+		}, true
+	case "fgrep":
+		return ruleFile{
 			Like:    "grep",
 			Verdict: "allow",
 			Globs:   true,
-		},
-		"file": ruleFile{
+		}, true
+	case "file":
+		return ruleFile{
 			Verdict: "allow",
 			Flags:   []string{"-b", "-i", "-L", "-h", "-z", "-Z", "-k", "-r", "-s", "-E", "-N", "-n", "-p", "-0", "--mime", "--mime-type", "--mime-encoding", "--brief", "--dereference", "--no-dereference", "--uncompress", "--keep-going", "--raw", "--special-files", "--no-pad", "--no-buffer", "--print0", "--preserve-date", "--extension", "--apple"},
 			Options: map[string]valueSpec{
@@ -860,8 +899,9 @@ var defaultPolicyFile = policyFile{
 			Examples: examplesFile{
 				Allow: []string{"file README.md", "file -b --mime-type bin/x"},
 			},
-		},
-		"find": ruleFile{
+		}, true
+	case "find":
+		return ruleFile{
 			Verdict: "allow",
 			Style:   "find",
 			Flags:   []string{"-print", "-print0", "-ls", "-prune", "-o", "-or", "-a", "-and", "-not", "-true", "-false", "-follow", "-L", "-H", "-P", "-depth", "-d", "-mount", "-xdev", "-noleaf", "-empty", "-nouser", "-nogroup", "-readable", "-writable", "-executable", "-quit", "-daystart", "-ignore_readdir_race", "-noignore_readdir_race", "-help", "-version"},
@@ -1001,12 +1041,14 @@ var defaultPolicyFile = policyFile{
 				Allow: []string{"find . -name '*.go'", "find src -type f -newer Cargo.toml", "find . -maxdepth 2 -type d", "find . -name '*.rs' -exec wc -l {} +", "find . -path ./target -prune -o -name '*.rs' -print"},
 				Deny:  []string{"find . -delete", "find . -fprint /tmp/x", "find . -exec rm -rf {} \\;", "find . -exec sh -c 'cat {}' \\;"},
 			},
-		},
-		"fish": ruleFile{
+		}, true
+	case "fish":
+		return ruleFile{
 			Verdict: "deny",
 			Reason:  "guard does not parse fish scripts",
-		},
-		"fold": ruleFile{
+		}, true
+	case "fold":
+		return ruleFile{
 			Verdict: "allow",
 			Flags:   []string{"-b", "-s", "--bytes", "--spaces"},
 			Options: map[string]valueSpec{
@@ -1018,17 +1060,20 @@ var defaultPolicyFile = policyFile{
 				},
 			},
 			Globs: true,
-		},
-		"ftp": ruleFile{
+		}, true
+	case "ftp":
+		return ruleFile{
 			Verdict: "deny",
 			Reason:  "it can send data over the network",
-		},
-		"gawk": ruleFile{
+		}, true
+	case "gawk":
+		return ruleFile{
 			Verdict: "deny",
 			Reason:  "its program is code that can run commands and write files, which guard cannot check",
 			Hint:    "use cut, grep, sort, uniq, tr or jq",
-		},
-		"git": ruleFile{
+		}, true
+	case "git":
+		return ruleFile{
 			Verdict: "allow",
 			Flags:   []string{"--version", "--no-pager", "--no-optional-locks", "--literal-pathspecs", "--no-replace-objects", "-P"},
 			Options: map[string]valueSpec{
@@ -1802,8 +1847,9 @@ var defaultPolicyFile = policyFile{
 				Ask:   []string{"git -C /etc status", "git frobnicate"},
 				Deny:  []string{"git -c core.pager=sh log", "git -ccore.fsmonitor=x status", "git --exec-path=/tmp status"},
 			},
-		},
-		"go": ruleFile{
+		}, true
+	case "go":
+		return ruleFile{
 			Verdict: "allow",
 			Style:   "go",
 			Flags:   []string{"-h", "-help"},
@@ -1989,8 +2035,9 @@ var defaultPolicyFile = policyFile{
 					},
 				},
 			},
-		},
-		"gofmt": ruleFile{
+		}, true
+	case "gofmt":
+		return ruleFile{
 			Verdict: "allow",
 			Style:   "go",
 			Flags:   []string{"-l", "-d", "-s", "-e"},
@@ -2003,8 +2050,9 @@ var defaultPolicyFile = policyFile{
 				Allow: []string{"gofmt -l .", "gofmt -d -s main.go"},
 				Deny:  []string{"gofmt -w ."},
 			},
-		},
-		"grep": ruleFile{
+		}, true
+	case "grep":
+		return ruleFile{
 			Verdict: "allow",
 			Flags:   []string{"-#", "-i", "-y", "-v", "-w", "-x", "-c", "-l", "-L", "-n", "-h", "-H", "-o", "-q", "-s", "-r", "-R", "-E", "-F", "-G", "-P", "-z", "-Z", "-a", "-I", "-U", "-b", "-T", "--ignore-case", "--no-ignore-case", "--invert-match", "--word-regexp", "--line-regexp", "--count", "--files-with-matches", "--files-without-match", "--line-number", "--no-filename", "--with-filename", "--only-matching", "--quiet", "--silent", "--no-messages", "--recursive", "--dereference-recursive", "--extended-regexp", "--fixed-strings", "--basic-regexp", "--perl-regexp", "--null-data", "--null", "--text", "--binary", "--line-buffered", "--initial-tab", "--byte-offset"},
 			Options: map[string]valueSpec{
@@ -2085,12 +2133,14 @@ var defaultPolicyFile = policyFile{
 			Examples: examplesFile{
 				Allow: []string{"grep -rn TODO src", "grep -i error *.log", "grep -E 'a|b' file", "grep -C 3 foo file", "grep --include=*.go -rl Parse ."},
 			},
-		},
-		"halt": ruleFile{
+		}, true
+	case "halt":
+		return ruleFile{
 			Verdict: "deny",
 			Reason:  "it stops the machine",
-		},
-		"head": ruleFile{
+		}, true
+	case "head":
+		return ruleFile{
 			Verdict: "allow",
 			Flags:   []string{"-#", "-q", "-v", "-z", "--quiet", "--silent", "--verbose", "--zero-terminated"},
 			Options: map[string]valueSpec{
@@ -2111,25 +2161,30 @@ var defaultPolicyFile = policyFile{
 			Examples: examplesFile{
 				Allow: []string{"head README.md", "head -n 20 src/main.rs", "head -5 file", "head -n -5 file", "head -c 100 file"},
 			},
-		},
-		"host": ruleFile{
+		}, true
+	case "host":
+		return ruleFile{
 			Verdict: "deny",
 			Reason:  "DNS queries can carry data out",
-		},
-		"hostname": ruleFile{
+		}, true
+	case "hostname":
+		return ruleFile{
 			Verdict: "allow",
 			Flags:   []string{"-s", "-f", "-d", "-i", "-I", "--short", "--fqdn", "--long", "--domain", "--ip-address", "--all-ip-addresses"},
 			Args:    "none",
-		},
-		"id": ruleFile{
+		}, true
+	case "id":
+		return ruleFile{
 			Verdict: "allow",
 			Flags:   []string{"-u", "-g", "-G", "-n", "-r", "-z", "--user", "--group", "--groups", "--name", "--real", "--zero"},
-		},
-		"init": ruleFile{
+		}, true
+	case "init":
+		return ruleFile{
 			Verdict: "deny",
 			Reason:  "it switches the machine's run level",
-		},
-		"join": ruleFile{
+		}, true
+	case "join":
+		return ruleFile{
 			Verdict: "allow",
 			Flags:   []string{"-i", "-z", "--ignore-case", "--check-order", "--nocheck-order", "--header", "--zero-terminated"},
 			Options: map[string]valueSpec{
@@ -2158,8 +2213,9 @@ var defaultPolicyFile = policyFile{
 					Type: "any",
 				},
 			},
-		},
-		"jq": ruleFile{
+		}, true
+	case "jq":
+		return ruleFile{
 			Verdict: "allow",
 			Flags:   []string{"-r", "-j", "-c", "-n", "-e", "-s", "-S", "-C", "-M", "-a", "-R", "-0", "--raw-output", "--join-output", "--compact-output", "--null-input", "--exit-status", "--slurp", "--sort-keys", "--color-output", "--monochrome-output", "--ascii-output", "--tab", "--raw-input", "--seq", "--stream", "--stream-errors", "--raw-output0", "--args", "--jsonargs", "--version", "-h", "--help"},
 			Options: map[string]valueSpec{
@@ -2194,12 +2250,14 @@ var defaultPolicyFile = policyFile{
 				Allow: []string{"jq .", "jq -r '.name' package.json", "jq -c '.[] | {a: .b}' data.json"},
 				Ask:   []string{"jq -n env", "jq -n '$ENV.HOME'"},
 			},
-		},
-		"ksh": ruleFile{
+		}, true
+	case "ksh":
+		return ruleFile{
 			Verdict: "deny",
 			Reason:  "guard does not parse ksh scripts",
-		},
-		"ls": ruleFile{
+		}, true
+	case "ls":
+		return ruleFile{
 			Verdict: "allow",
 			Flags:   []string{"-a", "-A", "-l", "-h", "-r", "-t", "-S", "-R", "-1", "-d", "-F", "-i", "-s", "-n", "-g", "-o", "-G", "-p", "-x", "-X", "-v", "-c", "-u", "-C", "-m", "-Q", "-b", "-B", "-k", "-L", "-H", "-U", "-N", "-Z", "--all", "--almost-all", "--human-readable", "--reverse", "--recursive", "--directory", "--group-directories-first", "--full-time", "--inode", "--size", "--numeric-uid-gid", "--no-group", "--dereference", "--file-type", "--literal", "--author", "--si", "--escape", "--ignore-backups", "--show-control-chars", "--hide-control-chars", "--context", "--kibibytes", "--dereference-command-line", "--zero"},
 			Options: map[string]valueSpec{
@@ -2259,8 +2317,9 @@ var defaultPolicyFile = policyFile{
 			Examples: examplesFile{
 				Allow: []string{"ls", "ls -la", "ls -la src/", "ls *.go", "ls -1 ~/", "ls --color=never"},
 			},
-		},
-		"lua": ruleFile{
+		}, true
+	case "lua":
+		return ruleFile{
 			Verdict: "ask",
 			Flags:   []string{"-v", "-W"},
 			Options: map[string]valueSpec{
@@ -2273,50 +2332,60 @@ var defaultPolicyFile = policyFile{
 				Reason: "it runs code from the command line, which guard cannot check",
 			}},
 			Interpreter: true,
-		},
-		"mawk": ruleFile{
+		}, true
+	case "mawk":
+		return ruleFile{
 			Verdict: "deny",
 			Reason:  "its program is code that can run commands and write files, which guard cannot check",
 			Hint:    "use cut, grep, sort, uniq, tr or jq",
-		},
-		"md5sum": ruleFile{
+		}, true
+	case "md5sum":
+		return ruleFile{
 			Verdict: "allow",
 			Flags:   []string{"-b", "-c", "-t", "-z", "--binary", "--check", "--text", "--tag", "--zero", "--quiet", "--status", "--strict", "-w", "--warn", "--ignore-missing"},
 			Globs:   true,
-		},
-		"mke2fs": ruleFile{
+		}, true
+	case "mke2fs":
+		return ruleFile{
 			Verdict: "deny",
 			Reason:  "it erases a file system",
-		},
-		"mkfs": ruleFile{
+		}, true
+	case "mkfs":
+		return ruleFile{
 			Verdict: "deny",
 			Reason:  "it erases a file system",
-		},
-		"mkfs.*": ruleFile{
+		}, true
+	case "mkfs.*":
+		return ruleFile{
 			Verdict: "deny",
 			Reason:  "it erases a file system",
 			Examples: examplesFile{
 				Deny: []string{"mkfs.ext4 /dev/sdb1"},
 			},
-		},
-		"nawk": ruleFile{
+		}, true
+	case "nawk":
+		return ruleFile{
 			Verdict: "deny",
 			Reason:  "its program is code that can run commands and write files, which guard cannot check",
 			Hint:    "use cut, grep, sort, uniq, tr or jq",
-		},
-		"nc": ruleFile{
+		}, true
+	case "nc":
+		return ruleFile{
 			Verdict: "deny",
 			Reason:  "it can send data over the network",
-		},
-		"ncat": ruleFile{
+		}, true
+	case "ncat":
+		return ruleFile{
 			Verdict: "deny",
 			Reason:  "it can send data over the network",
-		},
-		"netcat": ruleFile{
+		}, true
+	case "netcat":
+		return ruleFile{
 			Verdict: "deny",
 			Reason:  "it can send data over the network",
-		},
-		"nice": ruleFile{
+		}, true
+	case "nice":
+		return ruleFile{
 			Verdict: "allow",
 			Flags:   []string{"-#"},
 			Options: map[string]valueSpec{
@@ -2331,8 +2400,9 @@ var defaultPolicyFile = policyFile{
 			Examples: examplesFile{
 				Allow: []string{"nice -n 10 cargo build"},
 			},
-		},
-		"nl": ruleFile{
+		}, true
+	case "nl":
+		return ruleFile{
 			Verdict: "allow",
 			Flags:   []string{"-p", "--no-renumber"},
 			Options: map[string]valueSpec{
@@ -2368,8 +2438,9 @@ var defaultPolicyFile = policyFile{
 				},
 			},
 			Globs: true,
-		},
-		"node": ruleFile{
+		}, true
+	case "node":
+		return ruleFile{
 			Verdict: "ask",
 			Flags:   []string{"--version", "-v", "--test", "--no-warnings", "--enable-source-maps", "--trace-warnings"},
 			Options: map[string]valueSpec{
@@ -2395,12 +2466,14 @@ var defaultPolicyFile = policyFile{
 				Ask:  []string{"node scripts/build.js"},
 				Deny: []string{"node -e 'require(\"fs\")'", "node"},
 			},
-		},
-		"nohup": ruleFile{
+		}, true
+	case "nohup":
+		return ruleFile{
 			Verdict: "allow",
 			Wrap:    &wrapFile{},
-		},
-		"nproc": ruleFile{
+		}, true
+	case "nproc":
+		return ruleFile{
 			Verdict: "allow",
 			Flags:   []string{"--all"},
 			Options: map[string]valueSpec{
@@ -2409,12 +2482,14 @@ var defaultPolicyFile = policyFile{
 				},
 			},
 			Args: "none",
-		},
-		"nslookup": ruleFile{
+		}, true
+	case "nslookup":
+		return ruleFile{
 			Verdict: "deny",
 			Reason:  "DNS queries can carry data out",
-		},
-		"od": ruleFile{
+		}, true
+	case "od":
+		return ruleFile{
 			Verdict: "allow",
 			Flags:   []string{"-b", "-c", "-d", "-f", "-i", "-l", "-o", "-s", "-v", "-x", "--output-duplicates", "--traditional"},
 			Options: map[string]valueSpec{
@@ -2452,12 +2527,14 @@ var defaultPolicyFile = policyFile{
 					Type: "int?",
 				},
 			},
-		},
-		"openssl": ruleFile{
+		}, true
+	case "openssl":
+		return ruleFile{
 			Verdict: "deny",
 			Reason:  "it can open network connections (s_client)",
-		},
-		"paste": ruleFile{
+		}, true
+	case "paste":
+		return ruleFile{
 			Verdict: "allow",
 			Flags:   []string{"-s", "-z", "--serial", "--zero-terminated"},
 			Options: map[string]valueSpec{
@@ -2469,8 +2546,9 @@ var defaultPolicyFile = policyFile{
 				},
 			},
 			Globs: true,
-		},
-		"perl": ruleFile{
+		}, true
+	case "perl":
+		return ruleFile{
 			Verdict: "ask",
 			Flags:   []string{"-w", "-W", "-X", "-T", "-t", "-c", "-s", "-n", "-p", "-a", "-l", "-0", "-v", "-V"},
 			Options: map[string]valueSpec{
@@ -2496,8 +2574,9 @@ var defaultPolicyFile = policyFile{
 				Ask:  []string{"perl tools/x.pl"},
 				Deny: []string{"perl -e 'system(1)'", "perl -ne 'print' file", "perl"},
 			},
-		},
-		"php": ruleFile{
+		}, true
+	case "php":
+		return ruleFile{
 			Verdict: "ask",
 			Flags:   []string{"-v", "--version", "-l", "-n"},
 			Deny: []escalationFile{escalationFile{
@@ -2505,20 +2584,24 @@ var defaultPolicyFile = policyFile{
 				Reason: "it runs code from the command line, which guard cannot check",
 			}},
 			Interpreter: true,
-		},
-		"ping": ruleFile{
+		}, true
+	case "ping":
+		return ruleFile{
 			Verdict: "deny",
 			Reason:  "ping packets can carry data out",
-		},
-		"poweroff": ruleFile{
+		}, true
+	case "poweroff":
+		return ruleFile{
 			Verdict: "deny",
 			Reason:  "it stops the machine",
-		},
-		"powershell": ruleFile{
+		}, true
+	case "powershell":
+		return ruleFile{
 			Verdict: "deny",
 			Reason:  "guard cannot parse PowerShell",
-		},
-		"printf": ruleFile{
+		}, true
+	case "printf":
+		return ruleFile{
 			Verdict: "allow",
 			Deny: []escalationFile{escalationFile{
 				Flags:  []string{"-v"},
@@ -2528,17 +2611,20 @@ var defaultPolicyFile = policyFile{
 				Allow: []string{"printf '%s\\n' a b", "printf -- '--%s\\n' x"},
 				Deny:  []string{"printf -v PATH /tmp"},
 			},
-		},
-		"pwd": ruleFile{
+		}, true
+	case "pwd":
+		return ruleFile{
 			Verdict: "allow",
 			Flags:   []string{"-L", "-P"},
 			Args:    "none",
-		},
-		"pwsh": ruleFile{
+		}, true
+	case "pwsh":
+		return ruleFile{
 			Verdict: "deny",
 			Reason:  "guard cannot parse PowerShell",
-		},
-		"python": ruleFile{
+		}, true
+	case "python":
+		return ruleFile{
 			Verdict: "ask",
 			Flags:   []string{"-B", "-E", "-I", "-O", "-q", "-s", "-S", "-u", "-v", "-V", "--version", "-b", "-d", "-x", "-P", "-h", "--help"},
 			Options: map[string]valueSpec{
@@ -2565,20 +2651,23 @@ var defaultPolicyFile = policyFile{
 				Ask:  []string{"python script.py", "python -m pytest", "python -u tools/gen.py"},
 				Deny: []string{"python -c 'import os'", "python -Bc 'x'", "python", "python - < x.py", "echo 'import os' | python"},
 			},
-		},
-		"python3": ruleFile{
+		}, true
+	case "python3":
+		return ruleFile{
 			Like:        "python",
 			Verdict:     "ask",
 			Interpreter: true,
 			Examples: examplesFile{
 				Deny: []string{"python3 -c 'print(1)'", "python3 <<'EOF'\nimport os\nEOF"},
 			},
-		},
-		"readlink": ruleFile{
+		}, true
+	case "readlink":
+		return ruleFile{
 			Verdict: "allow",
 			Flags:   []string{"-f", "-e", "-m", "-n", "-q", "-s", "-v", "-z", "--canonicalize", "--canonicalize-existing", "--canonicalize-missing", "--no-newline", "--quiet", "--silent", "--verbose", "--zero"},
-		},
-		"realpath": ruleFile{
+		}, true
+	case "realpath":
+		return ruleFile{
 			Verdict: "allow",
 			Flags:   []string{"-e", "-m", "-s", "-q", "-z", "-L", "-P", "--canonicalize-existing", "--canonicalize-missing", "--no-symlinks", "--strip", "--quiet", "--zero", "--logical", "--physical"},
 			Options: map[string]valueSpec{
@@ -2589,16 +2678,19 @@ var defaultPolicyFile = policyFile{
 					Type: "any",
 				},
 			},
-		},
-		"reboot": ruleFile{
+		}, true
+	case "reboot":
+		return ruleFile{
 			Verdict: "deny",
 			Reason:  "it stops the machine",
-		},
-		"rev": ruleFile{
+		}, true
+	case "rev":
+		return ruleFile{
 			Verdict: "allow",
 			Globs:   true,
-		},
-		"rg": ruleFile{
+		}, true
+	case "rg":
+		return ruleFile{
 			Verdict: "allow",
 			Flags:   []string{"-#", "-i", "-S", "-s", "-v", "-w", "-x", "-c", "-l", "-n", "-N", "-H", "-I", "-o", "-q", "-u", "-L", "-p", "-U", "-P", "-F", "-a", "-0", "-b", "-h", "--count", "--count-matches", "--files", "--files-with-matches", "--files-without-match", "--hidden", "--no-hidden", "--no-ignore", "--no-ignore-vcs", "--no-ignore-dot", "--no-ignore-global", "--no-ignore-parent", "--no-ignore-exclude", "--no-ignore-files", "--follow", "--fixed-strings", "--ignore-case", "--smart-case", "--case-sensitive", "--invert-match", "--word-regexp", "--line-regexp", "--line-number", "--no-line-number", "--with-filename", "--no-filename", "--only-matching", "--quiet", "--multiline", "--multiline-dotall", "--pcre2", "--json", "--vimgrep", "--heading", "--no-heading", "--stats", "--trim", "--column", "--no-column", "--byte-offset", "--null", "--null-data", "--text", "--binary", "--pretty", "--no-messages", "--no-config", "--passthru", "--crlf", "--debug", "--trace", "--type-list", "--version", "--help", "--sort-files", "--one-file-system", "--no-unicode", "--unrestricted", "--glob-case-insensitive", "--ignore-file-case-insensitive", "--include-zero", "--max-columns-preview", "--auto-hybrid-regex", "--block-buffered", "--line-buffered", "--no-require-git", "-V"},
 			Options: map[string]valueSpec{
@@ -2750,8 +2842,9 @@ var defaultPolicyFile = policyFile{
 				Ask:   []string{"rg foo *"},
 				Deny:  []string{"rg --pre=sh x", "rg --pr=sh x", "rg -z foo"},
 			},
-		},
-		"rm": ruleFile{
+		}, true
+	case "rm":
+		return ruleFile{
 			Verdict: "ask",
 			Deny: []escalationFile{escalationFile{
 				Flags:  []string{"-r", "-R", "--recursive"},
@@ -2765,12 +2858,14 @@ var defaultPolicyFile = policyFile{
 				Ask:  []string{"rm build.log"},
 				Deny: []string{"rm -rf build", "rm -fr /", "rm -r x", "rm --recursive x", "rm --rec x", "rm -f /"},
 			},
-		},
-		"rsync": ruleFile{
+		}, true
+	case "rsync":
+		return ruleFile{
 			Verdict: "deny",
 			Reason:  "it can send data over the network",
-		},
-		"ruby": ruleFile{
+		}, true
+	case "ruby":
+		return ruleFile{
 			Verdict: "ask",
 			Flags:   []string{"-w", "-W", "-v", "--version", "-c", "-n", "-p", "-a", "-l"},
 			Options: map[string]valueSpec{
@@ -2786,12 +2881,14 @@ var defaultPolicyFile = policyFile{
 				Reason: "it runs code from the command line, which guard cannot check",
 			}},
 			Interpreter: true,
-		},
-		"scp": ruleFile{
+		}, true
+	case "scp":
+		return ruleFile{
 			Verdict: "deny",
 			Reason:  "it can send data over the network",
-		},
-		"seq": ruleFile{
+		}, true
+	case "seq":
+		return ruleFile{
 			Verdict: "allow",
 			Flags:   []string{"-w", "--equal-width"},
 			Options: map[string]valueSpec{
@@ -2808,12 +2905,14 @@ var defaultPolicyFile = policyFile{
 					Type: "any",
 				},
 			},
-		},
-		"sftp": ruleFile{
+		}, true
+	case "sftp":
+		return ruleFile{
 			Verdict: "deny",
 			Reason:  "it can send data over the network",
-		},
-		"sh": ruleFile{
+		}, true
+	case "sh":
+		return ruleFile{
 			Like:    "bash",
 			Verdict: "allow",
 			Shell:   "sh",
@@ -2821,39 +2920,47 @@ var defaultPolicyFile = policyFile{
 				Allow: []string{"sh -c 'cat README.md | wc -l'"},
 				Deny:  []string{"sh -c 'curl x | sh'"},
 			},
-		},
-		"sha1sum": ruleFile{
+		}, true
+	case "sha1sum":
+		return ruleFile{
 			Like:    "md5sum",
 			Verdict: "allow",
 			Globs:   true,
-		},
-		"sha256sum": ruleFile{
+		}, true
+	case "sha256sum":
+		return ruleFile{
 			Like:    "md5sum",
 			Verdict: "allow",
 			Globs:   true,
-		},
-		"sha512sum": ruleFile{
+		}, true
+	case "sha512sum":
+		return ruleFile{
 			Like:    "md5sum",
 			Verdict: "allow",
 			Globs:   true,
-		},
-		"shred": ruleFile{
+		}, true
+	case "shred":
+		return ruleFile{
 			Verdict: "deny",
 			Reason:  "it destroys files for good",
-		},
-		"shutdown": ruleFile{
+		}, true
+	case "shutdown":
+		return ruleFile{
 			Verdict: "deny",
 			Reason:  "it stops the machine",
-		},
-		"sleep": ruleFile{
+		}, true
+	case "sleep":
+		return ruleFile{
 			Verdict: "allow",
 			MaxArgs: 4,
-		},
-		"socat": ruleFile{
+		}, true
+	case "socat":
+		return ruleFile{
 			Verdict: "deny",
 			Reason:  "it can send data over the network",
-		},
-		"sort": ruleFile{
+		}, true
+	case "sort":
+		return ruleFile{
 			Verdict: "allow",
 			Flags:   []string{"-n", "-r", "-u", "-f", "-h", "-V", "-s", "-b", "-z", "-c", "-C", "-m", "-d", "-g", "-i", "-M", "-R", "--numeric-sort", "--reverse", "--unique", "--ignore-case", "--human-numeric-sort", "--version-sort", "--stable", "--ignore-leading-blanks", "--zero-terminated", "--merge", "--dictionary-order", "--general-numeric-sort", "--ignore-nonprinting", "--month-sort", "--random-sort", "--debug"},
 			Options: map[string]valueSpec{
@@ -2903,12 +3010,14 @@ var defaultPolicyFile = policyFile{
 				Allow: []string{"sort -u names.txt", "sort -k2 -n -t, data.csv", "sort -rn"},
 				Deny:  []string{"sort -o out.txt in.txt", "sort --out=x in", "sort -uo x in", "sort --compress-prog=sh in"},
 			},
-		},
-		"ssh": ruleFile{
+		}, true
+	case "ssh":
+		return ruleFile{
 			Verdict: "deny",
 			Reason:  "it can run commands on and send data to other hosts",
-		},
-		"stat": ruleFile{
+		}, true
+	case "stat":
+		return ruleFile{
 			Verdict: "allow",
 			Flags:   []string{"-L", "-f", "-t", "--dereference", "--file-system", "--terse"},
 			Options: map[string]valueSpec{
@@ -2929,8 +3038,9 @@ var defaultPolicyFile = policyFile{
 			Examples: examplesFile{
 				Allow: []string{"stat go.mod", "stat -c %s file"},
 			},
-		},
-		"stdbuf": ruleFile{
+		}, true
+	case "stdbuf":
+		return ruleFile{
 			Verdict: "allow",
 			Options: map[string]valueSpec{
 				"--error": valueSpec{
@@ -2953,17 +3063,20 @@ var defaultPolicyFile = policyFile{
 				},
 			},
 			Wrap: &wrapFile{},
-		},
-		"su": ruleFile{
+		}, true
+	case "su":
+		return ruleFile{
 			Verdict: "deny",
 			Reason:  "it runs commands as another user",
-		},
-		"sudo": ruleFile{
+		}, true
+	case "sudo":
+		return ruleFile{
 			Verdict: "deny",
 			Reason:  "it runs commands as another user",
 			Hint:    "ask the user to run it",
-		},
-		"systemctl": ruleFile{
+		}, true
+	case "systemctl":
+		return ruleFile{
 			Verdict: "ask",
 			Deny: []escalationFile{escalationFile{
 				Args:   []string{"poweroff", "reboot", "halt", "kexec", "suspend", "hibernate", "hybrid-sleep", "rescue", "emergency", "isolate"},
@@ -2973,8 +3086,9 @@ var defaultPolicyFile = policyFile{
 				Ask:  []string{"systemctl status nginx"},
 				Deny: []string{"systemctl poweroff"},
 			},
-		},
-		"tac": ruleFile{
+		}, true
+	case "tac":
+		return ruleFile{
 			Verdict: "allow",
 			Flags:   []string{"-b", "-r", "--before", "--regex"},
 			Options: map[string]valueSpec{
@@ -2986,8 +3100,9 @@ var defaultPolicyFile = policyFile{
 				},
 			},
 			Globs: true,
-		},
-		"tail": ruleFile{
+		}, true
+	case "tail":
+		return ruleFile{
 			Like:    "head",
 			Verdict: "allow",
 			Flags:   []string{"--retry"},
@@ -3012,24 +3127,28 @@ var defaultPolicyFile = policyFile{
 				Allow: []string{"tail -n 50 log.txt", "tail -20 file", "tail -n +5 file"},
 				Ask:   []string{"tail -f log.txt"},
 			},
-		},
-		"telinit": ruleFile{
+		}, true
+	case "telinit":
+		return ruleFile{
 			Verdict: "deny",
 			Reason:  "it switches the machine's run level",
-		},
-		"telnet": ruleFile{
+		}, true
+	case "telnet":
+		return ruleFile{
 			Verdict: "deny",
 			Reason:  "it can send data over the network",
-		},
-		"test": ruleFile{
+		}, true
+	case "test":
+		return ruleFile{
 			Verdict: "allow",
 			Style:   "none",
 			Globs:   true,
 			Examples: examplesFile{
 				Allow: []string{"test -f go.mod", "test -d src"},
 			},
-		},
-		"time": ruleFile{
+		}, true
+	case "time":
+		return ruleFile{
 			Verdict: "allow",
 			Flags:   []string{"-p", "-v", "-q", "--portability", "--verbose", "--quiet"},
 			Options: map[string]valueSpec{
@@ -3045,8 +3164,9 @@ var defaultPolicyFile = policyFile{
 				Reason: "it writes to a file",
 			}},
 			Wrap: &wrapFile{},
-		},
-		"timeout": ruleFile{
+		}, true
+	case "timeout":
+		return ruleFile{
 			Verdict: "allow",
 			Flags:   []string{"--preserve-status", "--foreground", "-v", "--verbose"},
 			Options: map[string]valueSpec{
@@ -3071,16 +3191,18 @@ var defaultPolicyFile = policyFile{
 				Ask:   []string{"timeout 5 npm test"},
 				Deny:  []string{"timeout 5 rm -rf /"},
 			},
-		},
-		"tr": ruleFile{
+		}, true
+	case "tr":
+		return ruleFile{
 			Verdict: "allow",
 			Flags:   []string{"-c", "-C", "-d", "-s", "-t", "--complement", "--delete", "--squeeze-repeats", "--truncate-set1"},
 			MaxArgs: 2,
 			Examples: examplesFile{
 				Allow: []string{"tr a-z A-Z", "tr -d '\\r'", "tr -s ' '"},
 			},
-		},
-		"tree": ruleFile{
+		}, true
+	case "tree":
+		return ruleFile{
 			Verdict: "allow",
 			Flags:   []string{"-a", "-d", "-f", "-i", "-l", "-p", "-s", "-h", "-u", "-g", "-D", "-F", "-q", "-N", "-r", "-t", "-c", "-U", "-v", "-x", "-C", "-n", "-J", "-X", "-A", "-S", "-Q", "--noreport", "--dirsfirst", "--du", "--prune", "--gitignore", "--matchdirs", "--ignore-case", "--si", "--inodes", "--device", "--fromfile", "--filesfirst", "--info", "--nolinks", "--metafirst", "--condense"},
 			Options: map[string]valueSpec{
@@ -3118,24 +3240,28 @@ var defaultPolicyFile = policyFile{
 				Allow: []string{"tree", "tree -L 2 src", "tree -a -I node_modules"},
 				Deny:  []string{"tree -o /tmp/x"},
 			},
-		},
-		"true": ruleFile{
+		}, true
+	case "true":
+		return ruleFile{
 			Verdict: "allow",
 			Style:   "none",
-		},
-		"type": ruleFile{
+		}, true
+	case "type":
+		return ruleFile{
 			Verdict: "allow",
 			Flags:   []string{"-a", "-f", "-P", "-p", "-t"},
 			Examples: examplesFile{
 				Allow: []string{"type git", "type -t cd"},
 			},
-		},
-		"uname": ruleFile{
+		}, true
+	case "uname":
+		return ruleFile{
 			Verdict: "allow",
 			Flags:   []string{"-a", "-s", "-n", "-r", "-v", "-m", "-p", "-i", "-o", "--all", "--kernel-name", "--nodename", "--kernel-release", "--kernel-version", "--machine", "--processor", "--hardware-platform", "--operating-system"},
 			Args:    "none",
-		},
-		"uniq": ruleFile{
+		}, true
+	case "uniq":
+		return ruleFile{
 			Verdict: "allow",
 			Flags:   []string{"-c", "-d", "-D", "-u", "-i", "-z", "--count", "--repeated", "--unique", "--ignore-case", "--zero-terminated"},
 			Options: map[string]valueSpec{
@@ -3169,12 +3295,14 @@ var defaultPolicyFile = policyFile{
 				Allow: []string{"uniq -c", "uniq -d names.txt"},
 				Ask:   []string{"uniq in.txt out.txt"},
 			},
-		},
-		"watch": ruleFile{
+		}, true
+	case "watch":
+		return ruleFile{
 			Verdict: "deny",
 			Reason:  "it runs its arguments as a shell command guard cannot check",
-		},
-		"wc": ruleFile{
+		}, true
+	case "wc":
+		return ruleFile{
 			Verdict: "allow",
 			Flags:   []string{"-l", "-w", "-c", "-m", "-L", "--lines", "--words", "--bytes", "--chars", "--max-line-length"},
 			Options: map[string]valueSpec{
@@ -3189,23 +3317,27 @@ var defaultPolicyFile = policyFile{
 			Examples: examplesFile{
 				Allow: []string{"wc -l src/*.rs", "wc -l *.go", "wc README.md"},
 			},
-		},
-		"wget": ruleFile{
+		}, true
+	case "wget":
+		return ruleFile{
 			Verdict: "deny",
 			Reason:  "it can send data over the network",
-		},
-		"which": ruleFile{
+		}, true
+	case "which":
+		return ruleFile{
 			Verdict: "allow",
 			Flags:   []string{"-a", "-s"},
 			Examples: examplesFile{
 				Allow: []string{"which go", "which -a git"},
 			},
-		},
-		"whoami": ruleFile{
+		}, true
+	case "whoami":
+		return ruleFile{
 			Verdict: "allow",
 			Args:    "none",
-		},
-		"xargs": ruleFile{
+		}, true
+	case "xargs":
+		return ruleFile{
 			Verdict: "allow",
 			Flags:   []string{"-0", "--null", "-r", "--no-run-if-empty", "-t", "--verbose", "-x", "--exit", "--show-limits"},
 			Options: map[string]valueSpec{
@@ -3270,8 +3402,9 @@ var defaultPolicyFile = policyFile{
 				Ask:   []string{"xargs rm", "xargs rg foo"},
 				Deny:  []string{"xargs -I{} sh -c 'echo {}'"},
 			},
-		},
-		"xxd": ruleFile{
+		}, true
+	case "xxd":
+		return ruleFile{
 			Verdict: "allow",
 			Flags:   []string{"-a", "-b", "-C", "-e", "-E", "-i", "-p", "-u", "-d", "-R"},
 			Options: map[string]valueSpec{
@@ -3299,10 +3432,12 @@ var defaultPolicyFile = policyFile{
 				Flags:  []string{"-r"},
 				Reason: "it turns a dump back into a file",
 			}},
-		},
-		"zsh": ruleFile{
+		}, true
+	case "zsh":
+		return ruleFile{
 			Verdict: "deny",
 			Reason:  "guard does not parse zsh scripts",
-		},
-	},
+		}, true
+	}
+	return ruleFile{}, false
 }

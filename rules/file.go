@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -136,11 +135,16 @@ func decodeFile(name string, src []byte) (*policyFile, error) {
 		if errors.As(err, &pe) {
 			return nil, fmt.Errorf("%s:%d: %s", name, pe.Position.Line, pe.Message)
 		}
-		msg := err.Error()
-		if m := tomlLineRE.FindStringSubmatch(msg); m != nil {
-			return nil, fmt.Errorf("%s:%s: %s", name, m[1], strings.TrimPrefix(msg, m[0]))
+		// Type errors read "toml: line N (last key "k"): message".
+		msg := strings.TrimPrefix(err.Error(), "toml: ")
+		if rest, ok := strings.CutPrefix(msg, "line "); ok {
+			if num, after, ok := strings.Cut(rest, " "); ok {
+				if _, text, ok := strings.Cut(after, "): "); ok && strings.HasPrefix(after, "(last key") {
+					return nil, fmt.Errorf("%s:%s: %s", name, num, text)
+				}
+			}
 		}
-		return nil, fmt.Errorf("%s: %s", name, strings.TrimPrefix(msg, "toml: "))
+		return nil, fmt.Errorf("%s: %s", name, msg)
 	}
 	if un := md.Undecoded(); len(un) > 0 {
 		k := un[0]
@@ -148,8 +152,6 @@ func decodeFile(name string, src []byte) (*policyFile, error) {
 	}
 	return &pf, nil
 }
-
-var tomlLineRE = regexp.MustCompile(`^toml: line (\d+)[^:]*: `)
 
 // keyLine finds the line where a key is set, for error messages. The TOML
 // decoder keeps key positions to itself, so this looks for the key's last

@@ -42,8 +42,20 @@ func TestDefaultPolicyGenerated(t *testing.T) {
 	if !bytes.Equal(old, src) {
 		t.Fatal("default_policy.go is stale: run go test ./rules -run TestDefaultPolicyGenerated -update")
 	}
-	if !reflect.DeepEqual(pf, &defaultPolicyFile) {
-		t.Fatal("defaultPolicyFile differs from default.toml")
+	gen := defaultPolicyFile
+	gen.Command = map[string]ruleFile{}
+	for _, name := range defaultCommandNames {
+		rf, ok := defaultCommand(name)
+		if !ok {
+			t.Fatalf("defaultCommand(%q) has no rule", name)
+		}
+		gen.Command[name] = rf
+	}
+	if _, ok := defaultCommand("no-such-program"); ok {
+		t.Fatal("defaultCommand returns a rule for a name the policy does not have")
+	}
+	if !reflect.DeepEqual(pf, &gen) {
+		t.Fatal("the generated policy differs from default.toml")
 	}
 }
 
@@ -54,9 +66,31 @@ func generate(pf *policyFile) ([]byte, error) {
 	b.WriteString("package rules\n\n")
 	b.WriteString("import _ \"embed\"\n\n")
 	b.WriteString("//go:embed default.toml\nvar defaultPolicySource string\n\n")
+	// The command rules are built only when a call names them: a switch
+	// costs nothing at start-up, where a map literal would be built whole.
+	commands := pf.Command
+	top := *pf
+	top.Command = nil
 	b.WriteString("var defaultPolicyFile = ")
-	literal(&b, reflect.ValueOf(*pf))
-	b.WriteString("\n")
+	literal(&b, reflect.ValueOf(top))
+	b.WriteString("\n\n// defaultCommandNames lists the programs that have rules, sorted.\n")
+	b.WriteString("var defaultCommandNames = []string{")
+	names := make([]string, 0, len(commands))
+	for name := range commands {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		b.WriteString(strconv.Quote(name) + ", ")
+	}
+	b.WriteString("}\n\n// defaultCommand returns the rule for a program.\n")
+	b.WriteString("func defaultCommand(name string) (ruleFile, bool) {\nswitch name {\n")
+	for _, name := range names {
+		b.WriteString("case " + strconv.Quote(name) + ":\nreturn ")
+		literal(&b, reflect.ValueOf(commands[name]))
+		b.WriteString(", true\n")
+	}
+	b.WriteString("}\nreturn ruleFile{}, false\n}\n")
 	return format.Source([]byte(b.String()))
 }
 

@@ -25,8 +25,10 @@ type node struct {
 	unknown    Verdict  // for an unknown option, a dynamic word, a glob where none is allowed
 	require    []string // at least one of these options must be present
 	escs       []*escalation
-	subs       map[string]*node
-	rest       *node // the arguments after --
+	subFiles   map[string]ruleFile // subcommand rules, compiled when first named
+	subKey     []string            // the policy key of this rule, for errors
+	subs       map[string]*node    // the compiled ones; guarded by Policy.mu
+	rest       *node               // the arguments after --
 	wrap       *wrapFile
 	exec       map[string]bool // find -exec style: these options start a command ended by ; or +
 	shell      string          // "bash" or "sh": -c SCRIPT is parsed and checked
@@ -81,7 +83,10 @@ type escalation struct {
 
 var valueTypes = []string{"any", "int", "dir", "path"}
 
-func (c *compiler) compileNode(p *Policy, id string, parent *node, rf *ruleFile, key []string) (*node, error) {
+// compileNode compiles a rule. With eager set it compiles the rule's
+// subcommands too, which checks them and collects their examples;
+// otherwise they wait until a call names them.
+func (c *compiler) compileNode(p *Policy, id string, parent *node, rf *ruleFile, key []string, eager bool) (*node, error) {
 	if rf.Like != "" {
 		merged, err := c.like(rf, key, 0)
 		if err != nil {
@@ -89,7 +94,7 @@ func (c *compiler) compileNode(p *Policy, id string, parent *node, rf *ruleFile,
 		}
 		rf = merged
 	}
-	n := &node{id: id, opts: map[string]*option{}, reason: rf.Reason, hint: rf.Hint, globs: rf.Globs}
+	n := &node{id: id, opts: make(map[string]*option, len(rf.Flags)+len(rf.Options)), reason: rf.Reason, hint: rf.Hint, globs: rf.Globs}
 	if rf.ID != "" {
 		if where, dup := c.ids[rf.ID]; dup {
 			return nil, c.errorf(key, "rule %q: id %q is already used by %s", id, rf.ID, where)
@@ -242,35 +247,34 @@ func (c *compiler) compileNode(p *Policy, id string, parent *node, rf *ruleFile,
 		}
 		n.wrap = &w
 	}
-	for _, name := range sortedKeys(rf.Sub) {
+	n.subFiles, n.subKey = rf.Sub, key
+	for name := range rf.Sub {
 		if name == "" || strings.HasPrefix(name, "-") || !validProgram(name) {
 			return nil, errf(append(key, "sub", name), "subcommand %q can never match: it is empty, an option, or has shell characters", name)
 		}
-		sub := rf.Sub[name]
-		sn, err := c.compileNode(p, n.id+" "+name, n, &sub, append(slices.Clone(key), "sub", name))
-		if err != nil {
-			return nil, err
+	}
+	if eager {
+		for _, name := range sortedKeys(rf.Sub) {
+			if _, err := c.compileSub(p, n, name, true); err != nil {
+				return nil, err
+			}
 		}
-		if n.subs == nil {
-			n.subs = map[string]*node{}
-		}
-		n.subs[name] = sn
 	}
 	if rf.Rest != nil {
 		rest := *rf.Rest
 		if rest.Verdict == "" {
 			rest.Verdict = "allow" // the command's own verdict decides
 		}
-		rn, err := c.compileNode(p, n.id+" --", n, &rest, append(slices.Clone(key), "rest"))
+		rn, err := c.compileNode(p, n.id+" --", n, &rest, append(slices.Clone(key), "rest"), eager)
 		if err != nil {
 			return nil, err
 		}
 		n.rest = rn
 	}
-	if !n.hasVerdict && len(n.subs) == 0 {
+	if !n.hasVerdict && len(rf.Sub) == 0 {
 		return nil, errf(key, "no verdict: the rule matches nothing")
 	}
-	if len(n.subs) > 0 && n.args == argsNone {
+	if len(rf.Sub) > 0 && n.args == argsNone {
 		return nil, errf(append(key, "args"), "args = \"none\" leaves no room for a subcommand")
 	}
 
@@ -364,6 +368,61 @@ func (c *compiler) compileEscalation(n *node, ef escalationFile, v Verdict, i in
 	return e, nil
 }
 
+// ruleFile returns the rule for a program, building it once: like refers
+// to the same few rules again and again.
+func (c *compiler) ruleFile(name string) (ruleFile, bool) {
+	if rf, ok := c.built[name]; ok {
+		return rf, true
+	}
+	rf, ok := c.rules.rule(name)
+	if ok {
+		if c.built == nil {
+			c.built = map[string]ruleFile{}
+		}
+		c.built[name] = rf
+	}
+	return rf, ok
+}
+
+// compileSub compiles the subcommand name of n, once.
+func (c *compiler) compileSub(p *Policy, n *node, name string, eager bool) (*node, error) {
+	if sn := n.subs[name]; sn != nil {
+		if eager {
+			return sn, c.compileSubs(p, sn)
+		}
+		return sn, nil
+	}
+	rf, ok := n.subFiles[name]
+	if !ok {
+		return nil, nil
+	}
+	sn, err := c.compileNode(p, n.id+" "+name, n, &rf, append(slices.Clone(n.subKey), "sub", name), eager)
+	if err != nil {
+		return nil, err
+	}
+	if n.subs == nil {
+		n.subs = map[string]*node{}
+	}
+	n.subs[name] = sn
+	return sn, nil
+}
+
+// compileSubs compiles every subcommand under n that is not compiled yet.
+func (c *compiler) compileSubs(p *Policy, n *node) error {
+	for _, name := range sortedKeys(n.subFiles) {
+		if _, err := c.compileSub(p, n, name, true); err != nil {
+			return err
+		}
+	}
+	if n.rest != nil {
+		return c.compileSubs(p, n.rest)
+	}
+	return nil
+}
+
+// hasSubs reports whether the rule has subcommands.
+func (n *node) hasSubs() bool { return len(n.subFiles) > 0 }
+
 // like returns the rule merged with the rule it is like: flags, options
 // and escalations of both, its own fields otherwise.
 func (c *compiler) like(rf *ruleFile, key []string, depth int) (*ruleFile, error) {
@@ -374,7 +433,7 @@ func (c *compiler) like(rf *ruleFile, key []string, depth int) (*ruleFile, error
 	if len(words) == 0 {
 		return nil, c.errorf(append(key, "like"), "like = %q names no rule", rf.Like)
 	}
-	base, ok := c.pf.Command[words[0]]
+	base, ok := c.ruleFile(words[0])
 	for _, w := range words[1:] {
 		if !ok {
 			break
@@ -398,9 +457,13 @@ func (c *compiler) like(rf *ruleFile, key []string, depth int) (*ruleFile, error
 	for k, v := range rf.Options {
 		out.Options[k] = v
 	}
+	ownFlags := make(map[string]bool, len(out.Flags))
+	for _, f := range out.Flags {
+		ownFlags[f] = true
+	}
 	own := func(name string) bool {
 		_, isOpt := out.Options[name]
-		return isOpt || slices.Contains(out.Flags, name)
+		return isOpt || ownFlags[name]
 	}
 	for _, f := range base.Flags {
 		if !own(f) {

@@ -38,12 +38,38 @@ type Policy struct {
 	dialect      shellparse.Dialect
 	env          envPolicy
 	redirect     redirectPolicy
-	commands     map[string]*node
-	commandGlobs []string // names in commands that are patterns
-	examples     []Example
-	allowed      string // the programs allowed without asking, for hints
+	rules        ruleSource
+	commandGlobs []string // names of rules that are patterns (mkfs.*)
+	comp         *compiler
 	src          []byte // the policy's source, for the lines of examples
 	ok           bool   // set by compile: the zero Policy denies
+
+	// Command rules are compiled when a call first names them, so that a
+	// hook pays only for the programs it sees. mu guards what follows.
+	mu       sync.Mutex
+	commands map[string]*node
+	broken   map[string]error
+	examples []Example
+	all      bool   // every rule is compiled
+	allowed  string // the programs allowed without asking, for hints
+}
+
+// ruleSource gives a policy's command rules by program name.
+type ruleSource struct {
+	names []string                           // every program name, sorted
+	rule  func(name string) (ruleFile, bool) // the rule for a name
+	eager func(name string) bool             // compile and check this rule at load
+}
+
+func mapSource(m map[string]ruleFile, eager bool) ruleSource {
+	return ruleSource{
+		names: sortedKeys(m),
+		rule: func(name string) (ruleFile, bool) {
+			rf, ok := m[name]
+			return rf, ok
+		},
+		eager: func(string) bool { return eager },
+	}
 }
 
 type tier int
@@ -111,10 +137,13 @@ func (p *Policy) Name() string {
 
 // Examples returns the examples that the policy's rules carry.
 func (p *Policy) Examples() []Example {
-	if p == nil {
+	if p == nil || !p.ok {
 		return nil
 	}
+	p.compileAll()
+	p.mu.Lock()
 	out := slices.Clone(p.examples)
+	p.mu.Unlock()
 	for i := range out {
 		out[i].Line = keyLine(p.src, out[i].key)
 	}
@@ -136,21 +165,33 @@ func Load(name string, r io.Reader) (*Policy, error) {
 	if err != nil {
 		return nil, err
 	}
+	rules := mapSource(pf.Command, true)
 	switch pf.Extends {
 	case "":
 	case "default":
-		pf = extend(&defaultPolicyFile, pf)
+		pf, rules = extend(&defaultPolicyFile, defaultRules(), pf)
 	default:
 		return nil, fmt.Errorf("%s:%d: extends = %q: the only policy to extend is \"default\"", name, keyLine(src, []string{"extends"}), pf.Extends)
 	}
-	p, err := compile(name, pf, src)
+	p, err := compile(name, pf, rules, src)
 	if err != nil {
 		return nil, err
 	}
-	if errs := p.CheckExamples(); len(errs) > 0 {
-		return nil, errs[0]
+	p.mu.Lock()
+	examples := slices.Clone(p.examples)
+	p.mu.Unlock()
+	for _, ex := range examples {
+		if err := p.checkExample(ex); err != nil {
+			return nil, err
+		}
 	}
 	return p, nil
+}
+
+// defaultRules is the command rules of the embedded default policy, from
+// its generated form.
+func defaultRules() ruleSource {
+	return ruleSource{names: defaultCommandNames, rule: defaultCommand, eager: func(string) bool { return false }}
 }
 
 // maxPolicyBytes bounds a policy file: a policy is written by hand.
@@ -162,20 +203,25 @@ var (
 	defaultErr    error
 )
 
-// Default returns the embedded default policy. Its examples are checked by
-// the tests, not here, so that loading it costs microseconds.
+// Default returns the embedded default policy. Its rules are compiled when
+// a call first names them, and checked by the tests, so that loading it
+// costs microseconds.
 func Default() (*Policy, error) {
 	defaultOnce.Do(func() {
-		defaultPolicy, defaultErr = compile("default", &defaultPolicyFile, []byte(defaultPolicySource))
+		defaultPolicy, defaultErr = compile("default", &defaultPolicyFile, defaultRules(), []byte(defaultPolicySource))
 	})
 	return defaultPolicy, defaultErr
 }
 
-// CheckExamples decides every example of the policy and returns an error
-// for each one that does not get its verdict from its rule.
+// CheckExamples compiles every rule of the policy, decides every example,
+// and returns an error for each rule that does not compile and each
+// example that does not get its verdict.
 func (p *Policy) CheckExamples() []error {
-	var errs []error
-	for _, ex := range p.examples {
+	if p == nil || !p.ok {
+		return []error{errNoPolicy}
+	}
+	errs := p.compileAll()
+	for _, ex := range p.Examples() {
 		if err := p.checkExample(ex); err != nil {
 			errs = append(errs, err)
 		}
@@ -195,8 +241,9 @@ func (p *Policy) checkExample(ex Example) error {
 // constructs and redirect settings override base's; its env lists add to
 // base's; a command rule in top replaces base's rule for that command
 // whole. The examples of base are dropped: top's changes may rightly
-// change their verdicts, and base's own tests check them.
-func extend(base, top *policyFile) *policyFile {
+// change their verdicts, and base's own tests check them. Top's rules are
+// compiled and checked at load, base's when a call names them.
+func extend(base *policyFile, baseRules ruleSource, top *policyFile) (*policyFile, ruleSource) {
 	out := *top
 	out.Extends = ""
 	if out.Default == "" {
@@ -221,14 +268,24 @@ func extend(base, top *policyFile) *policyFile {
 			*f.dst = *f.src
 		}
 	}
-	out.Command = map[string]ruleFile{}
-	for name, rf := range base.Command {
-		out.Command[name] = withoutExamples(rf)
+	out.Command = nil
+	names := append(slices.Clone(baseRules.names), sortedKeys(top.Command)...)
+	slices.Sort(names)
+	rules := ruleSource{
+		names: slices.Compact(names),
+		rule: func(name string) (ruleFile, bool) {
+			if rf, ok := top.Command[name]; ok {
+				return rf, true
+			}
+			rf, ok := baseRules.rule(name)
+			return withoutExamples(rf), ok
+		},
+		eager: func(name string) bool {
+			_, ok := top.Command[name]
+			return ok
+		},
 	}
-	for name, rf := range top.Command {
-		out.Command[name] = rf
-	}
-	return &out
+	return &out, rules
 }
 
 func mergeMaps(base, top map[string]string) map[string]string {
@@ -273,10 +330,11 @@ func exampleCall(command string) Call {
 
 // compiler carries what compile needs to point at the line of a problem.
 type compiler struct {
-	pf   *policyFile
-	name string
-	src  []byte
-	ids  map[string]string // explicit id → where it was set
+	rules ruleSource
+	built map[string]ruleFile // rules that like refers to, by program
+	name  string
+	src   []byte
+	ids   map[string]string // explicit id → where it was set
 }
 
 func (c *compiler) errorf(key []string, format string, a ...any) error {
@@ -287,9 +345,10 @@ func (c *compiler) errorf(key []string, format string, a ...any) error {
 	return fmt.Errorf("%s: %s", c.name, msg)
 }
 
-func compile(name string, pf *policyFile, src []byte) (*Policy, error) {
-	c := &compiler{pf: pf, name: name, src: src, ids: map[string]string{}}
-	p := &Policy{name: name, src: src, tools: map[string]tier{}, shell: map[shellparse.Kind]Verdict{}, commands: map[string]*node{}}
+func compile(name string, pf *policyFile, rules ruleSource, src []byte) (*Policy, error) {
+	c := &compiler{rules: rules, name: name, src: src, ids: map[string]string{}}
+	p := &Policy{name: name, src: src, rules: rules, comp: c, tools: map[string]tier{}, shell: map[shellparse.Kind]Verdict{},
+		commands: map[string]*node{}, broken: map[string]error{}}
 	if pf.Version != 1 {
 		return nil, c.errorf([]string{"version"}, "version = %d: this guard reads version 1 policies", pf.Version)
 	}
@@ -348,26 +407,92 @@ func compile(name string, pf *policyFile, src []byte) (*Policy, error) {
 		return nil, err
 	}
 
-	for _, name := range sortedKeys(pf.Command) {
+	for _, name := range rules.names {
 		if !validProgram(name) {
 			return nil, c.errorf([]string{"command", name}, "command %q: a program name has no spaces, quotes or shell characters", name)
 		}
-		if _, err := path.Match(name, ""); err != nil && strings.Contains(name, "*") {
-			return nil, c.errorf([]string{"command", name}, "command %q is not a valid pattern", name)
-		}
-		rf := pf.Command[name]
-		n, err := c.compileNode(p, name, nil, &rf, []string{"command", name})
-		if err != nil {
-			return nil, err
-		}
-		p.commands[name] = n
 		if strings.Contains(name, "*") {
+			if _, err := path.Match(name, ""); err != nil {
+				return nil, c.errorf([]string{"command", name}, "command %q is not a valid pattern", name)
+			}
 			p.commandGlobs = append(p.commandGlobs, name)
 		}
+		if rules.eager(name) {
+			if _, err := p.compileRule(name, true); err != nil {
+				return nil, err
+			}
+		}
 	}
-	p.allowed = allowedSummary(p.commands)
 	p.ok = true
 	return p, nil
+}
+
+// compileRule returns the compiled rule for a program name, compiling it on
+// first use; nil if the policy has none. With eager set, the rule's
+// subcommands are compiled too.
+func (p *Policy) compileRule(name string, eager bool) (*node, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if n := p.commands[name]; n != nil {
+		if eager {
+			if err := p.comp.compileSubs(p, n); err != nil {
+				p.broken[name] = err
+				return nil, err
+			}
+		}
+		return n, nil
+	}
+	if err := p.broken[name]; err != nil {
+		return nil, err
+	}
+	rf, ok := p.comp.ruleFile(name)
+	if !ok {
+		return nil, nil
+	}
+	n, err := p.comp.compileNode(p, name, nil, &rf, []string{"command", name}, eager)
+	if err != nil {
+		p.broken[name] = err
+		return nil, err
+	}
+	p.commands[name] = n
+	return n, nil
+}
+
+// compileAll compiles every rule not compiled yet and returns the errors.
+func (p *Policy) compileAll() []error {
+	p.mu.Lock()
+	done := p.all
+	p.mu.Unlock()
+	if done {
+		return nil
+	}
+	var errs []error
+	for _, name := range p.rules.names {
+		if _, err := p.compileRule(name, true); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	p.mu.Lock()
+	p.all = true
+	p.allowed = allowedSummary(p.commands)
+	p.mu.Unlock()
+	return errs
+}
+
+// sub returns the compiled subcommand name of n, compiling it on first use.
+func (p *Policy) sub(n *node, name string) (*node, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.comp.compileSub(p, n, name, false)
+}
+
+// allowedHint lists the programs the policy allows, for the hint after an
+// unknown program.
+func (p *Policy) allowedHint() string {
+	p.compileAll()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.allowed
 }
 
 func (c *compiler) compileEnv(p *Policy, ef *envFile) error {
@@ -479,7 +604,7 @@ func allowedSummary(cmds map[string]*node) string {
 	var parts []string
 	for _, name := range sortedKeys(cmds) {
 		n := cmds[name]
-		if len(n.subs) > 0 {
+		if n.hasSubs() {
 			var subs []string
 			for _, s := range sortedKeys(n.subs) {
 				if n.subs[s].hasVerdict && n.subs[s].verdict == Allow {

@@ -90,6 +90,9 @@ func checkRoundTrip(t *testing.T, w Word) {
 		t.Fatalf("quoted word %q parsed as %s", q, s)
 	}
 	got := s.Commands[0].Args[1]
+	if got.Dynamic == "ANSI-C escape of a non-ASCII character" {
+		return // quoted with \u, which depends on the locale
+	}
 	if !got.Constant() || got.Value != w.Value {
 		t.Fatalf("word %q quoted as %q resolves to %+v", w.Value, q, got)
 	}

@@ -113,6 +113,8 @@ type Script struct {
 	Redirects []Redirect
 	// Findings holds the constructs a policy must judge besides commands.
 	Findings []Finding
+	// Words counts the words parsed, towards Limits.MaxWords.
+	Words int
 }
 
 // Command is one simple command.

@@ -38,6 +38,9 @@ func Parse(src string, opt Options) (*Script, error) {
 		return nil, parseError(err)
 	}
 	p := &parser{src: src, dialect: opt.Dialect, lim: lim}
+	if strings.Contains(src, "cd") || strings.Contains(src, "pushd") || strings.Contains(src, "popd") {
+		p.movingLoops = p.findMovingLoops(f)
+	}
 	p.stmts(f.Stmts, startDir, nil, 0)
 	if p.err != nil {
 		return nil, p.err
@@ -45,6 +48,7 @@ func Parse(src string, opt Options) (*Script, error) {
 	if len(p.script.Commands) == 0 && len(p.script.Redirects) == 0 && len(p.script.Assigns) == 0 && len(p.script.Findings) == 0 {
 		return nil, errorf(Pos{}, "empty command")
 	}
+	p.script.Words = p.words
 	return &p.script, nil
 }
 
@@ -59,12 +63,64 @@ func parseError(err error) *Error {
 }
 
 type parser struct {
-	src     string
-	dialect Dialect
-	lim     Limits
-	words   int
-	script  Script
-	err     *Error
+	src         string
+	dialect     Dialect
+	lim         Limits
+	words       int
+	script      Script
+	err         *Error
+	movingLoops map[syntax.Node]bool // loops whose bodies may change directory
+}
+
+// findMovingLoops returns the loops that hold a command which may change
+// the working directory (cd, pushd, popd, or a command whose name is not
+// known). A later pass of such a loop starts in an unknown directory.
+func (p *parser) findMovingLoops(f *syntax.File) map[syntax.Node]bool {
+	marked := map[syntax.Node]bool{}
+	var stack []syntax.Node
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		stack = append(stack, n)
+		if c, ok := n.(*syntax.CallExpr); ok && p.mayChangeDir(c) {
+			for i := len(stack) - 1; i >= 0; i-- {
+				switch s := stack[i].(type) {
+				case *syntax.WhileClause, *syntax.ForClause:
+					if marked[s] {
+						i = 0 // its enclosing loops are marked already
+						continue
+					}
+					marked[s] = true
+				}
+			}
+		}
+		return true
+	})
+	return marked
+}
+
+// mayChangeDir reports whether a simple command may be cd, pushd or popd,
+// also behind builtin or command.
+func (p *parser) mayChangeDir(c *syntax.CallExpr) bool {
+	for i, w := range c.Args {
+		if i > 3 {
+			break
+		}
+		v := p.resolve(w, plainWord)
+		if !v.Constant() {
+			return true
+		}
+		switch v.Value {
+		case "cd", "pushd", "popd":
+			return true
+		case "builtin", "command", "-p", "--":
+			continue
+		}
+		return false
+	}
+	return false
 }
 
 // fail records the first error; the walk stops adding to the script.
@@ -212,10 +268,9 @@ func (p *parser) command(cmd syntax.Command, redirs []Redirect, dir Dir, ctx []F
 			kind = FrameUntil
 		}
 		wctx := with(ctx, kind, c)
-		return p.loop(dir, func(d Dir) Dir {
-			cs, cf := p.stmts(c.Cond, d, wctx, depth+1)
-			bs, bf := p.stmts(c.Do, cs, wctx, depth+1)
-			return union(union(cs, cf), union(bs, bf))
+		return p.loop(c, dir, func(d Dir) {
+			cs, _ := p.stmts(c.Cond, d, wctx, depth+1)
+			p.stmts(c.Do, cs, wctx, depth+1)
 		})
 
 	case *syntax.ForClause:
@@ -248,9 +303,8 @@ func (p *parser) command(cmd syntax.Command, redirs []Redirect, dir Dir, ctx []F
 			p.fail(c, "unsupported loop %T", c.Loop)
 			return unknownDir, unknownDir
 		}
-		return p.loop(dir, func(d Dir) Dir {
-			bs, bf := p.stmts(c.Do, d, fctx, depth+1)
-			return union(bs, bf)
+		return p.loop(c, dir, func(d Dir) {
+			p.stmts(c.Do, d, fctx, depth+1)
 		})
 
 	case *syntax.CaseClause:
@@ -320,32 +374,16 @@ func (p *parser) command(cmd syntax.Command, redirs []Redirect, dir Dir, ctx []F
 	}
 }
 
-// loop walks a loop body. If the body may change the working directory, a
-// later pass could start anywhere, so it is walked again from an unknown
-// directory and what the first walk found is dropped.
-func (p *parser) loop(dir Dir, body func(Dir) Dir) (succ, fail Dir) {
-	mark := p.mark()
-	after := body(dir)
-	if p.err != nil || after.equal(dir) {
-		return dir, dir
+// loop walks a loop once. If the loop may change the working directory, a
+// later pass could start anywhere, so it is walked from an unknown
+// directory and leaves the directory unknown.
+func (p *parser) loop(n syntax.Node, dir Dir, body func(Dir)) (succ, fail Dir) {
+	if p.movingLoops[n] {
+		body(unknownDir)
+		return unknownDir, unknownDir
 	}
-	p.reset(mark)
-	body(unknownDir)
-	return unknownDir, unknownDir
-}
-
-type mark struct{ commands, assigns, redirects, findings, words int }
-
-func (p *parser) mark() mark {
-	s := &p.script
-	return mark{len(s.Commands), len(s.Assigns), len(s.Redirects), len(s.Findings), p.words}
-}
-
-func (p *parser) reset(m mark) {
-	s := &p.script
-	s.Commands, s.Assigns = s.Commands[:m.commands], s.Assigns[:m.assigns]
-	s.Redirects, s.Findings = s.Redirects[:m.redirects], s.Findings[:m.findings]
-	p.words = m.words
+	body(dir)
+	return dir, dir
 }
 
 // binary walks a chain of && and || or a pipeline. Chains nest to the left

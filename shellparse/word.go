@@ -5,7 +5,6 @@ package shellparse
 import (
 	"strings"
 
-	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -78,10 +77,10 @@ func (p *parser) resolve(w *syntax.Word, kind wordKind) Word {
 			}
 		case *syntax.SglQuoted:
 			if x.Dollar {
-				s, err := expand.Literal(&expand.Config{}, &syntax.Word{Parts: []syntax.WordPart{x}})
-				if err != nil {
+				s, ok := decodeANSIC(x.Value)
+				if !ok {
 					if out.Dynamic == "" {
-						out.Dynamic = "ANSI-C quoting"
+						out.Dynamic = "ANSI-C escape of a non-ASCII character"
 					}
 					continue
 				}
