@@ -121,6 +121,7 @@ type result struct {
 	Want           string  `json:"want"`
 	Runs           int     `json:"runs"`
 	Baseline       stats   `json:"baseline"`
+	Startup        stats   `json:"startup"` // bench/startup: guard's packages, no work
 	Guard          stats   `json:"guard"`
 	Ratio          float64 `json:"ratio_of_medians"`
 	DeadlineDenies int     `json:"deadline_denies"`
@@ -155,6 +156,10 @@ func bench(n, worstN int, asJSON bool, w io.Writer) error {
 	if err := build(root, "./bench/baseline", baseline); err != nil {
 		return err
 	}
+	startup := filepath.Join(tmp, "startup")
+	if err := build(root, "./bench/startup", startup); err != nil {
+		return err
+	}
 	project := filepath.Join(tmp, "project") // no .claude/guard.toml: the default policy
 	if err := os.Mkdir(project, 0o755); err != nil {
 		return err
@@ -173,7 +178,7 @@ func bench(n, worstN int, asJSON bool, w io.Writer) error {
 	rep := report{GoVersion: runtime.Version(), GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, CPUs: runtime.NumCPU(), LoadBefore: loadAverage()}
 	env := childEnv()
 	for _, in := range inputs {
-		r, err := measure(in, project, guard, baseline, env, tmp)
+		r, err := measure(in, project, guard, baseline, startup, env, tmp)
 		if err != nil {
 			return fmt.Errorf("input %q: %v", in.name, err)
 		}
@@ -237,7 +242,7 @@ func hookJSON(cwd, command string) ([]byte, error) {
 	})
 }
 
-func measure(in input, project, guard, baseline string, env []string, tmp string) (result, error) {
+func measure(in input, project, guard, baseline, startup string, env []string, tmp string) (result, error) {
 	data, err := hookJSON(project, in.command)
 	if err != nil {
 		return result{}, err
@@ -253,18 +258,17 @@ func measure(in input, project, guard, baseline string, env []string, tmp string
 	defer stdin.Close()
 
 	r := result{Input: in.name, CommandBytes: len(in.command), StdinBytes: len(data), Want: in.want, Runs: in.runs}
-	var bt, gt []time.Duration
+	var bt, st, gt []time.Duration
 	for i := -warmup; i < in.runs; i++ {
-		// Alternate which program goes first, so neither always follows
-		// the other.
-		order := []bool{false, true} // false: baseline
-		if i%2 != 0 {
-			order[0], order[1] = true, false
-		}
-		for _, isGuard := range order {
-			bin, args := baseline, []string(nil)
+		// Rotate which program goes first, so none always follows another.
+		order := []string{baseline, startup, guard}
+		k := (i + warmup) % len(order)
+		order = append(order[k:], order[:k]...)
+		for _, bin := range order {
+			isGuard := bin == guard
+			var args []string
 			if isGuard {
-				bin, args = guard, []string{"hook"}
+				args = []string{"hook"}
 			}
 			o, err := runOnce(bin, args, stdin, env)
 			if err != nil {
@@ -272,7 +276,7 @@ func measure(in input, project, guard, baseline string, env []string, tmp string
 			}
 			if !isGuard {
 				if o.code != 0 || o.stdout.Len() > 0 || o.stderr.Len() > 0 {
-					return r, fmt.Errorf("run %d of baseline: exit %d, stdout %q, stderr %q", i, o.code, o.stdout.String(), o.stderr.String())
+					return r, fmt.Errorf("run %d of %s: exit %d, stdout %q, stderr %q", i, filepath.Base(bin), o.code, o.stdout.String(), o.stderr.String())
 				}
 			} else {
 				deadline, err := check(in, o)
@@ -286,14 +290,17 @@ func measure(in input, project, guard, baseline string, env []string, tmp string
 			if i < 0 {
 				continue
 			}
-			if isGuard {
+			switch bin {
+			case guard:
 				gt = append(gt, o.wall)
-			} else {
+			case startup:
+				st = append(st, o.wall)
+			default:
 				bt = append(bt, o.wall)
 			}
 		}
 	}
-	r.Baseline, r.Guard = summarize(bt), summarize(gt)
+	r.Baseline, r.Startup, r.Guard = summarize(bt), summarize(st), summarize(gt)
 	r.Ratio = float64(r.Guard.MedianNs) / float64(r.Baseline.MedianNs)
 	if err := peakRSS(&r.Baseline, name, env, baseline); err != nil {
 		return r, err
@@ -485,17 +492,18 @@ func printTable(w io.Writer, rep report) {
 		fmt.Fprintf(w, ", load average %s before, %s after", rep.LoadBefore, rep.LoadAfter)
 	}
 	fmt.Fprintf(w, "); runs interleaved, wall time per process\n\n")
-	fmt.Fprintln(w, "| input | command bytes | runs | verdict | baseline median | guard median | ratio | guard p90 | guard peak RSS | baseline peak RSS |")
-	fmt.Fprintln(w, "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|")
+	fmt.Fprintln(w, "| input | command bytes | runs | verdict | baseline median | startup median | guard median | ratio | guard p90 | guard peak RSS | baseline peak RSS |")
+	fmt.Fprintln(w, "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|")
 	for _, r := range rep.Results {
 		verdict := r.Want
 		if r.DeadlineDenies > 0 {
 			verdict = fmt.Sprintf("%s; %d deadline denies", r.Want, r.DeadlineDenies)
 		}
-		fmt.Fprintf(w, "| %s | %d | %d | %s | %s | %s | %.2fx | %s | %s | %s |\n",
-			r.Input, r.CommandBytes, r.Runs, verdict, ms(r.Baseline.MedianNs), ms(r.Guard.MedianNs), r.Ratio,
+		fmt.Fprintf(w, "| %s | %d | %d | %s | %s | %s | %s | %.2fx | %s | %s | %s |\n",
+			r.Input, r.CommandBytes, r.Runs, verdict, ms(r.Baseline.MedianNs), ms(r.Startup.MedianNs), ms(r.Guard.MedianNs), r.Ratio,
 			ms(r.Guard.P90Ns), rss(r.Guard), rss(r.Baseline))
 	}
+	fmt.Fprintf(w, "\nstartup is bench/startup: it reads stdin like the baseline but links and initialises guard's packages; ratio is guard over baseline.\n")
 	fmt.Fprintf(w, "\nPeak RSS: the largest Maxrss of %d runs of each, spawned by a small process; ≤ marks a figure at that spawner's own peak RSS, which on Linux is the least a child can report.\n", rssRuns)
 }
 

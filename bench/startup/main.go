@@ -1,0 +1,19 @@
+// Copyright 2026 The guard Authors. SPDX-License-Identifier: MIT
+
+// Command startup reads stdin to EOF and exits, like bench/baseline, but it
+// links and initialises every package guard's binary does. hookbench times
+// it to tell the cost of starting guard's binary from the cost of its work.
+package main
+
+import (
+	"encoding/json"
+	"io"
+	"os"
+
+	_ "guard/rules"
+)
+
+func main() {
+	io.Copy(io.Discard, os.Stdin)
+	_ = json.Valid // encoding/json is linked by guard's hook as well
+}

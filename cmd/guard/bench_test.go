@@ -1,0 +1,29 @@
+// Copyright 2026 The guard Authors. SPDX-License-Identifier: MIT
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"strings"
+	"testing"
+)
+
+// BenchmarkHook runs guard hook in process, warm: reading the call,
+// deciding it with the default policy, writing the answer. Compare it with
+// the whole-process figures of bench/hookbench to see what starting cold
+// costs.
+func BenchmarkHook(b *testing.B) {
+	in := []byte(`{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git -C sub log --oneline -5 | grep -v foo && cargo test --release -- --nocapture; ls -la | wc -l"},"cwd":"/nonexistent/project"}`)
+	env := func(string) string { return "" }
+	var out bytes.Buffer
+	b.ReportAllocs()
+	for b.Loop() {
+		out.Reset()
+		err := run(context.Background(), []string{"hook"}, stdio{bytes.NewReader(in), &out, io.Discard}, env)
+		if err != nil || !strings.Contains(out.String(), `"permissionDecision":"allow"`) {
+			b.Fatalf("err %v, output %q", err, out.String())
+		}
+	}
+}
