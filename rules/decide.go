@@ -30,6 +30,14 @@ type Leaf struct {
 	Rule    string         // the rule that decided; "" when none matched and the default applied
 	Why     string         // why, in words the agent can act on
 	Hint    string         // what is allowed instead, if anything
+
+	// For a command: the programs it runs, as named (a wrapper and the
+	// command it wraps, find and its -exec command), and patterns of the
+	// programs those may start themselves (git its helpers, go test its
+	// compilers), from the rules' children lists. A pattern without a
+	// slash matches a program's base name; with one, its path.
+	Programs []string
+	Children []string
 }
 
 // Decision is the verdict on a whole call and on each of its parts.
@@ -223,7 +231,8 @@ func (d *decider) script(src string, where []string, dialect shellparse.Dialect,
 			d.add(d.redirect(r, cwhere))
 		}
 		res := d.argv(c.Args, cwhere, depth, 0)
-		d.add(Leaf{Verdict: res.verdict, Kind: "command", Text: c.Source, Pos: c.Pos, Rule: res.rule, Why: res.why, Hint: res.hint})
+		d.add(Leaf{Verdict: res.verdict, Kind: "command", Text: c.Source, Pos: c.Pos, Rule: res.rule, Why: res.why, Hint: res.hint,
+			Programs: res.programs, Children: res.children})
 	}
 }
 
@@ -443,11 +452,14 @@ type result struct {
 	why     string
 	hint    string
 	set     bool
+
+	programs []string // the programs the command runs, as named
+	children []string // patterns of the programs they may start themselves
 }
 
 func (r *result) add(v Verdict, rule, why, hint string) {
 	if !r.set || v < r.verdict {
-		*r = result{verdict: v, rule: rule, why: why, hint: hint, set: true}
+		r.verdict, r.rule, r.why, r.hint, r.set = v, rule, why, hint, true
 	}
 }
 
@@ -455,6 +467,8 @@ func (r *result) merge(o result) {
 	if o.set {
 		r.add(o.verdict, o.rule, o.why, o.hint)
 	}
+	r.programs = append(r.programs, o.programs...)
+	r.children = append(r.children, o.children...)
 }
 
 // argv decides one command line.
@@ -484,7 +498,9 @@ func (d *decider) argv(args []shellparse.Word, where []string, shellDepth, wrapD
 		return r
 	}
 	if n != nil {
-		return m.match(n, args[1:])
+		r := m.match(n, args[1:])
+		r.programs = append([]string{name}, r.programs...)
+		return r
 	}
 	hint := ""
 	if allowed := d.p.allowedHint(); allowed != "" {
@@ -537,7 +553,7 @@ type matcher struct {
 }
 
 func (m *matcher) match(n *node, args []shellparse.Word) result {
-	var r result
+	r := result{children: n.children}
 	if !n.hasSubs() && n.hasVerdict && n.verdict == Deny {
 		r.add(Deny, n.id, n.why(Deny), n.hint)
 		return r

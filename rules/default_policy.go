@@ -436,6 +436,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 					Flags:   []string{"-v", "--verbose"},
 				},
 			},
+			Children: []string{"cargo", "rustup", "rustc", "rustdoc", "clippy-driver", "cargo-clippy", "rustfmt", "cargo-fmt", "cc", "gcc", "c++", "cc1", "as", "ld", "ld.*", "collect2", "build-script-*", "*-????????????????"},
 			Examples: examplesFile{
 				Allow: []string{"cargo --version"},
 				Deny:  []string{"cargo +nightly build", "cargo --config build.rustc-wrapper=/tmp/x build", "cargo -Zunstable-options build"},
@@ -1842,6 +1843,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 					},
 				},
 			},
+			Children: []string{"git", "git-*"},
 			Examples: examplesFile{
 				Allow: []string{"git --version", "git -C sub status"},
 				Ask:   []string{"git -C /etc status", "git frobnicate"},
@@ -2035,6 +2037,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 					},
 				},
 			},
+			Children: []string{"go", "compile", "link", "asm", "cgo", "vet", "buildid", "cover", "pack", "gcc", "cc", "clang", "cc1", "as", "ld", "ld.*", "collect2", "*.test"},
 		}, true
 	case "gofmt":
 		return ruleFile{

@@ -67,6 +67,7 @@ type ruleFile struct {
 	Exec        []string             `toml:"exec"`
 	Shell       string               `toml:"shell"`
 	Interpreter bool                 `toml:"interpreter"`
+	Children    []string             `toml:"children"`
 	Examples    examplesFile         `toml:"examples"`
 }
 

@@ -4,6 +4,7 @@ package rules
 
 import (
 	"fmt"
+	"path"
 	"slices"
 	"strings"
 )
@@ -24,6 +25,7 @@ type node struct {
 	globs      bool
 	unknown    Verdict  // for an unknown option, a dynamic word, a glob where none is allowed
 	require    []string // at least one of these options must be present
+	children   []string // programs it may start itself: base-name or path patterns
 	escs       []*escalation
 	subFiles   map[string]ruleFile // subcommand rules, compiled when first named
 	subKey     []string            // the policy key of this rule, for errors
@@ -207,6 +209,12 @@ func (c *compiler) compileNode(p *Policy, id string, parent *node, rf *ruleFile,
 		n.argsWith = append(n.argsWith, a)
 	}
 	n.interp = rf.Interpreter
+	for _, ch := range rf.Children {
+		if _, err := path.Match(ch, ""); err != nil || ch == "" {
+			return nil, errf(append(key, "children"), "children: %q is not a valid pattern", ch)
+		}
+	}
+	n.children = rf.Children
 	for _, r := range rf.Require {
 		if o := n.opts[r]; o == nil || !o.accepted {
 			return nil, errf(append(key, "require"), "require %q: the option must be among the flags or options", r)

@@ -104,6 +104,9 @@ type jsonLeaf struct {
 	Rule    string `json:"rule,omitempty"`
 	Why     string `json:"why"`
 	Hint    string `json:"hint,omitempty"`
+
+	Programs []string `json:"programs,omitempty"`
+	Children []string `json:"children,omitempty"`
 }
 
 type jsonDecision struct {
@@ -117,7 +120,8 @@ type jsonDecision struct {
 func printJSON(s stdio, policy *rules.Policy, d *rules.Decision) error {
 	out := jsonDecision{Verdict: d.Verdict.String(), Reason: d.Reason(), Hint: d.Hint(), Policy: policy.Name()}
 	for _, l := range d.Leaves {
-		jl := jsonLeaf{Verdict: l.Verdict.String(), Kind: l.Kind, Text: l.Text, Rule: l.Rule, Why: l.Why, Hint: l.Hint}
+		jl := jsonLeaf{Verdict: l.Verdict.String(), Kind: l.Kind, Text: l.Text, Rule: l.Rule, Why: l.Why, Hint: l.Hint,
+			Programs: l.Programs, Children: l.Children}
 		if l.Pos.Line > 0 {
 			jl.Pos = l.Pos.String()
 		}
