@@ -183,6 +183,9 @@ func keyLine(src []byte, key []string) int {
 // lineSetsKey reports whether a line names part as a key or table part.
 func lineSetsKey(line, part string) bool {
 	for _, form := range []string{part, `"` + part + `"`, `'` + part + `'`} {
+		if form == "" {
+			continue // an empty key is written quoted
+		}
 		i := strings.Index(line, form)
 		for i >= 0 {
 			before := strings.TrimRight(line[:i], " \t")
