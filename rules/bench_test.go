@@ -3,6 +3,7 @@
 package rules
 
 import (
+	"fmt"
 	"testing"
 
 	"guard/bench/input"
@@ -104,4 +105,27 @@ func BenchmarkCompileDefault(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkDecideSize decides realistic commands of growing size, up to
+// the bound, to show how the cost grows.
+func BenchmarkDecideSize(b *testing.B) {
+	p, err := Default()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, size := range []int{1 << 10, 4 << 10, 16 << 10, 32 << 10, shellparse.DefaultLimits.MaxBytes} {
+		src := input.Long(size)
+		b.Run(fmt.Sprintf("%dKiB", size>>10), func(b *testing.B) {
+			call := benchCall(src)
+			if d := p.Decide(call); d.Verdict != Allow {
+				b.Fatalf("%d bytes: want allow, got %s: %s", len(src), d.Verdict, d.Reason())
+			}
+			b.ReportAllocs()
+			b.SetBytes(int64(len(src)))
+			for b.Loop() {
+				p.Decide(call)
+			}
+		})
+	}
 }
