@@ -7,6 +7,8 @@ require (
 	mvdan.cc/sh/v3 v3.14.1
 )
 
+require github.com/bmatcuk/doublestar/v4 v4.10.4 // indirect
+
 require (
 	github.com/rogpeppe/go-internal v1.16.0
 	golang.org/x/sys v0.47.0 // indirect

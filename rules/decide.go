@@ -19,6 +19,15 @@ type Call struct {
 	Cwd     string         // the absolute working directory of the call
 	Project string         // the absolute project root; "" means Cwd
 	Home    string         // the user's home directory; "" means unknown
+	Temp    string         // the system temp directory; "" means unknown
+	Guard   string         // the guard binary, a protected path; "" means unknown
+
+	// ReadOnly puts the call in read-only mode, whatever the policy says
+	// (guard hook --read-only). Nothing in the call can take it away.
+	ReadOnly bool
+	// Approved names the tools of session tier that already ran in this
+	// agent session: they are allowed now.
+	Approved map[string]bool
 }
 
 // Leaf is the verdict on one part of a call.
@@ -42,9 +51,10 @@ type Leaf struct {
 
 // Decision is the verdict on a whole call and on each of its parts.
 type Decision struct {
-	Verdict Verdict
-	Leaves  []Leaf
-	Policy  string // the name of the policy that decided
+	Verdict  Verdict
+	Leaves   []Leaf
+	Policy   string // the name of the policy that decided
+	ReadOnly bool   // the call was decided in read-only mode
 }
 
 // Deciding returns the first leaf whose verdict is the decision's.
@@ -101,9 +111,18 @@ func (p *Policy) Decide(call Call) Decision {
 	}
 	d := &decider{p: p, call: call}
 	d.decide()
-	out := Decision{Verdict: Allow, Leaves: d.leaves, Policy: p.name}
+	out := Decision{Verdict: Allow, Leaves: d.leaves, Policy: p.name, ReadOnly: d.readOnly()}
 	if len(out.Leaves) == 0 {
 		out.Leaves = []Leaf{{Verdict: Deny, Kind: "input", Why: "nothing in the call could be judged"}}
+	}
+	if out.ReadOnly {
+		// Read-only mode asks nothing: what is not allowed is denied.
+		for i := range out.Leaves {
+			if l := &out.Leaves[i]; l.Verdict == Ask {
+				l.Verdict = Deny
+				l.Why = "read-only mode: " + l.Why
+			}
+		}
 	}
 	for _, l := range out.Leaves {
 		out.Verdict = stricter(out.Verdict, l.Verdict)
@@ -120,9 +139,53 @@ type decider struct {
 
 func (d *decider) add(l Leaf) { d.leaves = append(d.leaves, l) }
 
+// readOnly reports whether the call is in read-only mode.
+func (d *decider) readOnly() bool { return d.call.ReadOnly || d.p.readOnly }
+
+// readOnlyTools are the tools read-only mode may allow: they read files or
+// only keep the agent's own notes, and neither write files nor run code.
+// Their tier in the policy still has to allow them.
+var readOnlyTools = map[string]bool{
+	"Read": true, "Grep": true, "Glob": true, "LS": true, "NotebookRead": true,
+	"TodoWrite": true, "AskUserQuestion": true, "ExitPlanMode": true, "EnterPlanMode": true, "ToolSearch": true,
+}
+
+// pathField is a field of a tool's input that names a path.
+type pathField struct {
+	field    string
+	acc      access
+	required bool // when absent, the tool works in the call's cwd
+}
+
+// toolPaths lists the path fields of the tools that the paths tier checks.
+var toolPaths = map[string][]pathField{
+	"Write":        {{"file_path", writeAccess, true}},
+	"Edit":         {{"file_path", writeAccess, true}},
+	"MultiEdit":    {{"file_path", writeAccess, true}},
+	"NotebookEdit": {{"notebook_path", writeAccess, true}},
+	"Read":         {{"file_path", readAccess, true}},
+	"NotebookRead": {{"notebook_path", readAccess, true}},
+	"Glob":         {{"path", readAccess, false}},
+	"Grep":         {{"path", readAccess, false}},
+	"LS":           {{"path", readAccess, true}},
+}
+
 func (d *decider) decide() {
 	tool := d.call.Tool
 	t, rule := d.p.toolTier(tool)
+	if !path.IsAbs(d.call.Cwd) {
+		d.add(Leaf{Verdict: Deny, Kind: "input", Text: tool, Why: fmt.Sprintf("the call's working directory %q is not an absolute path", d.call.Cwd)})
+		return
+	}
+	if d.readOnly() && !readOnlyTools[tool] && (t != tierShell || !d.p.readOnlyBash) {
+		why := fmt.Sprintf("tool %s may write files or run code", tool)
+		hint := "use Read, Grep and Glob"
+		if t == tierShell {
+			why, hint = fmt.Sprintf("the policy does not allow %s in read-only mode", tool), "use Read, Grep and Glob; the policy can allow read-only shell commands with read_only_shell = true"
+		}
+		d.add(Leaf{Verdict: Deny, Kind: "tool", Text: tool, Rule: "read-only", Why: why, Hint: hint})
+		return
+	}
 	switch t {
 	case tierShell:
 		cmd, ok := d.call.Input["command"].(string)
@@ -131,13 +194,17 @@ func (d *decider) decide() {
 				Why: fmt.Sprintf("%s call has no command string in its input", tool)})
 			return
 		}
-		if !path.IsAbs(d.call.Cwd) {
-			d.add(Leaf{Verdict: Deny, Kind: "input", Text: tool, Why: fmt.Sprintf("the call's working directory %q is not an absolute path", d.call.Cwd)})
-			return
-		}
 		d.script(cmd, []string{path.Clean(d.call.Cwd)}, d.p.dialect, 0)
+	case tierPaths:
+		d.toolPaths(tool, rule)
 	case tierAllow:
 		d.add(Leaf{Verdict: Allow, Kind: "tool", Text: tool, Rule: rule, Why: fmt.Sprintf("tool %s is allowed", tool)})
+	case tierSession:
+		if d.call.Approved[tool] {
+			d.add(Leaf{Verdict: Allow, Kind: "tool", Text: tool, Rule: rule, Why: fmt.Sprintf("tool %s ran earlier in this session", tool)})
+			return
+		}
+		d.add(Leaf{Verdict: Ask, Kind: "tool", Text: tool, Rule: rule, Why: fmt.Sprintf("tool %s needs approval once in this session", tool)})
 	case tierAsk:
 		d.add(Leaf{Verdict: Ask, Kind: "tool", Text: tool, Rule: rule, Why: fmt.Sprintf("tool %s needs approval", tool)})
 	case tierDeny:
@@ -150,6 +217,37 @@ func (d *decider) decide() {
 			}
 		}
 		d.add(Leaf{Verdict: Deny, Kind: "tool", Text: tool, Rule: rule, Why: why})
+	}
+}
+
+// toolPaths decides a file tool by the paths it touches.
+func (d *decider) toolPaths(tool, rule string) {
+	fields, ok := toolPaths[tool]
+	if !ok {
+		d.add(Leaf{Verdict: Deny, Kind: "tool", Text: tool, Rule: rule, Why: fmt.Sprintf("guard does not know which paths tool %s touches", tool)})
+		return
+	}
+	for _, f := range fields {
+		v, present := d.call.Input[f.field]
+		p, isString := v.(string)
+		switch {
+		case !present && !f.required:
+			p = d.call.Cwd
+		case !isString || p == "":
+			d.add(Leaf{Verdict: Deny, Kind: "input", Text: tool, Rule: rule, Why: fmt.Sprintf("%s call has no %s string in its input", tool, f.field)})
+			return
+		}
+		allowed := d.p.paths.read
+		if f.acc == writeAccess {
+			allowed = d.p.paths.write
+		}
+		tilde := p == "~" || strings.HasPrefix(p, "~/")
+		pc := d.checkPath(p, tilde, []string{path.Clean(d.call.Cwd)}, f.acc, allowed)
+		l := Leaf{Verdict: pc.verdict, Kind: "path", Text: tool + " " + p, Rule: pc.rule, Why: fmt.Sprintf("%s: %s", tool, pc.why)}
+		if pc.verdict != Allow && f.acc == writeAccess {
+			l.Hint = "write inside the project; files that configure the agent, git and the tool chain are protected"
+		}
+		d.add(l)
 	}
 }
 
@@ -182,10 +280,12 @@ func tierRank(t tier) int {
 		return 0
 	case tierAsk:
 		return 1
-	case tierShell:
+	case tierSession:
 		return 2
+	case tierShell, tierPaths:
+		return 3
 	}
-	return 3
+	return 4
 }
 
 // script decides a shell script run in the directories where.
@@ -231,6 +331,10 @@ func (d *decider) script(src string, where []string, dialect shellparse.Dialect,
 			d.add(d.redirect(r, cwhere))
 		}
 		res := d.argv(c.Args, cwhere, depth, 0)
+		if d.readOnly() && res.verdict == Allow && len(res.notRO) > 0 {
+			res.add(Deny, "read-only", fmt.Sprintf("read-only mode: %s may write files or run code", res.notRO[0]),
+				"read-only mode allows only the read-only commands of the policy")
+		}
 		d.add(Leaf{Verdict: res.verdict, Kind: "command", Text: c.Source, Pos: c.Pos, Rule: res.rule, Why: res.why, Hint: res.hint,
 			Programs: res.programs, Children: res.children})
 	}
@@ -422,24 +526,24 @@ func (d *decider) redirect(r shellparse.Redirect, where []string) Leaf {
 		return l
 	}
 	l.Hint = hint
-	switch {
-	case !r.Writes():
-		l.Verdict, l.Rule = d.p.redirect.read, "redirect.read"
-		l.Why = fmt.Sprintf("reading %s through a redirection", t.Value)
-	case d.inProject(targets):
-		l.Verdict, l.Rule = d.p.redirect.write, "redirect.write"
-		l.Why = fmt.Sprintf("redirection writes to %s", t.Value)
-	default:
-		l.Verdict, l.Rule = d.p.redirect.writeOutside, "redirect.write_outside"
-		l.Why = fmt.Sprintf("redirection writes to %s, outside the project", t.Value)
+	acc, allowed := readAccess, d.p.redirect.read
+	if r.Writes() {
+		acc, allowed = writeAccess, d.p.redirect.write
 	}
+	pc := d.checkPath(t.Value, t.Tilde, where, acc, allowed)
+	if pc.rule == "paths.writable" && pc.verdict == Deny {
+		pc.verdict, pc.rule = d.p.redirect.writeOutside, "redirect.write_outside"
+	}
+	if d.readOnly() && acc == writeAccess && pc.verdict != Deny {
+		pc = pathCheck{Deny, "read-only", fmt.Sprintf("writing %s: read-only mode allows no writes", t.Value)}
+	}
+	l.Verdict, l.Rule = pc.verdict, pc.rule
+	l.Why = "redirection: " + pc.why
 	switch l.Verdict {
 	case Allow:
 		l.Why += ": allowed"
 	case Ask:
 		l.Why += ": needs approval"
-	default:
-		l.Why += ": not allowed by policy"
 	}
 	return l
 }
@@ -455,6 +559,7 @@ type result struct {
 
 	programs []string // the programs the command runs, as named
 	children []string // patterns of the programs they may start themselves
+	notRO    []string // the rules on the way that are not marked read_only
 }
 
 func (r *result) add(v Verdict, rule, why, hint string) {
@@ -469,6 +574,7 @@ func (r *result) merge(o result) {
 	}
 	r.programs = append(r.programs, o.programs...)
 	r.children = append(r.children, o.children...)
+	r.notRO = append(r.notRO, o.notRO...)
 }
 
 // argv decides one command line.
@@ -554,6 +660,9 @@ type matcher struct {
 
 func (m *matcher) match(n *node, args []shellparse.Word) result {
 	r := result{children: n.children}
+	if !n.readOnly {
+		r.notRO = []string{n.id} // dropped again when a subcommand decides
+	}
 	if !n.hasSubs() && n.hasVerdict && n.verdict == Deny {
 		r.add(Deny, n.id, n.why(Deny), n.hint)
 		return r
@@ -606,6 +715,7 @@ func (m *matcher) match(n *node, args []shellparse.Word) result {
 				r.add(n.unknown, n.id, fmt.Sprintf("no rule for %s %s", n.id, w.Source), "rules exist for: "+n.id+" "+strings.Join(sortedKeys(n.subFiles), "|"))
 				return r
 			}
+			r.notRO = nil // the subcommand's own mark decides
 			r.merge(m.match(sub, args[i+1:]))
 			return r
 		}
@@ -625,6 +735,8 @@ func (m *matcher) match(n *node, args []shellparse.Word) result {
 	if n.wrap != nil && len(operands) == 0 {
 		r.add(n.unknown, n.id, fmt.Sprintf("%s without a command", n.id), "")
 	}
+	// The rule's own deny and ask rules first: their reasons say most.
+	m.escalate(n, present, values, operands, &r)
 	switch {
 	case n.args == argsNone && len(operands) > 0:
 		r.add(n.unknown, n.id, fmt.Sprintf("%s takes no operands here, got %s", n.id, operands[0].Source), n.optionHint())
@@ -647,10 +759,18 @@ func (m *matcher) match(n *node, args []shellparse.Word) result {
 			}
 		}
 	}
+	if n.pathMode != "" {
+		for i, o := range operands {
+			acc := readAccess
+			if n.pathMode == "write" || n.pathMode == "copy" && i == len(operands)-1 {
+				acc = writeAccess
+			}
+			m.operandPath(n, o, acc, &r)
+		}
+	}
 	if len(n.require) > 0 && !slices.ContainsFunc(n.require, func(o string) bool { return present[o] || restHas(args, o) }) {
 		r.add(n.unknown, n.id, fmt.Sprintf("%s is allowed only with %s", n.id, strings.Join(n.require, " or ")), fmt.Sprintf("add %s", n.require[0]))
 	}
-	m.escalate(n, present, values, operands, &r)
 	if n.interp && (len(operands) == 0 || operands[0].Constant() && operands[0].Value == "-") && !valueOptionPresent(n, present) {
 		r.add(Deny, n.id, fmt.Sprintf("%s reads code from standard input, which guard cannot check", n.id), "write the code to a file with the edit tools, and ask to run it")
 	}
@@ -659,6 +779,58 @@ func (m *matcher) match(n *node, args []shellparse.Word) result {
 	}
 	r.add(n.verdict, n.id, n.why(n.verdict), n.hint)
 	return r
+}
+
+// operandPath checks an operand that names a path the command reads or
+// writes against the policy's paths.
+func (m *matcher) operandPath(n *node, o shellparse.Word, acc access, r *result) {
+	switch {
+	case o.Dynamic != "":
+		return // already short of allow
+	case o.Glob && acc == writeAccess:
+		r.add(n.unknown, n.id, fmt.Sprintf("%s writes to the files the glob %s names, which guard cannot check", n.id, o.Source), "name the files")
+		return
+	case o.Glob:
+		m.globRead(n, o, r)
+		return
+	}
+	pc := m.d.checkPath(o.Value, o.Tilde, m.where, acc, Allow)
+	if pc.verdict != Allow {
+		r.add(pc.verdict, pc.rule, fmt.Sprintf("%s: %s", n.id, pc.why), "")
+	}
+}
+
+// globRead checks a glob a command reads: it must not reach into a secret
+// directory, and, since a pattern that starts with a dot matches hidden
+// files such as .env, such a pattern is not allowed without asking.
+func (m *matcher) globRead(n *node, o shellparse.Word, r *result) {
+	lit := o.Value
+	if i := strings.IndexAny(lit, "*?["); i >= 0 {
+		lit = lit[:i]
+	}
+	dir := lit
+	if !strings.HasSuffix(dir, "/") {
+		dir = path.Dir(dir)
+	}
+	for _, sec := range m.d.p.paths.secret {
+		e, ok := m.d.expandPattern(sec)
+		if !ok {
+			continue
+		}
+		secDir := e
+		if i := strings.IndexAny(secDir, "*?[{"); i >= 0 {
+			secDir = path.Dir(secDir[:i] + "x")
+		}
+		for _, d := range m.d.paths(m.where, shellparse.Word{Value: dir, Tilde: o.Tilde}) {
+			if secDir != "/" && secDir != "." && (d == secDir || strings.HasPrefix(d, secDir+"/")) {
+				r.add(Deny, "paths.secret "+sec, fmt.Sprintf("%s: the glob %s reaches into %s, which holds secret files", n.id, o.Source, secDir), "")
+				return
+			}
+		}
+	}
+	if strings.HasPrefix(path.Base(o.Value), ".") {
+		r.add(n.unknown, n.id, fmt.Sprintf("%s: the glob %s matches hidden files, which may be secret (.env)", n.id, o.Source), "name the files")
+	}
 }
 
 // valueOptionPresent reports whether an accepted option that takes a value
@@ -867,6 +1039,14 @@ func (m *matcher) value(n *node, o *option, val string, attached bool, args []sh
 		w := shellparse.Word{Value: val, Tilde: val == "~" || strings.HasPrefix(val, "~/")}
 		if !m.d.inProject(m.d.paths(m.where, w)) {
 			return bad(fmt.Sprintf("%s %s: the path is outside the project", o.name, val))
+		}
+		if pc := m.d.checkPath(val, w.Tilde, m.where, readAccess, Allow); pc.verdict != Allow {
+			r.add(pc.verdict, pc.rule, fmt.Sprintf("%s %s: %s", n.id, o.name, pc.why), "")
+		}
+	case "write":
+		tilde := val == "~" || strings.HasPrefix(val, "~/")
+		if pc := m.d.checkPath(val, tilde, m.where, writeAccess, Allow); pc.verdict != Allow {
+			r.add(pc.verdict, pc.rule, fmt.Sprintf("%s %s: %s", n.id, o.name, pc.why), "")
 		}
 	}
 	return next

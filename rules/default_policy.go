@@ -4,58 +4,103 @@
 
 package rules
 
-import _ "embed"
+import "embed"
 
 //go:embed default.toml
 var defaultPolicySource string
+
+//go:embed profiles/*.toml
+var profileSources embed.FS
+
+// profileSource returns the TOML of a profile, for error messages.
+func profileSource(name string) string {
+	data, _ := profileSources.ReadFile("profiles/" + name + ".toml")
+	return string(data)
+}
+
+// profileFile returns a built-in profile.
+func profileFile(name string) (policyFile, bool) {
+	switch name {
+	case "readonly":
+		return policyFile{
+			Version:  1,
+			Extends:  "default",
+			ReadOnly: true,
+		}, true
+	case "refactor":
+		return policyFile{
+			Version: 1,
+			Extends: "default",
+			Paths: pathsFile{
+				Write: "allow",
+			},
+		}, true
+	case "review":
+		return policyFile{
+			Version:       1,
+			Extends:       "default",
+			ReadOnly:      true,
+			ReadOnlyShell: true,
+		}, true
+	}
+	return policyFile{}, false
+}
 
 var defaultPolicyFile = policyFile{
 	Version: 1,
 	Default: "ask",
 	Tools: map[string]string{
-		"Agent":                "allow",
-		"AskUserQuestion":      "allow",
-		"Bash":                 "shell",
-		"BashOutput":           "allow",
-		"CronCreate":           "ask",
-		"CronDelete":           "ask",
-		"CronList":             "allow",
-		"Edit":                 "ask",
-		"EnterPlanMode":        "allow",
-		"EnterWorktree":        "ask",
-		"ExitPlanMode":         "allow",
-		"ExitWorktree":         "ask",
-		"Glob":                 "allow",
-		"Grep":                 "allow",
-		"KillShell":            "allow",
-		"LS":                   "allow",
-		"LSP":                  "allow",
-		"ListMcpResourcesTool": "ask",
-		"Monitor":              "shell",
-		"MultiEdit":            "ask",
-		"NotebookEdit":         "ask",
-		"NotebookRead":         "allow",
-		"PowerShell":           "deny",
-		"REPL":                 "deny",
-		"Read":                 "allow",
-		"ReadMcpResourceTool":  "ask",
-		"RemoteTrigger":        "ask",
-		"ScheduleWakeup":       "ask",
-		"Skill":                "ask",
-		"Task":                 "allow",
-		"TaskCreate":           "allow",
-		"TaskGet":              "allow",
-		"TaskList":             "allow",
-		"TaskOutput":           "allow",
-		"TaskStop":             "allow",
-		"TaskUpdate":           "allow",
-		"TodoWrite":            "allow",
-		"ToolSearch":           "allow",
-		"WebFetch":             "deny",
-		"WebSearch":            "deny",
-		"Workflow":             "ask",
-		"Write":                "ask",
-		"mcp__*":               "ask",
+		"Agent":                   "allow",
+		"Artifact":                "ask",
+		"AskUserQuestion":         "allow",
+		"Bash":                    "shell",
+		"BashOutput":              "allow",
+		"CronCreate":              "ask",
+		"CronDelete":              "ask",
+		"CronList":                "allow",
+		"DeferredToolPlaceholder": "ask",
+		"Edit":                    "paths",
+		"EnterPlanMode":           "allow",
+		"EnterWorktree":           "ask",
+		"ExitPlanMode":            "allow",
+		"ExitWorktree":            "ask",
+		"Glob":                    "paths",
+		"Grep":                    "paths",
+		"KillShell":               "allow",
+		"LS":                      "paths",
+		"LSP":                     "allow",
+		"ListAgents":              "allow",
+		"ListMcpResourcesTool":    "ask",
+		"Monitor":                 "shell",
+		"MultiEdit":               "paths",
+		"NotebookEdit":            "paths",
+		"NotebookRead":            "paths",
+		"PowerShell":              "deny",
+		"PushNotification":        "ask",
+		"REPL":                    "deny",
+		"Read":                    "paths",
+		"ReadMcpResourceTool":     "ask",
+		"RemoteTrigger":           "ask",
+		"ReportFindings":          "allow",
+		"ScheduleWakeup":          "ask",
+		"SendMessage":             "ask",
+		"SendUserFile":            "ask",
+		"Skill":                   "session",
+		"Task":                    "allow",
+		"TaskCreate":              "allow",
+		"TaskGet":                 "allow",
+		"TaskList":                "allow",
+		"TaskOutput":              "allow",
+		"TaskStop":                "allow",
+		"TaskUpdate":              "allow",
+		"TodoWrite":               "allow",
+		"ToolSearch":              "allow",
+		"WaitForMcpServers":       "allow",
+		"WebFetch":                "deny",
+		"WebSearch":               "deny",
+		"Workflow":                "ask",
+		"Write":                   "paths",
+		"mcp__*":                  "ask",
 	},
 	Shell: map[string]string{
 		"background":            "ask",
@@ -107,19 +152,23 @@ var defaultPolicyFile = policyFile{
 		Write:        "ask",
 		WriteOutside: "deny",
 	},
+	Paths: pathsFile{
+		Write: "ask",
+	},
 }
 
 // defaultCommandNames lists the programs that have rules, sorted.
-var defaultCommandNames = []string{"[", "at", "awk", "base64", "basename", "bash", "builtin", "cargo", "cat", "cd", "cksum", "column", "comm", "command", "crontab", "curl", "cut", "dash", "date", "dd", "diff", "dig", "dirname", "doas", "du", "echo", "egrep", "env", "expand", "false", "fgrep", "file", "find", "fish", "fold", "ftp", "gawk", "git", "go", "gofmt", "grep", "halt", "head", "host", "hostname", "id", "init", "join", "jq", "ksh", "ls", "lua", "mawk", "md5sum", "mke2fs", "mkfs", "mkfs.*", "nawk", "nc", "ncat", "netcat", "nice", "nl", "node", "nohup", "nproc", "nslookup", "od", "openssl", "paste", "perl", "php", "ping", "poweroff", "powershell", "printf", "pwd", "pwsh", "python", "python3", "readlink", "realpath", "reboot", "rev", "rg", "rm", "rsync", "ruby", "scp", "seq", "sftp", "sh", "sha1sum", "sha256sum", "sha512sum", "shred", "shutdown", "sleep", "socat", "sort", "ssh", "stat", "stdbuf", "su", "sudo", "systemctl", "tac", "tail", "telinit", "telnet", "test", "time", "timeout", "tr", "tree", "true", "type", "uname", "uniq", "watch", "wc", "wget", "which", "whoami", "xargs", "xxd", "zsh"}
+var defaultCommandNames = []string{"[", "at", "awk", "base64", "basename", "bash", "builtin", "cargo", "cat", "cd", "chmod", "cksum", "column", "comm", "command", "cp", "crontab", "curl", "cut", "dash", "date", "dd", "diff", "dig", "dirname", "doas", "du", "echo", "egrep", "env", "expand", "false", "fgrep", "file", "find", "fish", "fold", "ftp", "gawk", "git", "go", "gofmt", "grep", "halt", "head", "host", "hostname", "id", "init", "join", "jq", "ksh", "ln", "ls", "lua", "mawk", "md5sum", "mkdir", "mke2fs", "mkfs", "mkfs.*", "mv", "nawk", "nc", "ncat", "netcat", "nice", "nl", "node", "nohup", "nproc", "nslookup", "od", "openssl", "paste", "perl", "php", "ping", "poweroff", "powershell", "printf", "pwd", "pwsh", "python", "python3", "readlink", "realpath", "reboot", "rev", "rg", "rm", "rmdir", "rsync", "ruby", "scp", "seq", "sftp", "sh", "sha1sum", "sha256sum", "sha512sum", "shred", "shutdown", "sleep", "socat", "sort", "ssh", "stat", "stdbuf", "su", "sudo", "systemctl", "tac", "tail", "tee", "telinit", "telnet", "test", "time", "timeout", "touch", "tr", "tree", "true", "type", "uname", "uniq", "watch", "wc", "wget", "which", "whoami", "xargs", "xxd", "zsh"}
 
 // defaultCommand returns the rule for a program.
 func defaultCommand(name string) (ruleFile, bool) {
 	switch name {
 	case "[":
 		return ruleFile{
-			Verdict: "allow",
-			Style:   "none",
-			Globs:   true,
+			Verdict:  "allow",
+			Style:    "none",
+			Globs:    true,
+			ReadOnly: true,
 			Examples: examplesFile{
 				Allow: []string{"[ -f go.mod ]", "[ -n x ] && echo yes"},
 			},
@@ -150,7 +199,9 @@ func defaultCommand(name string) (ruleFile, bool) {
 					Type: "int",
 				},
 			},
-			MaxArgs: 1,
+			MaxArgs:  1,
+			ReadOnly: true,
+			Paths:    "read",
 		}, true
 	case "basename":
 		return ruleFile{
@@ -164,6 +215,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 					Type: "any",
 				},
 			},
+			ReadOnly: true,
 		}, true
 	case "bash":
 		return ruleFile{
@@ -178,7 +230,8 @@ func defaultCommand(name string) (ruleFile, bool) {
 				Flags:  []string{"-i", "-l", "--login", "--rcfile", "--init-file", "-s", "-O"},
 				Reason: "it runs startup files or reads commands guard cannot see",
 			}},
-			Shell: "bash",
+			Shell:    "bash",
+			ReadOnly: true,
 			Examples: examplesFile{
 				Allow: []string{"bash -c 'ls -la'", "bash -ec 'git status && go test ./...'"},
 				Ask:   []string{"bash script.sh"},
@@ -187,8 +240,9 @@ func defaultCommand(name string) (ruleFile, bool) {
 		}, true
 	case "builtin":
 		return ruleFile{
-			Verdict: "allow",
-			Wrap:    &wrapFile{},
+			Verdict:  "allow",
+			Wrap:     &wrapFile{},
+			ReadOnly: true,
 		}, true
 	case "cargo":
 		return ruleFile{
@@ -432,10 +486,12 @@ func defaultCommand(name string) (ruleFile, bool) {
 					Verdict: "ask",
 				},
 				"version": ruleFile{
-					Verdict: "allow",
-					Flags:   []string{"-v", "--verbose"},
+					Verdict:  "allow",
+					Flags:    []string{"-v", "--verbose"},
+					ReadOnly: true,
 				},
 			},
+			ReadOnly: true,
 			Children: []string{"cargo", "rustup", "rustc", "rustdoc", "clippy-driver", "cargo-clippy", "rustfmt", "cargo-fmt", "cc", "gcc", "c++", "cc1", "as", "ld", "ld.*", "collect2", "build-script-*", "*-????????????????"},
 			Examples: examplesFile{
 				Allow: []string{"cargo --version"},
@@ -444,22 +500,40 @@ func defaultCommand(name string) (ruleFile, bool) {
 		}, true
 	case "cat":
 		return ruleFile{
-			Verdict: "allow",
-			Flags:   []string{"-n", "-b", "-s", "-A", "-E", "-T", "-v", "-e", "-t", "-u", "--number", "--number-nonblank", "--squeeze-blank", "--show-all", "--show-ends", "--show-tabs", "--show-nonprinting"},
-			Globs:   true,
+			Verdict:  "allow",
+			Flags:    []string{"-n", "-b", "-s", "-A", "-E", "-T", "-v", "-e", "-t", "-u", "--number", "--number-nonblank", "--squeeze-blank", "--show-all", "--show-ends", "--show-tabs", "--show-nonprinting"},
+			Globs:    true,
+			ReadOnly: true,
+			Paths:    "read",
 			Examples: examplesFile{
 				Allow: []string{"cat README.md", "cat -n src/main.rs", "cat *.txt"},
 			},
 		}, true
 	case "cd":
 		return ruleFile{
-			Verdict: "allow",
-			Flags:   []string{"-L", "-P", "-e", "-@"},
-			Args:    "path",
-			MaxArgs: 1,
+			Verdict:  "allow",
+			Flags:    []string{"-L", "-P", "-e", "-@"},
+			Args:     "path",
+			MaxArgs:  1,
+			ReadOnly: true,
 			Examples: examplesFile{
 				Allow: []string{"cd src", "cd /project/sub", "cd src && ls"},
 				Ask:   []string{"cd /tmp", "cd .."},
+			},
+		}, true
+	case "chmod":
+		return ruleFile{
+			Verdict: "ask",
+			Flags:   []string{"-R", "--recursive", "-v", "--verbose", "-c", "--changes", "-f", "--silent", "--quiet"},
+			Options: map[string]valueSpec{
+				"--reference": valueSpec{
+					Type: "path",
+				},
+			},
+			Paths: "write",
+			Examples: examplesFile{
+				Ask:  []string{"chmod +x build.sh"},
+				Deny: []string{"chmod -R 777 /", "chmod +x .git/hooks/pre-commit"},
 			},
 		}, true
 	case "cksum":
@@ -480,7 +554,9 @@ func defaultCommand(name string) (ruleFile, bool) {
 					Type: "int",
 				},
 			},
-			Globs: true,
+			Globs:    true,
+			ReadOnly: true,
+			Paths:    "read",
 		}, true
 	case "column":
 		return ruleFile{
@@ -518,6 +594,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 					Type: "any",
 				},
 			},
+			ReadOnly: true,
 		}, true
 	case "comm":
 		return ruleFile{
@@ -528,6 +605,8 @@ func defaultCommand(name string) (ruleFile, bool) {
 					Type: "any",
 				},
 			},
+			ReadOnly: true,
+			Paths:    "read",
 		}, true
 	case "command":
 		return ruleFile{
@@ -536,8 +615,41 @@ func defaultCommand(name string) (ruleFile, bool) {
 			Wrap: &wrapFile{
 				Lookup: []string{"-v", "-V"},
 			},
+			ReadOnly: true,
 			Examples: examplesFile{
 				Allow: []string{"command -v git", "command ls"},
+			},
+		}, true
+	case "cp":
+		return ruleFile{
+			Verdict: "ask",
+			Flags:   []string{"-a", "--archive", "-f", "--force", "-i", "-n", "--no-clobber", "-v", "--verbose", "-u", "--update", "-p", "-L", "-P", "-H", "-T", "--no-target-directory", "-b", "-l", "-s"},
+			Options: map[string]valueSpec{
+				"--preserve": valueSpec{
+					Type: "any?",
+				},
+				"--suffix": valueSpec{
+					Type: "any",
+				},
+				"--target-directory": valueSpec{
+					Type: "write",
+				},
+				"-S": valueSpec{
+					Type: "any",
+				},
+				"-t": valueSpec{
+					Type: "write",
+				},
+			},
+			Deny: []escalationFile{escalationFile{
+				Flags:  []string{"-r", "-R", "--recursive"},
+				Args:   []string{"/", "~", "~/"},
+				Reason: "it copies the root or the home directory",
+			}},
+			Paths: "copy",
+			Examples: examplesFile{
+				Ask:  []string{"cp a.go b.go", "cp -r src backup"},
+				Deny: []string{"cp ~/.ssh/id_rsa key.txt", "cp evil .git/hooks/pre-commit", "cp x /etc/x"},
 			},
 		}, true
 	case "crontab":
@@ -584,16 +696,19 @@ func defaultCommand(name string) (ruleFile, bool) {
 					Type: "any",
 				},
 			},
-			Globs: true,
+			Globs:    true,
+			ReadOnly: true,
+			Paths:    "read",
 			Examples: examplesFile{
 				Allow: []string{"cut -d: -f1 /etc/passwd", "cut -c1-10"},
 			},
 		}, true
 	case "dash":
 		return ruleFile{
-			Like:    "bash",
-			Verdict: "allow",
-			Shell:   "sh",
+			Like:     "bash",
+			Verdict:  "allow",
+			Shell:    "sh",
+			ReadOnly: true,
 		}, true
 	case "date":
 		return ruleFile{
@@ -629,6 +744,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 				Flags:  []string{"-f", "--file"},
 				Reason: "it reads dates from another file",
 			}},
+			ReadOnly: true,
 			Examples: examplesFile{
 				Allow: []string{"date", "date +%Y-%m-%d", "date -u -I"},
 				Deny:  []string{"date -s 2020-01-01"},
@@ -720,7 +836,9 @@ func defaultCommand(name string) (ruleFile, bool) {
 					Type: "any",
 				},
 			},
-			Globs: true,
+			Globs:    true,
+			ReadOnly: true,
+			Paths:    "read",
 			Examples: examplesFile{
 				Allow: []string{"diff a.txt b.txt", "diff -u old new", "diff -ru dir1 dir2"},
 			},
@@ -732,8 +850,9 @@ func defaultCommand(name string) (ruleFile, bool) {
 		}, true
 	case "dirname":
 		return ruleFile{
-			Verdict: "allow",
-			Flags:   []string{"-z", "--zero"},
+			Verdict:  "allow",
+			Flags:    []string{"-z", "--zero"},
+			ReadOnly: true,
 		}, true
 	case "doas":
 		return ruleFile{
@@ -782,25 +901,29 @@ func defaultCommand(name string) (ruleFile, bool) {
 					Type: "any",
 				},
 			},
-			Globs: true,
+			Globs:    true,
+			ReadOnly: true,
 			Examples: examplesFile{
 				Allow: []string{"du -sh .", "du -sh *", "du -h --max-depth=1"},
 			},
 		}, true
 	case "echo":
 		return ruleFile{
-			Verdict: "allow",
-			Style:   "none",
-			Globs:   true,
+			Verdict:  "allow",
+			Style:    "none",
+			Globs:    true,
+			ReadOnly: true,
 			Examples: examplesFile{
 				Allow: []string{"echo hello", "echo -n done", "echo 'a b' c"},
 			},
 		}, true
 	case "egrep":
 		return ruleFile{
-			Like:    "grep",
-			Verdict: "allow",
-			Globs:   true,
+			Like:     "grep",
+			Verdict:  "allow",
+			Globs:    true,
+			ReadOnly: true,
+			Paths:    "read",
 		}, true
 	case "env":
 		return ruleFile{
@@ -827,6 +950,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 			Wrap: &wrapFile{
 				Env: true,
 			},
+			ReadOnly: true,
 			Examples: examplesFile{
 				Allow: []string{"env RUST_BACKTRACE=1 cargo test", "env -u FOO ls"},
 				Ask:   []string{"env"},
@@ -845,17 +969,22 @@ func defaultCommand(name string) (ruleFile, bool) {
 					Type: "any",
 				},
 			},
+			ReadOnly: true,
+			Paths:    "read",
 		}, true
 	case "false":
 		return ruleFile{
-			Verdict: "allow",
-			Style:   "none",
+			Verdict:  "allow",
+			Style:    "none",
+			ReadOnly: true,
 		}, true
 	case "fgrep":
 		return ruleFile{
-			Like:    "grep",
-			Verdict: "allow",
-			Globs:   true,
+			Like:     "grep",
+			Verdict:  "allow",
+			Globs:    true,
+			ReadOnly: true,
+			Paths:    "read",
 		}, true
 	case "file":
 		return ruleFile{
@@ -897,6 +1026,8 @@ func defaultCommand(name string) (ruleFile, bool) {
 				Flags:  []string{"-C", "--compile"},
 				Reason: "it writes a compiled magic file",
 			}},
+			ReadOnly: true,
+			Paths:    "read",
 			Examples: examplesFile{
 				Allow: []string{"file README.md", "file -b --mime-type bin/x"},
 			},
@@ -1037,7 +1168,8 @@ func defaultCommand(name string) (ruleFile, bool) {
 				Reason: "it writes to a file",
 				Hint:   "use -print or -printf and let the output come back",
 			}},
-			Exec: []string{"-exec", "-execdir", "-ok", "-okdir"},
+			Exec:     []string{"-exec", "-execdir", "-ok", "-okdir"},
+			ReadOnly: true,
 			Examples: examplesFile{
 				Allow: []string{"find . -name '*.go'", "find src -type f -newer Cargo.toml", "find . -maxdepth 2 -type d", "find . -name '*.rs' -exec wc -l {} +", "find . -path ./target -prune -o -name '*.rs' -print"},
 				Deny:  []string{"find . -delete", "find . -fprint /tmp/x", "find . -exec rm -rf {} \\;", "find . -exec sh -c 'cat {}' \\;"},
@@ -1060,7 +1192,9 @@ func defaultCommand(name string) (ruleFile, bool) {
 					Type: "int",
 				},
 			},
-			Globs: true,
+			Globs:    true,
+			ReadOnly: true,
+			Paths:    "read",
 		}, true
 	case "ftp":
 		return ruleFile{
@@ -1130,6 +1264,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 						Flags:  []string{"-S", "--ignore-revs-file"},
 						Reason: "it reads revisions from another file",
 					}},
+					ReadOnly: true,
 					Examples: examplesFile{
 						Allow: []string{"git blame -L 10,20 src/main.rs", "git blame -w -M README.md"},
 						Deny:  []string{"git blame --contents=/etc/passwd x", "git blame --cont=x f"},
@@ -1171,6 +1306,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 						},
 					},
 					ArgsWith: []string{"--list", "-l"},
+					ReadOnly: true,
 					Examples: examplesFile{
 						Allow: []string{"git branch", "git branch -a", "git branch -vv", "git branch --show-current", "git branch --merged main", "git branch --list 'feat*'"},
 						Ask:   []string{"git branch new-feature", "git branch -D old"},
@@ -1183,6 +1319,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 						Flags:  []string{"--textconv", "--filters"},
 						Reason: "it runs textconv or filter programs",
 					}},
+					ReadOnly: true,
 					Examples: examplesFile{
 						Allow: []string{"git cat-file -p HEAD", "git cat-file -t HEAD~1"},
 					},
@@ -1225,14 +1362,16 @@ func defaultCommand(name string) (ruleFile, bool) {
 							Type: "any",
 						},
 					},
+					ReadOnly: true,
 					Examples: examplesFile{
 						Allow: []string{"git describe --tags --always"},
 					},
 				},
 				"diff": ruleFile{
-					Like:    "git log",
-					Verdict: "allow",
-					Flags:   []string{"--cached", "--staged", "--merge-base", "--no-index", "--ours", "--theirs", "--base", "-0", "-1", "-2", "-3"},
+					Like:     "git log",
+					Verdict:  "allow",
+					Flags:    []string{"--cached", "--staged", "--merge-base", "--no-index", "--ours", "--theirs", "--base", "-0", "-1", "-2", "-3"},
+					ReadOnly: true,
 					Examples: examplesFile{
 						Allow: []string{"git diff", "git diff --cached", "git diff --stat main...HEAD", "git diff HEAD~2 -- src/main.rs", "git diff --name-only"},
 						Deny:  []string{"git diff --ext-diff", "git diff --output=patch.diff"},
@@ -1300,6 +1439,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 						Flags:  []string{"--textconv"},
 						Reason: "it runs textconv programs",
 					}},
+					ReadOnly: true,
 					Examples: examplesFile{
 						Allow: []string{"git grep -n TODO", "git grep -e foo -- '*.go'", "git grep -il readme"},
 						Deny:  []string{"git grep -Ovim foo", "git grep -iOsh foo", "git grep --open=x foo"},
@@ -1529,6 +1669,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 						Values: []string{"*%G*"},
 						Reason: "signature placeholders run gpg, which configuration can replace with another program",
 					}},
+					ReadOnly: true,
 					Examples: examplesFile{
 						Allow: []string{"git log --oneline -5", "git log -n 3 --stat", "git log --format=%H%x09%s main..HEAD -- src", "git log -p -U3 --follow README.md"},
 						Ask:   []string{"git log --frobnicate"},
@@ -1564,6 +1705,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 							Type: "any",
 						},
 					},
+					ReadOnly: true,
 					Examples: examplesFile{
 						Allow: []string{"git ls-files", "git ls-files -m", "git ls-files --others --exclude-standard", "git ls-files -- '*.go'"},
 					},
@@ -1579,13 +1721,15 @@ func defaultCommand(name string) (ruleFile, bool) {
 							Type: "any",
 						},
 					},
+					ReadOnly: true,
 					Examples: examplesFile{
 						Allow: []string{"git ls-tree -r --name-only HEAD"},
 					},
 				},
 				"merge-base": ruleFile{
-					Verdict: "allow",
-					Flags:   []string{"--all", "--octopus", "--independent", "--is-ancestor", "--fork-point"},
+					Verdict:  "allow",
+					Flags:    []string{"--all", "--octopus", "--independent", "--is-ancestor", "--fork-point"},
+					ReadOnly: true,
 					Examples: examplesFile{
 						Allow: []string{"git merge-base HEAD main", "git merge-base --is-ancestor a b"},
 					},
@@ -1607,9 +1751,10 @@ func defaultCommand(name string) (ruleFile, bool) {
 					},
 				},
 				"remote": ruleFile{
-					Verdict: "allow",
-					Flags:   []string{"-v", "--verbose"},
-					Args:    "none",
+					Verdict:  "allow",
+					Flags:    []string{"-v", "--verbose"},
+					Args:     "none",
+					ReadOnly: true,
 					Examples: examplesFile{
 						Allow: []string{"git remote -v"},
 						Ask:   []string{"git remote add x https://example.com/x.git"},
@@ -1628,8 +1773,9 @@ func defaultCommand(name string) (ruleFile, bool) {
 					},
 				},
 				"rev-list": ruleFile{
-					Like:    "git log",
-					Verdict: "allow",
+					Like:     "git log",
+					Verdict:  "allow",
+					ReadOnly: true,
 					Examples: examplesFile{
 						Allow: []string{"git rev-list --count HEAD", "git rev-list -n 1 --all"},
 					},
@@ -1690,6 +1836,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 							Type: "any",
 						},
 					},
+					ReadOnly: true,
 					Examples: examplesFile{
 						Allow: []string{"git rev-parse HEAD", "git rev-parse --show-toplevel", "git rev-parse --abbrev-ref HEAD", "git rev-parse --short=8 HEAD"},
 					},
@@ -1706,13 +1853,15 @@ func defaultCommand(name string) (ruleFile, bool) {
 							Type: "any?",
 						},
 					},
+					ReadOnly: true,
 					Examples: examplesFile{
 						Allow: []string{"git shortlog -sn HEAD"},
 					},
 				},
 				"show": ruleFile{
-					Like:    "git log",
-					Verdict: "allow",
+					Like:     "git log",
+					Verdict:  "allow",
+					ReadOnly: true,
 					Examples: examplesFile{
 						Allow: []string{"git show HEAD", "git show --stat HEAD~1", "git show HEAD:README.md"},
 						Deny:  []string{"git show --output=x HEAD"},
@@ -1729,6 +1878,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 							Type: "int?",
 						},
 					},
+					ReadOnly: true,
 				},
 				"stash": ruleFile{
 					Sub: map[string]ruleFile{
@@ -1740,13 +1890,15 @@ func defaultCommand(name string) (ruleFile, bool) {
 							},
 						},
 						"list": ruleFile{
-							Like:    "git log",
-							Verdict: "allow",
+							Like:     "git log",
+							Verdict:  "allow",
+							ReadOnly: true,
 						},
 						"show": ruleFile{
-							Like:    "git log",
-							Verdict: "allow",
-							Flags:   []string{"--include-untracked", "--only-untracked"},
+							Like:     "git log",
+							Verdict:  "allow",
+							Flags:    []string{"--include-untracked", "--only-untracked"},
+							ReadOnly: true,
 						},
 					},
 				},
@@ -1773,6 +1925,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 							Type: "any?",
 						},
 					},
+					ReadOnly: true,
 					Examples: examplesFile{
 						Allow: []string{"git status", "git status --short", "git status -sb", "git status --porcelain=v2 -uno", "git status -- src"},
 					},
@@ -1820,14 +1973,16 @@ func defaultCommand(name string) (ruleFile, bool) {
 						},
 					},
 					ArgsWith: []string{"--list", "-l"},
+					ReadOnly: true,
 					Examples: examplesFile{
 						Allow: []string{"git tag", "git tag -l --sort=-version:refname", "git tag -l 'v1.*'"},
 						Ask:   []string{"git tag v1.0"},
 					},
 				},
 				"version": ruleFile{
-					Verdict: "allow",
-					Flags:   []string{"--build-options"},
+					Verdict:  "allow",
+					Flags:    []string{"--build-options"},
+					ReadOnly: true,
 				},
 				"worktree": ruleFile{
 					Sub: map[string]ruleFile{
@@ -1839,10 +1994,12 @@ func defaultCommand(name string) (ruleFile, bool) {
 									Type: "any",
 								},
 							},
+							ReadOnly: true,
 						},
 					},
 				},
 			},
+			ReadOnly: true,
 			Children: []string{"git", "git-*"},
 			Examples: examplesFile{
 				Allow: []string{"git --version", "git -C sub status"},
@@ -1906,9 +2063,10 @@ func defaultCommand(name string) (ruleFile, bool) {
 					},
 				},
 				"doc": ruleFile{
-					Verdict: "allow",
-					Style:   "go",
-					Flags:   []string{"-all", "-c", "-cmd", "-short", "-src", "-u"},
+					Verdict:  "allow",
+					Style:    "go",
+					Flags:    []string{"-all", "-c", "-cmd", "-short", "-src", "-u"},
+					ReadOnly: true,
 				},
 				"env": ruleFile{
 					Verdict: "allow",
@@ -1918,6 +2076,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 						Flags:  []string{"-w", "-u"},
 						Reason: "it changes go's configuration, which can name programs to run",
 					}},
+					ReadOnly: true,
 					Examples: examplesFile{
 						Allow: []string{"go env GOPATH", "go env -json"},
 						Deny:  []string{"go env -w GOFLAGS=-toolexec=x"},
@@ -1945,6 +2104,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 						Flags:  []string{"-toolexec", "-exec", "-modfile", "-overlay"},
 						Reason: "it runs other programs or reads files from elsewhere",
 					}},
+					ReadOnly: true,
 					Examples: examplesFile{
 						Allow: []string{"go list ./...", "go list -f '{{.ImportPath}}' ./..."},
 					},
@@ -2005,9 +2165,10 @@ func defaultCommand(name string) (ruleFile, bool) {
 					},
 				},
 				"version": ruleFile{
-					Verdict: "allow",
-					Style:   "go",
-					Flags:   []string{"-m", "-v"},
+					Verdict:  "allow",
+					Style:    "go",
+					Flags:    []string{"-m", "-v"},
+					ReadOnly: true,
 				},
 				"vet": ruleFile{
 					Verdict: "allow",
@@ -2037,6 +2198,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 					},
 				},
 			},
+			ReadOnly: true,
 			Children: []string{"go", "compile", "link", "asm", "cgo", "vet", "buildid", "cover", "pack", "gcc", "cc", "clang", "cc1", "as", "ld", "ld.*", "collect2", "*.test"},
 		}, true
 	case "gofmt":
@@ -2049,6 +2211,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 				Reason: "it rewrites the files",
 				Hint:   "use gofmt -l or -d to see what would change",
 			}},
+			ReadOnly: true,
 			Examples: examplesFile{
 				Allow: []string{"gofmt -l .", "gofmt -d -s main.go"},
 				Deny:  []string{"gofmt -w ."},
@@ -2132,7 +2295,9 @@ func defaultCommand(name string) (ruleFile, bool) {
 					Type: "int",
 				},
 			},
-			Globs: true,
+			Globs:    true,
+			ReadOnly: true,
+			Paths:    "read",
 			Examples: examplesFile{
 				Allow: []string{"grep -rn TODO src", "grep -i error *.log", "grep -E 'a|b' file", "grep -C 3 foo file", "grep --include=*.go -rl Parse ."},
 			},
@@ -2160,7 +2325,9 @@ func defaultCommand(name string) (ruleFile, bool) {
 					Type: "int",
 				},
 			},
-			Globs: true,
+			Globs:    true,
+			ReadOnly: true,
+			Paths:    "read",
 			Examples: examplesFile{
 				Allow: []string{"head README.md", "head -n 20 src/main.rs", "head -5 file", "head -n -5 file", "head -c 100 file"},
 			},
@@ -2172,14 +2339,16 @@ func defaultCommand(name string) (ruleFile, bool) {
 		}, true
 	case "hostname":
 		return ruleFile{
-			Verdict: "allow",
-			Flags:   []string{"-s", "-f", "-d", "-i", "-I", "--short", "--fqdn", "--long", "--domain", "--ip-address", "--all-ip-addresses"},
-			Args:    "none",
+			Verdict:  "allow",
+			Flags:    []string{"-s", "-f", "-d", "-i", "-I", "--short", "--fqdn", "--long", "--domain", "--ip-address", "--all-ip-addresses"},
+			Args:     "none",
+			ReadOnly: true,
 		}, true
 	case "id":
 		return ruleFile{
-			Verdict: "allow",
-			Flags:   []string{"-u", "-g", "-G", "-n", "-r", "-z", "--user", "--group", "--groups", "--name", "--real", "--zero"},
+			Verdict:  "allow",
+			Flags:    []string{"-u", "-g", "-G", "-n", "-r", "-z", "--user", "--group", "--groups", "--name", "--real", "--zero"},
+			ReadOnly: true,
 		}, true
 	case "init":
 		return ruleFile{
@@ -2216,6 +2385,8 @@ func defaultCommand(name string) (ruleFile, bool) {
 					Type: "any",
 				},
 			},
+			ReadOnly: true,
+			Paths:    "read",
 		}, true
 	case "jq":
 		return ruleFile{
@@ -2249,6 +2420,8 @@ func defaultCommand(name string) (ruleFile, bool) {
 				Args:   []string{"*env*", "*ENV*", "*input_filename*", "*$__loc__*"},
 				Reason: "the filter reads environment variables or file names, which may hold secrets",
 			}},
+			ReadOnly: true,
+			Paths:    "read",
 			Examples: examplesFile{
 				Allow: []string{"jq .", "jq -r '.name' package.json", "jq -c '.[] | {a: .b}' data.json"},
 				Ask:   []string{"jq -n env", "jq -n '$ENV.HOME'"},
@@ -2258,6 +2431,24 @@ func defaultCommand(name string) (ruleFile, bool) {
 		return ruleFile{
 			Verdict: "deny",
 			Reason:  "guard does not parse ksh scripts",
+		}, true
+	case "ln":
+		return ruleFile{
+			Verdict: "ask",
+			Flags:   []string{"-s", "--symbolic", "-f", "--force", "-n", "--no-dereference", "-v", "--verbose", "-T", "-r", "--relative"},
+			Options: map[string]valueSpec{
+				"--target-directory": valueSpec{
+					Type: "write",
+				},
+				"-t": valueSpec{
+					Type: "write",
+				},
+			},
+			Paths: "copy",
+			Examples: examplesFile{
+				Ask:  []string{"ln -s ../lib lib"},
+				Deny: []string{"ln -s ~/.ssh/id_rsa key", "ln -sf /tmp/x .git/hooks/pre-commit"},
+			},
 		}, true
 	case "ls":
 		return ruleFile{
@@ -2316,7 +2507,8 @@ func defaultCommand(name string) (ruleFile, bool) {
 					Type: "int",
 				},
 			},
-			Globs: true,
+			Globs:    true,
+			ReadOnly: true,
 			Examples: examplesFile{
 				Allow: []string{"ls", "ls -la", "ls -la src/", "ls *.go", "ls -1 ~/", "ls --color=never"},
 			},
@@ -2344,9 +2536,29 @@ func defaultCommand(name string) (ruleFile, bool) {
 		}, true
 	case "md5sum":
 		return ruleFile{
-			Verdict: "allow",
-			Flags:   []string{"-b", "-c", "-t", "-z", "--binary", "--check", "--text", "--tag", "--zero", "--quiet", "--status", "--strict", "-w", "--warn", "--ignore-missing"},
-			Globs:   true,
+			Verdict:  "allow",
+			Flags:    []string{"-b", "-c", "-t", "-z", "--binary", "--check", "--text", "--tag", "--zero", "--quiet", "--status", "--strict", "-w", "--warn", "--ignore-missing"},
+			Globs:    true,
+			ReadOnly: true,
+			Paths:    "read",
+		}, true
+	case "mkdir":
+		return ruleFile{
+			Verdict: "ask",
+			Flags:   []string{"-p", "--parents", "-v", "--verbose"},
+			Options: map[string]valueSpec{
+				"--mode": valueSpec{
+					Type: "any",
+				},
+				"-m": valueSpec{
+					Type: "any",
+				},
+			},
+			Paths: "write",
+			Examples: examplesFile{
+				Ask:  []string{"mkdir -p build/out"},
+				Deny: []string{"mkdir -p .git/hooks/x", "mkdir /etc/x"},
+			},
 		}, true
 	case "mke2fs":
 		return ruleFile{
@@ -2364,6 +2576,30 @@ func defaultCommand(name string) (ruleFile, bool) {
 			Reason:  "it erases a file system",
 			Examples: examplesFile{
 				Deny: []string{"mkfs.ext4 /dev/sdb1"},
+			},
+		}, true
+	case "mv":
+		return ruleFile{
+			Verdict: "ask",
+			Flags:   []string{"-f", "--force", "-i", "--interactive", "-n", "--no-clobber", "-v", "--verbose", "-u", "--update", "-T", "--no-target-directory", "-b"},
+			Options: map[string]valueSpec{
+				"--suffix": valueSpec{
+					Type: "any",
+				},
+				"--target-directory": valueSpec{
+					Type: "write",
+				},
+				"-S": valueSpec{
+					Type: "any",
+				},
+				"-t": valueSpec{
+					Type: "write",
+				},
+			},
+			Paths: "write",
+			Examples: examplesFile{
+				Ask:  []string{"mv a.go b.go"},
+				Deny: []string{"mv x ~/.ssh/authorized_keys", "mv .git/config x", "mv a.go -t /etc"},
 			},
 		}, true
 	case "nawk":
@@ -2399,7 +2635,8 @@ func defaultCommand(name string) (ruleFile, bool) {
 					Type: "int",
 				},
 			},
-			Wrap: &wrapFile{},
+			Wrap:     &wrapFile{},
+			ReadOnly: true,
 			Examples: examplesFile{
 				Allow: []string{"nice -n 10 cargo build"},
 			},
@@ -2440,7 +2677,9 @@ func defaultCommand(name string) (ruleFile, bool) {
 					Type: "int",
 				},
 			},
-			Globs: true,
+			Globs:    true,
+			ReadOnly: true,
+			Paths:    "read",
 		}, true
 	case "node":
 		return ruleFile{
@@ -2472,8 +2711,9 @@ func defaultCommand(name string) (ruleFile, bool) {
 		}, true
 	case "nohup":
 		return ruleFile{
-			Verdict: "allow",
-			Wrap:    &wrapFile{},
+			Verdict:  "allow",
+			Wrap:     &wrapFile{},
+			ReadOnly: true,
 		}, true
 	case "nproc":
 		return ruleFile{
@@ -2484,7 +2724,8 @@ func defaultCommand(name string) (ruleFile, bool) {
 					Type: "int",
 				},
 			},
-			Args: "none",
+			Args:     "none",
+			ReadOnly: true,
 		}, true
 	case "nslookup":
 		return ruleFile{
@@ -2530,6 +2771,8 @@ func defaultCommand(name string) (ruleFile, bool) {
 					Type: "int?",
 				},
 			},
+			ReadOnly: true,
+			Paths:    "read",
 		}, true
 	case "openssl":
 		return ruleFile{
@@ -2548,7 +2791,9 @@ func defaultCommand(name string) (ruleFile, bool) {
 					Type: "any",
 				},
 			},
-			Globs: true,
+			Globs:    true,
+			ReadOnly: true,
+			Paths:    "read",
 		}, true
 	case "perl":
 		return ruleFile{
@@ -2610,6 +2855,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 				Flags:  []string{"-v"},
 				Reason: "it assigns a shell variable, which can change what later commands run",
 			}},
+			ReadOnly: true,
 			Examples: examplesFile{
 				Allow: []string{"printf '%s\\n' a b", "printf -- '--%s\\n' x"},
 				Deny:  []string{"printf -v PATH /tmp"},
@@ -2617,9 +2863,10 @@ func defaultCommand(name string) (ruleFile, bool) {
 		}, true
 	case "pwd":
 		return ruleFile{
-			Verdict: "allow",
-			Flags:   []string{"-L", "-P"},
-			Args:    "none",
+			Verdict:  "allow",
+			Flags:    []string{"-L", "-P"},
+			Args:     "none",
+			ReadOnly: true,
 		}, true
 	case "pwsh":
 		return ruleFile{
@@ -2666,8 +2913,9 @@ func defaultCommand(name string) (ruleFile, bool) {
 		}, true
 	case "readlink":
 		return ruleFile{
-			Verdict: "allow",
-			Flags:   []string{"-f", "-e", "-m", "-n", "-q", "-s", "-v", "-z", "--canonicalize", "--canonicalize-existing", "--canonicalize-missing", "--no-newline", "--quiet", "--silent", "--verbose", "--zero"},
+			Verdict:  "allow",
+			Flags:    []string{"-f", "-e", "-m", "-n", "-q", "-s", "-v", "-z", "--canonicalize", "--canonicalize-existing", "--canonicalize-missing", "--no-newline", "--quiet", "--silent", "--verbose", "--zero"},
+			ReadOnly: true,
 		}, true
 	case "realpath":
 		return ruleFile{
@@ -2681,6 +2929,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 					Type: "any",
 				},
 			},
+			ReadOnly: true,
 		}, true
 	case "reboot":
 		return ruleFile{
@@ -2689,8 +2938,10 @@ func defaultCommand(name string) (ruleFile, bool) {
 		}, true
 	case "rev":
 		return ruleFile{
-			Verdict: "allow",
-			Globs:   true,
+			Verdict:  "allow",
+			Globs:    true,
+			ReadOnly: true,
+			Paths:    "read",
 		}, true
 	case "rg":
 		return ruleFile{
@@ -2840,6 +3091,8 @@ func defaultCommand(name string) (ruleFile, bool) {
 				Flags:  []string{"-z", "--search-zip"},
 				Reason: "it runs decompression programs",
 			}},
+			ReadOnly: true,
+			Paths:    "read",
 			Examples: examplesFile{
 				Allow: []string{"rg TODO", "rg -n 'fn main' src", "rg -l --type rust Parse", "rg -g '*.go' -C2 Decide", "rg TODO src/*.rs"},
 				Ask:   []string{"rg foo *"},
@@ -2849,6 +3102,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 	case "rm":
 		return ruleFile{
 			Verdict: "ask",
+			Flags:   []string{"-f", "--force", "-i", "-I", "-v", "--verbose", "-d", "--dir", "--one-file-system", "--preserve-root"},
 			Deny: []escalationFile{escalationFile{
 				Flags:  []string{"-r", "-R", "--recursive"},
 				Reason: "it deletes directories recursively",
@@ -2857,10 +3111,17 @@ func defaultCommand(name string) (ruleFile, bool) {
 				Args:   []string{"/", "~", "~/", ".", "..", "./", "../"},
 				Reason: "it deletes the root, the home directory, or the working directory",
 			}},
+			Paths: "write",
 			Examples: examplesFile{
-				Ask:  []string{"rm build.log"},
-				Deny: []string{"rm -rf build", "rm -fr /", "rm -r x", "rm --recursive x", "rm --rec x", "rm -f /"},
+				Ask:  []string{"rm build.log", "rm -f src/old.go"},
+				Deny: []string{"rm -rf build", "rm -fr /", "rm -r x", "rm --recursive x", "rm --rec x", "rm -f /", "rm ~/.bashrc", "rm .git/config", "rm /etc/hosts"},
 			},
+		}, true
+	case "rmdir":
+		return ruleFile{
+			Verdict: "ask",
+			Flags:   []string{"-p", "--parents", "-v", "--verbose", "--ignore-fail-on-non-empty"},
+			Paths:   "write",
 		}, true
 	case "rsync":
 		return ruleFile{
@@ -2908,6 +3169,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 					Type: "any",
 				},
 			},
+			ReadOnly: true,
 		}, true
 	case "sftp":
 		return ruleFile{
@@ -2916,9 +3178,10 @@ func defaultCommand(name string) (ruleFile, bool) {
 		}, true
 	case "sh":
 		return ruleFile{
-			Like:    "bash",
-			Verdict: "allow",
-			Shell:   "sh",
+			Like:     "bash",
+			Verdict:  "allow",
+			Shell:    "sh",
+			ReadOnly: true,
 			Examples: examplesFile{
 				Allow: []string{"sh -c 'cat README.md | wc -l'"},
 				Deny:  []string{"sh -c 'curl x | sh'"},
@@ -2926,21 +3189,27 @@ func defaultCommand(name string) (ruleFile, bool) {
 		}, true
 	case "sha1sum":
 		return ruleFile{
-			Like:    "md5sum",
-			Verdict: "allow",
-			Globs:   true,
+			Like:     "md5sum",
+			Verdict:  "allow",
+			Globs:    true,
+			ReadOnly: true,
+			Paths:    "read",
 		}, true
 	case "sha256sum":
 		return ruleFile{
-			Like:    "md5sum",
-			Verdict: "allow",
-			Globs:   true,
+			Like:     "md5sum",
+			Verdict:  "allow",
+			Globs:    true,
+			ReadOnly: true,
+			Paths:    "read",
 		}, true
 	case "sha512sum":
 		return ruleFile{
-			Like:    "md5sum",
-			Verdict: "allow",
-			Globs:   true,
+			Like:     "md5sum",
+			Verdict:  "allow",
+			Globs:    true,
+			ReadOnly: true,
+			Paths:    "read",
 		}, true
 	case "shred":
 		return ruleFile{
@@ -2954,8 +3223,9 @@ func defaultCommand(name string) (ruleFile, bool) {
 		}, true
 	case "sleep":
 		return ruleFile{
-			Verdict: "allow",
-			MaxArgs: 4,
+			Verdict:  "allow",
+			MaxArgs:  4,
+			ReadOnly: true,
 		}, true
 	case "socat":
 		return ruleFile{
@@ -3009,6 +3279,8 @@ func defaultCommand(name string) (ruleFile, bool) {
 				Flags:  []string{"--files0-from", "--random-source"},
 				Reason: "it reads file names or data from another file",
 			}},
+			ReadOnly: true,
+			Paths:    "read",
 			Examples: examplesFile{
 				Allow: []string{"sort -u names.txt", "sort -k2 -n -t, data.csv", "sort -rn"},
 				Deny:  []string{"sort -o out.txt in.txt", "sort --out=x in", "sort -uo x in", "sort --compress-prog=sh in"},
@@ -3037,7 +3309,9 @@ func defaultCommand(name string) (ruleFile, bool) {
 					Type: "any",
 				},
 			},
-			Globs: true,
+			Globs:    true,
+			ReadOnly: true,
+			Paths:    "read",
 			Examples: examplesFile{
 				Allow: []string{"stat go.mod", "stat -c %s file"},
 			},
@@ -3065,7 +3339,8 @@ func defaultCommand(name string) (ruleFile, bool) {
 					Type: "any",
 				},
 			},
-			Wrap: &wrapFile{},
+			Wrap:     &wrapFile{},
+			ReadOnly: true,
 		}, true
 	case "su":
 		return ruleFile{
@@ -3102,7 +3377,9 @@ func defaultCommand(name string) (ruleFile, bool) {
 					Type: "any",
 				},
 			},
-			Globs: true,
+			Globs:    true,
+			ReadOnly: true,
+			Paths:    "read",
 		}, true
 	case "tail":
 		return ruleFile{
@@ -3126,9 +3403,21 @@ func defaultCommand(name string) (ruleFile, bool) {
 				Reason: "it follows the file and never ends",
 				Hint:   "use tail -n N to read the end of the file",
 			}},
+			ReadOnly: true,
+			Paths:    "read",
 			Examples: examplesFile{
 				Allow: []string{"tail -n 50 log.txt", "tail -20 file", "tail -n +5 file"},
 				Ask:   []string{"tail -f log.txt"},
+			},
+		}, true
+	case "tee":
+		return ruleFile{
+			Verdict: "ask",
+			Flags:   []string{"-a", "--append", "-i", "--ignore-interrupts", "-p"},
+			Paths:   "write",
+			Examples: examplesFile{
+				Ask:  []string{"tee out.log"},
+				Deny: []string{"tee -a ~/.bashrc", "tee /etc/x"},
 			},
 		}, true
 	case "telinit":
@@ -3143,9 +3432,10 @@ func defaultCommand(name string) (ruleFile, bool) {
 		}, true
 	case "test":
 		return ruleFile{
-			Verdict: "allow",
-			Style:   "none",
-			Globs:   true,
+			Verdict:  "allow",
+			Style:    "none",
+			Globs:    true,
+			ReadOnly: true,
 			Examples: examplesFile{
 				Allow: []string{"test -f go.mod", "test -d src"},
 			},
@@ -3166,7 +3456,8 @@ func defaultCommand(name string) (ruleFile, bool) {
 				Flags:  []string{"-o", "--output"},
 				Reason: "it writes to a file",
 			}},
-			Wrap: &wrapFile{},
+			Wrap:     &wrapFile{},
+			ReadOnly: true,
 		}, true
 	case "timeout":
 		return ruleFile{
@@ -3189,17 +3480,46 @@ func defaultCommand(name string) (ruleFile, bool) {
 			Wrap: &wrapFile{
 				Skip: 1,
 			},
+			ReadOnly: true,
 			Examples: examplesFile{
 				Allow: []string{"timeout 60 go test ./...", "timeout -s KILL 5 ls"},
 				Ask:   []string{"timeout 5 npm test"},
 				Deny:  []string{"timeout 5 rm -rf /"},
 			},
 		}, true
+	case "touch":
+		return ruleFile{
+			Verdict: "ask",
+			Flags:   []string{"-a", "-c", "-m", "-h", "--no-create", "--no-dereference"},
+			Options: map[string]valueSpec{
+				"--date": valueSpec{
+					Type: "any",
+				},
+				"--reference": valueSpec{
+					Type: "path",
+				},
+				"-d": valueSpec{
+					Type: "any",
+				},
+				"-r": valueSpec{
+					Type: "path",
+				},
+				"-t": valueSpec{
+					Type: "any",
+				},
+			},
+			Paths: "write",
+			Examples: examplesFile{
+				Ask:  []string{"touch notes.txt"},
+				Deny: []string{"touch ~/.bashrc", "touch .claude/settings.json"},
+			},
+		}, true
 	case "tr":
 		return ruleFile{
-			Verdict: "allow",
-			Flags:   []string{"-c", "-C", "-d", "-s", "-t", "--complement", "--delete", "--squeeze-repeats", "--truncate-set1"},
-			MaxArgs: 2,
+			Verdict:  "allow",
+			Flags:    []string{"-c", "-C", "-d", "-s", "-t", "--complement", "--delete", "--squeeze-repeats", "--truncate-set1"},
+			MaxArgs:  2,
+			ReadOnly: true,
 			Examples: examplesFile{
 				Allow: []string{"tr a-z A-Z", "tr -d '\\r'", "tr -s ' '"},
 			},
@@ -3239,6 +3559,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 				Reason: "it writes the listing to a file",
 				Hint:   "let the output come back on standard output",
 			}},
+			ReadOnly: true,
 			Examples: examplesFile{
 				Allow: []string{"tree", "tree -L 2 src", "tree -a -I node_modules"},
 				Deny:  []string{"tree -o /tmp/x"},
@@ -3246,22 +3567,25 @@ func defaultCommand(name string) (ruleFile, bool) {
 		}, true
 	case "true":
 		return ruleFile{
-			Verdict: "allow",
-			Style:   "none",
+			Verdict:  "allow",
+			Style:    "none",
+			ReadOnly: true,
 		}, true
 	case "type":
 		return ruleFile{
-			Verdict: "allow",
-			Flags:   []string{"-a", "-f", "-P", "-p", "-t"},
+			Verdict:  "allow",
+			Flags:    []string{"-a", "-f", "-P", "-p", "-t"},
+			ReadOnly: true,
 			Examples: examplesFile{
 				Allow: []string{"type git", "type -t cd"},
 			},
 		}, true
 	case "uname":
 		return ruleFile{
-			Verdict: "allow",
-			Flags:   []string{"-a", "-s", "-n", "-r", "-v", "-m", "-p", "-i", "-o", "--all", "--kernel-name", "--nodename", "--kernel-release", "--kernel-version", "--machine", "--processor", "--hardware-platform", "--operating-system"},
-			Args:    "none",
+			Verdict:  "allow",
+			Flags:    []string{"-a", "-s", "-n", "-r", "-v", "-m", "-p", "-i", "-o", "--all", "--kernel-name", "--nodename", "--kernel-release", "--kernel-version", "--machine", "--processor", "--hardware-platform", "--operating-system"},
+			Args:     "none",
+			ReadOnly: true,
 		}, true
 	case "uniq":
 		return ruleFile{
@@ -3293,7 +3617,9 @@ func defaultCommand(name string) (ruleFile, bool) {
 					Type: "int",
 				},
 			},
-			MaxArgs: 1,
+			MaxArgs:  1,
+			ReadOnly: true,
+			Paths:    "read",
 			Examples: examplesFile{
 				Allow: []string{"uniq -c", "uniq -d names.txt"},
 				Ask:   []string{"uniq in.txt out.txt"},
@@ -3316,7 +3642,9 @@ func defaultCommand(name string) (ruleFile, bool) {
 					Type: "any",
 				},
 			},
-			Globs: true,
+			Globs:    true,
+			ReadOnly: true,
+			Paths:    "read",
 			Examples: examplesFile{
 				Allow: []string{"wc -l src/*.rs", "wc -l *.go", "wc README.md"},
 			},
@@ -3328,16 +3656,18 @@ func defaultCommand(name string) (ruleFile, bool) {
 		}, true
 	case "which":
 		return ruleFile{
-			Verdict: "allow",
-			Flags:   []string{"-a", "-s"},
+			Verdict:  "allow",
+			Flags:    []string{"-a", "-s"},
+			ReadOnly: true,
 			Examples: examplesFile{
 				Allow: []string{"which go", "which -a git"},
 			},
 		}, true
 	case "whoami":
 		return ruleFile{
-			Verdict: "allow",
-			Args:    "none",
+			Verdict:  "allow",
+			Args:     "none",
+			ReadOnly: true,
 		}, true
 	case "xargs":
 		return ruleFile{
@@ -3400,6 +3730,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 				Stdin:   true,
 				Replace: []string{"-I", "--replace", "-i"},
 			},
+			ReadOnly: true,
 			Examples: examplesFile{
 				Allow: []string{"xargs grep -l TODO", "xargs -0 wc -l", "xargs -I{} echo {}"},
 				Ask:   []string{"xargs rm", "xargs rg foo"},
@@ -3435,6 +3766,8 @@ func defaultCommand(name string) (ruleFile, bool) {
 				Flags:  []string{"-r"},
 				Reason: "it turns a dump back into a file",
 			}},
+			ReadOnly: true,
+			Paths:    "read",
 		}, true
 	case "zsh":
 		return ruleFile{

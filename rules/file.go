@@ -17,14 +17,26 @@ import (
 // types (see gen_test.go), so that a hook never pays for TOML decoding.
 
 type policyFile struct {
-	Version  int                 `toml:"version"`
-	Extends  string              `toml:"extends"`
-	Default  string              `toml:"default"`
-	Tools    map[string]string   `toml:"tools"`
-	Shell    map[string]string   `toml:"shell"`
-	Env      envFile             `toml:"env"`
-	Redirect redirectFile        `toml:"redirect"`
-	Command  map[string]ruleFile `toml:"command"`
+	Version       int                 `toml:"version"`
+	Extends       string              `toml:"extends"`
+	Default       string              `toml:"default"`
+	ReadOnly      bool                `toml:"read_only"`
+	ReadOnlyShell bool                `toml:"read_only_shell"`
+	Trust         []string            `toml:"trust"`
+	Tools         map[string]string   `toml:"tools"`
+	Shell         map[string]string   `toml:"shell"`
+	Env           envFile             `toml:"env"`
+	Redirect      redirectFile        `toml:"redirect"`
+	Paths         pathsFile           `toml:"paths"`
+	Command       map[string]ruleFile `toml:"command"`
+}
+
+type pathsFile struct {
+	Writable  []string `toml:"writable"`
+	Protected []string `toml:"protected"`
+	Secret    []string `toml:"secret"`
+	Write     string   `toml:"write"`
+	Read      string   `toml:"read"`
 }
 
 type envFile struct {
@@ -67,6 +79,8 @@ type ruleFile struct {
 	Exec        []string             `toml:"exec"`
 	Shell       string               `toml:"shell"`
 	Interpreter bool                 `toml:"interpreter"`
+	ReadOnly    bool                 `toml:"read_only"`
+	Paths       string               `toml:"paths"`
 	Children    []string             `toml:"children"`
 	Examples    examplesFile         `toml:"examples"`
 }

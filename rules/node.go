@@ -26,6 +26,8 @@ type node struct {
 	unknown    Verdict  // for an unknown option, a dynamic word, a glob where none is allowed
 	require    []string // at least one of these options must be present
 	children   []string // programs it may start itself: base-name or path patterns
+	readOnly   bool     // it neither writes files nor runs other code (read-only mode may allow it)
+	pathMode   string   // its operands are paths it reads ("read"), writes ("write"), or reads and then writes the last ("copy")
 	escs       []*escalation
 	subFiles   map[string]ruleFile // subcommand rules, compiled when first named
 	subKey     []string            // the policy key of this rule, for errors
@@ -83,7 +85,7 @@ type escalation struct {
 	args    []string // patterns: * matches any run of characters, ? one
 }
 
-var valueTypes = []string{"any", "int", "dir", "path"}
+var valueTypes = []string{"any", "int", "dir", "path", "write"}
 
 // compileNode compiles a rule. With eager set it compiles the rule's
 // subcommands too, which checks them and collects their examples;
@@ -209,6 +211,13 @@ func (c *compiler) compileNode(p *Policy, id string, parent *node, rf *ruleFile,
 		n.argsWith = append(n.argsWith, a)
 	}
 	n.interp = rf.Interpreter
+	n.readOnly = rf.ReadOnly || parent != nil && parent.readOnly && strings.HasSuffix(id, " --")
+	switch rf.Paths {
+	case "", "read", "write", "copy":
+		n.pathMode = rf.Paths
+	default:
+		return nil, errf(append(key, "paths"), "paths = %q: want read, write or copy", rf.Paths)
+	}
 	for _, ch := range rf.Children {
 		if _, err := path.Match(ch, ""); err != nil || ch == "" {
 			return nil, errf(append(key, "children"), "children: %q is not a valid pattern", ch)

@@ -38,6 +38,10 @@ type Policy struct {
 	dialect      shellparse.Dialect
 	env          envPolicy
 	redirect     redirectPolicy
+	paths        pathPolicy
+	readOnly     bool     // read-only mode, whatever the call says
+	readOnlyBash bool     // in read-only mode, read-only shell commands may run
+	trust        []string // sha256 digests of project policies this (user) policy trusts
 	rules        ruleSource
 	commandGlobs []string // names of rules that are patterns (mkfs.*)
 	comp         *compiler
@@ -78,7 +82,9 @@ const (
 	tierDeny tier = iota
 	tierAsk
 	tierAllow
-	tierShell
+	tierShell   // each command of the tool's command string is checked
+	tierPaths   // the paths the tool touches are checked
+	tierSession // ask once; allowed for the rest of the session once it ran
 )
 
 func parseTier(s string) (tier, error) {
@@ -91,8 +97,12 @@ func parseTier(s string) (tier, error) {
 		return tierDeny, nil
 	case "shell":
 		return tierShell, nil
+	case "paths":
+		return tierPaths, nil
+	case "session":
+		return tierSession, nil
 	}
-	return tierDeny, fmt.Errorf("unknown tool tier %q (want allow, ask, deny or shell)", s)
+	return tierDeny, fmt.Errorf("unknown tool tier %q (want allow, session, ask, deny, shell or paths)", s)
 }
 
 type toolGlob struct {
@@ -166,12 +176,12 @@ func Load(name string, r io.Reader) (*Policy, error) {
 		return nil, err
 	}
 	rules := mapSource(pf.Command, true)
-	switch pf.Extends {
-	case "":
-	case "default":
-		pf, rules = extend(&defaultPolicyFile, defaultRules(), pf)
-	default:
-		return nil, fmt.Errorf("%s:%d: extends = %q: the only policy to extend is \"default\"", name, keyLine(src, []string{"extends"}), pf.Extends)
+	if pf.Extends != "" {
+		base, baseRules, err := builtin(pf.Extends, 0)
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: extends = %q: %v", name, keyLine(src, []string{"extends"}), pf.Extends, err)
+		}
+		pf, rules = extend(base, baseRules, pf)
 	}
 	p, err := compile(name, pf, rules, src)
 	if err != nil {
@@ -186,6 +196,40 @@ func Load(name string, r io.Reader) (*Policy, error) {
 		}
 	}
 	return p, nil
+}
+
+// Profiles lists the built-in policies a policy can extend.
+var Profiles = []string{"default", "readonly", "review", "refactor"}
+
+// builtin returns a built-in policy, with the profiles laid over the default.
+func builtin(name string, depth int) (*policyFile, ruleSource, error) {
+	if name == "default" {
+		return &defaultPolicyFile, defaultRules(), nil
+	}
+	pf, ok := profileFile(name)
+	if !ok || depth > 4 {
+		return nil, ruleSource{}, fmt.Errorf("there is no built-in policy %q (want one of %s)", name, strings.Join(Profiles, ", "))
+	}
+	base, baseRules, err := builtin(pf.Extends, depth+1)
+	if err != nil {
+		return nil, ruleSource{}, err
+	}
+	out, rules := extend(base, baseRules, &pf)
+	// A profile's rules are built-in like the default's: compiled when used.
+	rules.eager = func(string) bool { return false }
+	return out, rules, nil
+}
+
+// Builtin returns a built-in policy by name: "default", or a profile.
+func Builtin(name string) (*Policy, error) {
+	if name == "default" {
+		return Default()
+	}
+	pf, rules, err := builtin(name, 0)
+	if err != nil {
+		return nil, err
+	}
+	return compile(name, pf, rules, []byte(profileSource(name)))
 }
 
 // defaultRules is the command rules of the embedded default policy, from
@@ -248,6 +292,21 @@ func extend(base *policyFile, baseRules ruleSource, top *policyFile) (*policyFil
 	out.Extends = ""
 	if out.Default == "" {
 		out.Default = base.Default
+	}
+	// Read-only mode, once on, stays on; protected and secret paths only grow.
+	out.ReadOnly = base.ReadOnly || top.ReadOnly
+	out.ReadOnlyShell = base.ReadOnlyShell || top.ReadOnlyShell
+	out.Paths = base.Paths
+	if top.Paths.Writable != nil {
+		out.Paths.Writable = top.Paths.Writable
+	}
+	out.Paths.Protected = append(slices.Clone(base.Paths.Protected), top.Paths.Protected...)
+	out.Paths.Secret = append(slices.Clone(base.Paths.Secret), top.Paths.Secret...)
+	if top.Paths.Write != "" {
+		out.Paths.Write = top.Paths.Write
+	}
+	if top.Paths.Read != "" {
+		out.Paths.Read = top.Paths.Read
 	}
 	out.Tools = mergeMaps(base.Tools, top.Tools)
 	out.Shell = mergeMaps(base.Shell, top.Shell)
@@ -317,7 +376,8 @@ func withoutExamples(rf ruleFile) ruleFile {
 }
 
 // exampleCall is the call used to decide examples and test cases: a Bash
-// command run at the root of a project in /project.
+// command run at the root of a project in /project, by a user whose home
+// is /home/user, with guard in /usr/local/bin.
 func exampleCall(command string) Call {
 	return Call{
 		Tool:    "Bash",
@@ -325,6 +385,8 @@ func exampleCall(command string) Call {
 		Cwd:     "/project",
 		Project: "/project",
 		Home:    "/home/user",
+		Temp:    "/tmp",
+		Guard:   "/usr/local/bin/guard",
 	}
 }
 
@@ -405,6 +467,17 @@ func compile(name string, pf *policyFile, rules ruleSource, src []byte) (*Policy
 	}
 	if err := c.compileRedirect(p, &pf.Redirect); err != nil {
 		return nil, err
+	}
+	if err := c.compilePaths(p, &pf.Paths); err != nil {
+		return nil, err
+	}
+	p.readOnly, p.readOnlyBash = pf.ReadOnly, pf.ReadOnlyShell
+	for _, t := range pf.Trust {
+		hex, ok := strings.CutPrefix(t, "sha256:")
+		if !ok || len(hex) != 64 || strings.Trim(strings.ToLower(hex), "0123456789abcdef") != "" {
+			return nil, c.errorf([]string{"trust"}, "trust %q: want sha256:<64 hex digits>", t)
+		}
+		p.trust = append(p.trust, strings.ToLower(hex))
 	}
 
 	for _, name := range rules.names {
@@ -493,6 +566,61 @@ func (p *Policy) allowedHint() string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.allowed
+}
+
+func (c *compiler) compilePaths(p *Policy, pf *pathsFile) error {
+	for _, l := range []struct {
+		key  string
+		list []string
+	}{{"writable", pf.Writable}, {"protected", pf.Protected}, {"secret", pf.Secret}} {
+		for _, pat := range l.list {
+			if !validPathPattern(pat) {
+				return c.errorf([]string{"paths", l.key}, "paths %s: %q is not an absolute pattern (start it with /, ~, **/ or a placeholder such as {project})", l.key, pat)
+			}
+		}
+	}
+	p.paths = pathPolicy{
+		writable:  defaultWritable,
+		protected: append(slices.Clone(defaultProtected), pf.Protected...),
+		secret:    append(slices.Clone(defaultSecret), pf.Secret...),
+		write:     p.def,
+		read:      Allow,
+	}
+	if pf.Writable != nil {
+		p.paths.writable = slices.Clone(pf.Writable)
+	}
+	for _, v := range []struct {
+		key string
+		s   string
+		dst *Verdict
+	}{{"write", pf.Write, &p.paths.write}, {"read", pf.Read, &p.paths.read}} {
+		if v.s == "" {
+			continue
+		}
+		verdict, err := ParseVerdict(v.s)
+		if err != nil {
+			return c.errorf([]string{"paths", v.key}, "paths %s: %v", v.key, err)
+		}
+		*v.dst = verdict
+	}
+	return nil
+}
+
+// file returns the policy's file name when it came from a file, or "".
+func (p *Policy) file() string {
+	if path.IsAbs(p.name) {
+		return p.name
+	}
+	return ""
+}
+
+// ReadOnly reports whether the policy puts calls in read-only mode.
+func (p *Policy) ReadOnly() bool { return p != nil && p.readOnly }
+
+// Trusts reports whether the policy trusts a project policy whose sha256
+// digest, in hex, is sum.
+func (p *Policy) Trusts(sum string) bool {
+	return p != nil && slices.Contains(p.trust, strings.ToLower(sum))
 }
 
 func (c *compiler) compileEnv(p *Policy, ef *envFile) error {

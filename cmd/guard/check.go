@@ -20,10 +20,15 @@ func runCheck(_ context.Context, s stdio, env getenv, args []string) error {
 	cwd := fs.String("cwd", "", "the call's working `directory` (default: the current directory)")
 	tool := fs.String("tool", "Bash", "the tool `name`")
 	input := fs.String("input", "", "the tool's input as a JSON `object` (for tools other than Bash)")
+	readOnly := fs.Bool("read-only", false, "decide in read-only mode, as guard hook --read-only does")
+	showPolicy := fs.Bool("show-policy", false, "print the policies in effect and what each decides, then the decision")
 	if err := fs.Parse(args); err != nil {
 		return &exitError{code: 2}
 	}
-	call := rules.Call{Tool: *tool, Home: env("HOME")}
+	if *showPolicy && fs.NArg() == 0 && *input == "" {
+		return showLayers(s, env, *config, *cwd)
+	}
+	call := rules.Call{Tool: *tool, Home: env("HOME"), Temp: os.TempDir(), Guard: guardBinary(), ReadOnly: *readOnly}
 	switch {
 	case *tool == "Bash" && *input == "":
 		if fs.NArg() != 1 {
@@ -52,16 +57,19 @@ func runCheck(_ context.Context, s stdio, env getenv, args []string) error {
 	}
 	call.Cwd = abs
 	call.Project = projectDir(env, call.Cwd)
-	policy, err := loadPolicy(*config, call.Project)
+	layers, err := loadLayers(*config, call.Project, env)
 	if err != nil {
 		fmt.Fprintf(s.err, "guard check: %v\n", err)
 		return &exitError{code: 2}
 	}
-	d := policy.Decide(call)
+	if *showPolicy {
+		describeLayers(s, layers)
+	}
+	d := layers.Decide(call)
 	if *asJSON {
-		err = printJSON(s, policy, &d)
+		err = printJSON(s, layers, &d)
 	} else {
-		err = printDecision(s, policy, &d)
+		err = printDecision(s, layers, &d)
 	}
 	if err != nil {
 		return err
@@ -75,8 +83,12 @@ func runCheck(_ context.Context, s stdio, env getenv, args []string) error {
 	return &exitError{code: 2}
 }
 
-func printDecision(s stdio, policy *rules.Policy, d *rules.Decision) error {
-	fmt.Fprintf(s.out, "policy: %s\n", policy.Name())
+func printDecision(s stdio, layers *rules.Layers, d *rules.Decision) error {
+	mode := ""
+	if d.ReadOnly {
+		mode = " (read-only mode)"
+	}
+	fmt.Fprintf(s.out, "policy: %s%s\n", layers.Name(), mode)
 	fmt.Fprintf(s.out, "%s: %s\n", d.Verdict, oneLine(d.Reason()))
 	if h := d.Hint(); h != "" {
 		fmt.Fprintf(s.out, "hint: %s\n", oneLine(h))
@@ -110,15 +122,16 @@ type jsonLeaf struct {
 }
 
 type jsonDecision struct {
-	Verdict string     `json:"verdict"`
-	Reason  string     `json:"reason"`
-	Hint    string     `json:"hint,omitempty"`
-	Policy  string     `json:"policy"`
-	Leaves  []jsonLeaf `json:"leaves"`
+	Verdict  string     `json:"verdict"`
+	Reason   string     `json:"reason"`
+	Hint     string     `json:"hint,omitempty"`
+	Policy   string     `json:"policy"`
+	ReadOnly bool       `json:"read_only,omitempty"`
+	Leaves   []jsonLeaf `json:"leaves"`
 }
 
-func printJSON(s stdio, policy *rules.Policy, d *rules.Decision) error {
-	out := jsonDecision{Verdict: d.Verdict.String(), Reason: d.Reason(), Hint: d.Hint(), Policy: policy.Name()}
+func printJSON(s stdio, layers *rules.Layers, d *rules.Decision) error {
+	out := jsonDecision{Verdict: d.Verdict.String(), Reason: d.Reason(), Hint: d.Hint(), Policy: layers.Name(), ReadOnly: d.ReadOnly}
 	for _, l := range d.Leaves {
 		jl := jsonLeaf{Verdict: l.Verdict.String(), Kind: l.Kind, Text: l.Text, Rule: l.Rule, Why: l.Why, Hint: l.Hint,
 			Programs: l.Programs, Children: l.Children}
@@ -130,4 +143,45 @@ func printJSON(s stdio, policy *rules.Policy, d *rules.Decision) error {
 	enc := json.NewEncoder(s.out)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
+}
+
+// showLayers prints the policies in effect for the current directory.
+func showLayers(s stdio, env getenv, config, cwd string) error {
+	if cwd == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return usageError(s, "check", "finding the working directory: %v", err)
+		}
+		cwd = wd
+	}
+	layers, err := loadLayers(config, projectDir(env, cwd), env)
+	if err != nil {
+		fmt.Fprintf(s.err, "guard check: %v\n", err)
+		return &exitError{code: 2}
+	}
+	describeLayers(s, layers)
+	return nil
+}
+
+// describeLayers prints each policy in effect and how they combine.
+func describeLayers(s stdio, l *rules.Layers) {
+	user := l.User
+	if user == nil {
+		user, _ = rules.Default()
+	}
+	switch {
+	case l.Project == nil:
+		fmt.Fprintf(s.out, "policy in effect: %s\n", user.Name())
+	case l.Trusted():
+		fmt.Fprintf(s.out, "policy in effect: %s, which %s trusts by its sha256: it decides alone\n", l.Project.Name(), user.Name())
+	default:
+		fmt.Fprintf(s.out, "policies in effect: %s (user) and %s (project, sha256 %s): every call gets the stricter decision of the two\n",
+			user.Name(), l.Project.Name(), l.ProjectSum)
+	}
+	fmt.Fprintf(s.out, "from %s:\n", user.Name())
+	user.Describe(s.out)
+	if l.Project != nil {
+		fmt.Fprintf(s.out, "from %s:\n", l.Project.Name())
+		l.Project.Describe(s.out)
+	}
 }

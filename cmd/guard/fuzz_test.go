@@ -150,7 +150,7 @@ func hookFuzzRedecide(t *testing.T, stdin, stdout []byte, getenv getenv) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := p.Decide(rules.Call{Tool: in.toolName, Input: in.toolInput, Cwd: in.cwd, Project: project, Home: getenv("HOME")})
+	d := p.Decide(rules.Call{Tool: in.toolName, Input: in.toolInput, Cwd: in.cwd, Project: project, Home: getenv("HOME"), Temp: os.TempDir(), Guard: guardBinary()})
 	switch out.HookSpecificOutput.PermissionDecision {
 	case "allow":
 		if d.Verdict != rules.Allow {

@@ -20,6 +20,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -67,6 +68,7 @@ func runHook(ctx context.Context, s stdio, env getenv, args []string) error {
 	fs.SetOutput(io.Discard) // the deny line carries the error; stderr holds nothing else
 	config := fs.String("config", "", "policy `file` (default: .claude/guard.toml in the project, else the embedded default)")
 	deadline := fs.Duration("deadline", defaultDeadline, "deny if the decision takes longer than this")
+	readOnly := fs.Bool("read-only", false, "read-only mode: allow only reading tools, whatever the policy says")
 	if err := fs.Parse(args); err != nil {
 		return writeDeny(s, deny("bad hook arguments: %v", err))
 	}
@@ -88,7 +90,7 @@ func runHook(ctx context.Context, s stdio, env getenv, args []string) error {
 				done <- answer{err: deny("internal error: %v", r)}
 			}
 		}()
-		out, err := decideHook(s.in, env, *config)
+		out, err := decideHook(s.in, env, *config, *readOnly)
 		done <- answer{out, err}
 	}()
 	timer := time.NewTimer(*deadline)
@@ -97,6 +99,9 @@ func runHook(ctx context.Context, s stdio, env getenv, args []string) error {
 	case a := <-done:
 		if a.err != nil {
 			return writeDeny(s, a.err)
+		}
+		if a.out == nil {
+			return nil // PostToolUse: nothing to answer
 		}
 		data, err := json.Marshal(a.out)
 		if err != nil {
@@ -135,6 +140,7 @@ func writeDeny(s stdio, err error) error {
 // uses. Field names are matched exactly; others are ignored.
 type hookInput struct {
 	event     string
+	session   string
 	toolName  string
 	toolInput map[string]any
 	cwd       string
@@ -181,8 +187,11 @@ func decodeHookInput(r io.Reader) (*hookInput, error) {
 	if in.event, err = str("hook_event_name", false); err != nil {
 		return nil, err
 	}
-	if in.event != "" && in.event != "PreToolUse" {
+	if in.event != "" && in.event != "PreToolUse" && in.event != "PostToolUse" {
 		return nil, deny("guard hook decides PreToolUse calls, not %q", in.event)
+	}
+	if in.session, err = str("session_id", false); err != nil {
+		return nil, err
 	}
 	if in.toolName, err = str("tool_name", true); err != nil {
 		return nil, err
@@ -208,31 +217,48 @@ func decodeHookInput(r io.Reader) (*hookInput, error) {
 	return in, nil
 }
 
-// decideHook reads the call, loads the policy and decides.
-func decideHook(r io.Reader, env getenv, config string) (*hookOutput, error) {
+// decideHook reads the call, loads the policies and decides. For a
+// PostToolUse call it records that a tool of session tier ran, and answers
+// nothing.
+func decideHook(r io.Reader, env getenv, config string, readOnly bool) (*hookOutput, error) {
 	in, err := decodeHookInput(r)
 	if err != nil {
 		return nil, err
 	}
 	project := projectDir(env, in.cwd)
-	policy, err := loadPolicy(config, project)
+	layers, err := loadLayers(config, project, env)
 	if err != nil {
 		return nil, &denial{why: fmt.Sprintf("the policy does not load, so every call is denied: %v", err),
 			hints: []string{"ask the user to fix the policy file; guard check --config FILE shows the error"}}
 	}
-	d := policy.Decide(rules.Call{
-		Tool:    in.toolName,
-		Input:   in.toolInput,
-		Cwd:     in.cwd,
-		Project: project,
-		Home:    env("HOME"),
+	state := sessionFile(env, in.session)
+	if in.event == "PostToolUse" {
+		if state != "" && layers.SessionTool(in.toolName) {
+			recordSession(state, in.toolName)
+		}
+		return nil, nil
+	}
+	d := layers.Decide(rules.Call{
+		Tool:     in.toolName,
+		Input:    in.toolInput,
+		Cwd:      in.cwd,
+		Project:  project,
+		Home:     env("HOME"),
+		Temp:     os.TempDir(),
+		Guard:    guardBinary(),
+		ReadOnly: readOnly,
+		Approved: sessionApproved(state),
 	})
+	where := "policy " + layers.Name()
+	if d.ReadOnly {
+		where += ", read-only mode"
+	}
 	leaf := d.Deciding()
 	switch d.Verdict {
 	case rules.Allow:
-		return answer("allow", fmt.Sprintf("guard: allowed by policy %s: %s", policy.Name(), d.Reason())), nil
+		return answer("allow", fmt.Sprintf("guard (%s): allowed: %s", where, d.Reason())), nil
 	case rules.Ask:
-		reason := fmt.Sprintf("guard: needs approval: %s", d.Reason())
+		reason := fmt.Sprintf("guard (%s): needs approval: %s", where, d.Reason())
 		if leaf.Rule != "" {
 			reason += fmt.Sprintf(" (rule %s)", leaf.Rule)
 		}
@@ -240,9 +266,9 @@ func decideHook(r io.Reader, env getenv, config string) (*hookOutput, error) {
 	}
 	why := d.Reason()
 	if leaf.Rule != "" {
-		why += fmt.Sprintf(" (rule %s, policy %s)", leaf.Rule, policy.Name())
+		why += fmt.Sprintf(" (rule %s, %s)", leaf.Rule, where)
 	} else {
-		why += fmt.Sprintf(" (policy %s)", policy.Name())
+		why += fmt.Sprintf(" (%s)", where)
 	}
 	return nil, &denial{why: why, hints: []string{d.Hint()}}
 }

@@ -106,7 +106,7 @@ func TestHookDeniesBadInput(t *testing.T) {
 		{"missing cwd", hook, `{"tool_name":"Bash","tool_input":{"command":"git status"}}`, env, `the hook input has no "cwd" field`},
 		{"relative cwd", hook, `{"tool_name":"Bash","tool_input":{"command":"git status"},"cwd":"project"}`, env, `the hook input's cwd "project" is not an absolute path`},
 		{"empty cwd", hook, `{"tool_name":"Bash","tool_input":{"command":"git status"},"cwd":""}`, env, `the hook input's cwd "" is not an absolute path`},
-		{"PostToolUse", hook, `{"hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"git status"},"cwd":"` + clean + `"}`, env, `guard hook decides PreToolUse calls, not "PostToolUse"`},
+		{"UserPromptSubmit", hook, `{"hook_event_name":"UserPromptSubmit","tool_name":"Bash","tool_input":{"command":"git status"},"cwd":"` + clean + `"}`, env, `guard hook decides PreToolUse calls, not "UserPromptSubmit"`},
 		{"Bash without command", hook, `{"tool_name":"Bash","tool_input":{"cmd":"git status"},"cwd":"` + clean + `"}`, env, "Bash call has no command string in its input"},
 
 		// Over a bound.
@@ -187,12 +187,12 @@ func TestHookAnswers(t *testing.T) {
 		decision string
 		reason   string
 	}{
-		{"allow", hookTestCall(dir, "git status"), "allow", "guard: allowed by policy default: git status is allowed"},
-		{"allow pipeline", hookTestCall(dir, "git log --oneline | head -5"), "allow", "guard: allowed by policy default: every part is allowed: git log --oneline; head -5"},
-		{"ask", hookTestCall(dir, "npm test"), "ask", "guard: needs approval: no rule for npm"},
-		{"allow Read", `{"hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"/x"},"cwd":"` + dir + `"}`, "allow", "guard: allowed by policy default: tool Read is allowed"},
-		{"no hook_event_name", `{"tool_name":"Bash","tool_input":{"command":"git status"},"cwd":"` + dir + `"}`, "allow", "guard: allowed by policy default: git status is allowed"},
-		{"trailing whitespace", hookTestCall(dir, "git status") + "\n\n  \t", "allow", "guard: allowed by policy default: git status is allowed"},
+		{"allow", hookTestCall(dir, "git status"), "allow", "guard (policy default): allowed: git status is allowed"},
+		{"allow pipeline", hookTestCall(dir, "git log --oneline | head -5"), "allow", "guard (policy default): allowed: every part is allowed: git log --oneline; head -5"},
+		{"ask", hookTestCall(dir, "npm test"), "ask", "guard (policy default): needs approval: no rule for npm"},
+		{"allow Read", `{"hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"/x"},"cwd":"` + dir + `"}`, "allow", "guard (policy default): allowed: Read: reading /x"},
+		{"no hook_event_name", `{"tool_name":"Bash","tool_input":{"command":"git status"},"cwd":"` + dir + `"}`, "allow", "guard (policy default): allowed: git status is allowed"},
+		{"trailing whitespace", hookTestCall(dir, "git status") + "\n\n  \t", "allow", "guard (policy default): allowed: git status is allowed"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

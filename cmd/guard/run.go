@@ -3,6 +3,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -37,8 +38,9 @@ var commands []*command
 
 func init() {
 	commands = []*command{
-		{"hook", "guard hook [--config FILE] [--deadline DURATION]", "decide a Claude Code PreToolUse call read from stdin", runHook},
-		{"check", "guard check [--json] [--config FILE] [--cwd DIR] [--tool NAME --input JSON] [--] 'COMMAND'", "explain the decision on a command or tool call", runCheck},
+		{"hook", "guard hook [--config FILE] [--read-only] [--deadline DURATION]", "decide a Claude Code PreToolUse call read from stdin", runHook},
+		{"check", "guard check [--json] [--show-policy] [--read-only] [--config FILE] [--cwd DIR] [--tool NAME --input JSON] [--] 'COMMAND'", "explain the decision on a command or tool call", runCheck},
+		{"flags", "guard flags --agent claude [--config FILE] [--read-only]", "print the agent's flags that match the policy", runFlags},
 		{"test", "guard test [--config FILE] FILES...", "run [[case]] files and the policy's examples", runTest},
 		{"version", "guard version", "print guard's version", runVersion},
 		{"help", "guard help", "print this help", runHelp},
@@ -141,7 +143,7 @@ func newFlagSet(name string, s stdio) *flag.FlagSet {
 // policyFile is where a project keeps its policy.
 const policyFile = ".claude/guard.toml"
 
-// loadPolicy returns the policy for a call: the --config file, else the
+// loadPolicy returns the policy in one file: the --config file, else the
 // project's .claude/guard.toml, else the embedded default. A policy file
 // that exists but cannot be read or loaded is an error: guard never falls
 // back to the default when a policy is there.
@@ -156,12 +158,82 @@ func loadPolicy(config, projectDir string) (*rules.Policy, error) {
 			return rules.Default()
 		}
 	}
+	p, _, err := loadFile(name)
+	return p, err
+}
+
+// loadFile loads a policy file and returns it with the sha256 of its bytes.
+func loadFile(name string) (*rules.Policy, string, error) {
 	f, err := os.Open(name)
 	if err != nil {
-		return nil, fmt.Errorf("policy %s: %v", name, err)
+		return nil, "", fmt.Errorf("policy %s: %v", name, err)
 	}
 	defer f.Close()
-	return rules.Load(name, f)
+	src, err := io.ReadAll(io.LimitReader(f, 1<<20+1))
+	if err != nil {
+		return nil, "", fmt.Errorf("policy %s: %v", name, err)
+	}
+	p, err := rules.Load(name, bytes.NewReader(src))
+	return p, rules.Digest(src), err
+}
+
+// userPolicyFile returns where the user's own policy lives:
+// $XDG_CONFIG_HOME/guard/guard.toml, else ~/.config/guard/guard.toml.
+func userPolicyFile(env getenv) string {
+	if d := env("XDG_CONFIG_HOME"); filepath.IsAbs(d) {
+		return filepath.Join(d, "guard", "guard.toml")
+	}
+	if h := env("HOME"); filepath.IsAbs(h) {
+		return filepath.Join(h, ".config", "guard", "guard.toml")
+	}
+	return ""
+}
+
+// loadLayers returns the policies for a call. With --config, that file
+// alone decides. Otherwise the user's policy (or the embedded default) and
+// the project's .claude/guard.toml, if there is one, decide together: the
+// project can only restrict what the user allows, unless the user policy
+// trusts it by its sha256. Any policy file that exists but does not load
+// is an error.
+func loadLayers(config, projectDir string, env getenv) (*rules.Layers, error) {
+	if config != "" {
+		p, _, err := loadFile(config)
+		if err != nil {
+			return nil, err
+		}
+		return &rules.Layers{User: p}, nil
+	}
+	l := &rules.Layers{}
+	if name := userPolicyFile(env); name != "" {
+		if _, err := os.Lstat(name); !errors.Is(err, os.ErrNotExist) {
+			p, _, err := loadFile(name)
+			if err != nil {
+				return nil, err
+			}
+			l.User = p
+		}
+	}
+	if projectDir != "" {
+		name := filepath.Join(projectDir, filepath.FromSlash(policyFile))
+		if _, err := os.Lstat(name); !errors.Is(err, os.ErrNotExist) {
+			p, sum, err := loadFile(name)
+			if err != nil {
+				return nil, err
+			}
+			l.Project, l.ProjectSum = p, sum
+		}
+	}
+	return l, nil
+}
+
+// guardBinary returns the path of the running guard binary, a protected
+// path, or "".
+func guardBinary() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	return exe
 }
 
 // projectDir returns the project root for a call: $CLAUDE_PROJECT_DIR, else

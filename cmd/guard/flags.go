@@ -1,0 +1,68 @@
+// Copyright 2026 The guard Authors. SPDX-License-Identifier: MIT
+
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+)
+
+// runFlags prints the agent's own command-line flags that match the
+// policy, so that the agent's permission layer bounds what guard bounds:
+// tools guard denies are removed from the agent, tools it allows are
+// pre-approved, and everything else must be approved by guard's hook or
+// is refused without a prompt.
+func runFlags(_ context.Context, s stdio, env getenv, args []string) error {
+	fs := newFlagSet("flags", s)
+	agent := fs.String("agent", "", "the agent: claude")
+	config := fs.String("config", "", "policy `file` (default: the user's and the project's policies, else the embedded default)")
+	readOnly := fs.Bool("read-only", false, "read-only mode, as guard hook --read-only")
+	if err := fs.Parse(args); err != nil {
+		return &exitError{code: 2}
+	}
+	if *agent != "claude" {
+		return usageError(s, "flags", "--agent claude is the only agent guard writes flags for")
+	}
+	if fs.NArg() > 0 {
+		return usageError(s, "flags", "guard flags takes no arguments")
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return usageError(s, "flags", "finding the working directory: %v", err)
+	}
+	layers, err := loadLayers(*config, projectDir(env, wd), env)
+	if err != nil {
+		fmt.Fprintf(s.err, "guard flags: %v\n", err)
+		return &exitError{code: 2}
+	}
+	var allowed, disallowed []string
+	for _, tool := range layers.ToolNames() {
+		if strings.ContainsAny(tool, "*?[") {
+			continue
+		}
+		switch layers.ToolTier(tool, *readOnly) {
+		case "allow":
+			allowed = append(allowed, tool)
+		case "deny":
+			disallowed = append(disallowed, tool)
+		}
+	}
+	// In dontAsk mode what no rule and no hook approves is refused, not
+	// asked: guard's hook stays the judge of shell commands and paths.
+	out := []string{"--permission-mode", "dontAsk"}
+	if len(allowed) > 0 {
+		out = append(out, "--allowedTools", shellQuote(strings.Join(allowed, ",")))
+	}
+	if len(disallowed) > 0 {
+		out = append(out, "--disallowedTools", shellQuote(strings.Join(disallowed, ",")))
+	}
+	fmt.Fprintln(s.out, strings.Join(out, " "))
+	return nil
+}
+
+// shellQuote quotes s for a POSIX shell.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

@@ -1,0 +1,262 @@
+// Copyright 2026 The guard Authors. SPDX-License-Identifier: MIT
+
+package rules
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"strings"
+	"syscall"
+
+	"github.com/bmatcuk/doublestar/v4"
+)
+
+// pathPolicy is the [paths] table: one engine for every way a call touches a
+// path, file tools and shell alike.
+type pathPolicy struct {
+	writable  []string // writes may go here
+	protected []string // no write may touch these, even where writable
+	secret    []string // no read may touch these
+	write     Verdict  // a file tool's write to a writable path
+	read      Verdict  // a file tool's read of a path that is not secret
+}
+
+// Where a policy does not set them, writes may go to the project and the
+// temp directory. The protected and secret paths below always apply, with
+// the policy's own added to them: a policy can protect more, never less.
+var (
+	defaultWritable = []string{"{project}/**", "{tmp}/**"}
+
+	defaultProtected = []string{
+		// The agent cannot loosen its own guard.
+		"{policy}", "{guard}", "{project}/.claude/guard.toml", "{project}/.claude/settings*.json",
+		"{project}/.claude/hooks/**", "~/.claude/settings*.json", "~/.claude/hooks/**", "~/.config/guard/**", "~/.local/state/guard/**",
+		// Configuration that makes git, the tool chain, the editor or the
+		// shell run code.
+		"{project}/.git/**", "**/.git/config", "**/.git/hooks/**", "**/.git/info/**", "**/.gitattributes",
+		"**/.gitmodules", "**/.husky/**", "**/.pre-commit-config.yaml", "**/.cargo/config", "**/.cargo/config.toml",
+		"**/rust-toolchain", "**/rust-toolchain.toml", "**/.github/workflows/**", "**/.envrc", "**/.vscode/**",
+		"{project}/.mcp.json", "~/.mcp.json", "~/.claude.json",
+		"~/.bashrc", "~/.bash_profile", "~/.bash_login", "~/.bash_logout", "~/.profile", "~/.zshrc", "~/.zshenv",
+		"~/.zprofile", "~/.zlogin", "~/.inputrc", "~/.config/fish/**", "~/.gitconfig", "~/.config/git/**",
+	}
+
+	defaultSecret = []string{
+		"~/.ssh/**", "~/.aws/**", "~/.gnupg/**", "~/.config/gcloud/**", "~/.azure/**", "~/.kube/**",
+		"~/.docker/config.json", "~/.netrc", "~/.git-credentials", "~/.config/gh/hosts.yml", "~/.npmrc",
+		"~/.pypirc", "~/.cargo/credentials", "~/.cargo/credentials.toml", "~/.gem/credentials",
+		"~/.password-store/**", "~/.claude/.credentials.json", "**/.env", "**/.env.*", "/proc/*/environ",
+		"/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/sudoers.d/**",
+	}
+)
+
+// Placeholders in path patterns, replaced per call.
+const (
+	phProject = "{project}" // the project root
+	phTmp     = "{tmp}"     // the system temp directory
+	phHome    = "{home}"    // the home directory; a leading ~ means the same
+	phPolicy  = "{policy}"  // the policy file in use
+	phGuard   = "{guard}"   // the guard binary
+)
+
+func validPathPattern(p string) bool {
+	if p == "" {
+		return false
+	}
+	e := strings.NewReplacer(phProject, "/p", phTmp, "/t", phHome, "/h", phPolicy, "/f", phGuard, "/g").Replace(p)
+	if strings.HasPrefix(e, "~") {
+		e = "/h" + e[1:]
+	}
+	if !strings.HasPrefix(e, "/") && !strings.HasPrefix(e, "**/") {
+		return false // a relative pattern would depend on the working directory
+	}
+	return doublestar.ValidatePattern(e)
+}
+
+// access is how a call touches a path.
+type access int
+
+const (
+	readAccess access = iota
+	writeAccess
+)
+
+// expandPattern replaces the placeholders of a pattern for this call, and
+// reports false when one of them is unknown (no home directory, say): such
+// a pattern matches nothing.
+func (d *decider) expandPattern(p string) (string, bool) {
+	if strings.HasPrefix(p, "~") {
+		p = phHome + p[1:]
+	}
+	for _, ph := range []struct{ name, value string }{
+		{phProject, d.project()},
+		{phTmp, d.call.Temp},
+		{phHome, d.call.Home},
+		{phPolicy, d.p.file()},
+		{phGuard, d.call.Guard},
+	} {
+		if !strings.Contains(p, ph.name) {
+			continue
+		}
+		if !path.IsAbs(ph.value) {
+			return "", false
+		}
+		p = strings.ReplaceAll(p, ph.name, path.Clean(ph.value))
+	}
+	return p, true
+}
+
+// matchAny reports the first pattern that matches any of the paths.
+func (d *decider) matchAny(patterns []string, paths []string) string {
+	for _, pat := range patterns {
+		e, ok := d.expandPattern(pat)
+		if !ok {
+			continue
+		}
+		for _, p := range paths {
+			if m, _ := doublestar.Match(e, p); m {
+				return pat
+			}
+		}
+	}
+	return ""
+}
+
+// within reports whether p is under a pattern that names a directory tree
+// (ending in /**) or matches p itself.
+func (d *decider) allWithin(patterns []string, paths []string) bool {
+	for _, p := range paths {
+		if d.matchAny(patterns, []string{p}) == "" {
+			return false
+		}
+	}
+	return len(paths) > 0
+}
+
+// pathForms returns the forms of an absolute path that rules must see: the
+// path as written (cleaned) and, where it differs, the real path the
+// kernel will reach through symbolic links. An error means the path cannot
+// be resolved (a loop, an unreadable directory).
+func pathForms(abs string) ([]string, error) {
+	real, err := realPath(abs)
+	if err != nil {
+		return nil, err
+	}
+	lexical := path.Clean(abs)
+	if real == lexical {
+		return []string{lexical}, nil
+	}
+	return []string{lexical, real}, nil
+}
+
+// maxLinks bounds the symbolic links followed in one path, as the kernel does.
+const maxLinks = 40
+
+// realPath resolves symbolic links in p as the kernel would, component by
+// component, for the part of the path that exists; the rest is kept as
+// written. A ".." after a link goes to the parent of the link's target.
+func realPath(p string) (string, error) {
+	if !path.IsAbs(p) {
+		return "", fmt.Errorf("%q is not absolute", p)
+	}
+	todo := strings.Split(p, "/")
+	cur := "/"
+	links := 0
+	for len(todo) > 0 {
+		part := todo[0]
+		todo = todo[1:]
+		switch part {
+		case "", ".":
+			continue
+		case "..":
+			cur = path.Dir(cur)
+			continue
+		}
+		next := path.Join(cur, part)
+		fi, err := os.Lstat(next)
+		switch {
+		case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
+			// Nothing more exists: the rest is a name to be created.
+			rest := append([]string{next}, todo...)
+			return path.Clean(strings.Join(rest, "/")), nil
+		case err != nil:
+			return "", fmt.Errorf("%s: %v", next, errors.Unwrap(err))
+		case fi.Mode()&fs.ModeSymlink != 0:
+			links++
+			if links > maxLinks {
+				return "", fmt.Errorf("%s: too many levels of symbolic links", p)
+			}
+			target, err := os.Readlink(next)
+			if err != nil {
+				return "", fmt.Errorf("%s: %v", next, errors.Unwrap(err))
+			}
+			if path.IsAbs(target) {
+				cur = "/"
+			}
+			todo = append(strings.Split(target, "/"), todo...)
+		default:
+			cur = next
+		}
+	}
+	return cur, nil
+}
+
+// pathCheck is the verdict on one path a call touches.
+type pathCheck struct {
+	verdict Verdict
+	rule    string
+	why     string
+}
+
+// checkPath judges access to the path p, written relative to any of the
+// directories where (nil: unknown). fileVerdict is what an allowed access
+// gets: a file tool's [paths] verdict, or a redirection's.
+func (d *decider) checkPath(p string, tilde bool, where []string, acc access, allowed Verdict) pathCheck {
+	var abs []string
+	switch {
+	case tilde:
+		if a := d.abs("/", p); a != "" {
+			abs = []string{a}
+		}
+	case path.IsAbs(p):
+		abs = []string{p}
+	default:
+		for _, base := range where {
+			abs = append(abs, base+"/"+p)
+		}
+	}
+	if len(abs) == 0 {
+		if acc == writeAccess {
+			return pathCheck{Deny, "paths.writable", fmt.Sprintf("%s cannot be resolved (the directory or the home is not known), so it is outside every writable root", p)}
+		}
+		return pathCheck{d.p.def, "", fmt.Sprintf("%s cannot be resolved, so guard cannot tell whether it is secret", p)}
+	}
+	var forms []string
+	for _, a := range abs {
+		f, err := pathForms(a)
+		if err != nil {
+			if acc == writeAccess {
+				return pathCheck{Deny, "paths.writable", fmt.Sprintf("%s cannot be resolved (%v), so it is outside every writable root", p, err)}
+			}
+			return pathCheck{Deny, "paths.secret", fmt.Sprintf("%s cannot be resolved (%v)", p, err)}
+		}
+		forms = append(forms, f...)
+	}
+	pp := &d.p.paths
+	if pat := d.matchAny(pp.secret, forms); pat != "" {
+		return pathCheck{Deny, "paths.secret " + pat, fmt.Sprintf("%s is a secret file (%s): guard does not let it be read or written", p, pat)}
+	}
+	if acc == readAccess {
+		return pathCheck{allowed, "paths.read", fmt.Sprintf("reading %s", p)}
+	}
+	if pat := d.matchAny(pp.protected, forms); pat != "" {
+		return pathCheck{Deny, "paths.protected " + pat, fmt.Sprintf("%s is protected (%s): no tool may change it", p, pat)}
+	}
+	if !d.allWithin(pp.writable, forms) {
+		return pathCheck{Deny, "paths.writable", fmt.Sprintf("%s is outside the writable roots", p)}
+	}
+	return pathCheck{allowed, "paths.write", fmt.Sprintf("writing %s", p)}
+}
