@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -26,27 +27,34 @@ import (
 //	tool = "Write"
 //	input = { file_path = "/project/x.go", content = "" }
 //	want = "ask"
+//
+// A case can name a built-in policy to decide it instead of the one under
+// test (profile = "review"), and read-only mode (read_only = true).
 type Case struct {
-	File    string
-	Line    int
-	Command string
-	Tool    string
-	Input   map[string]any
-	Cwd     string
-	Want    Verdict
-	Rule    string
-	Why     string
+	File     string
+	Line     int
+	Command  string
+	Tool     string
+	Input    map[string]any
+	Cwd      string
+	Want     Verdict
+	Rule     string
+	Why      string
+	Profile  string
+	ReadOnly bool
 }
 
 type caseFile struct {
 	Case []struct {
-		Command string         `toml:"command"`
-		Tool    string         `toml:"tool"`
-		Input   map[string]any `toml:"input"`
-		Cwd     string         `toml:"cwd"`
-		Want    string         `toml:"want"`
-		Rule    string         `toml:"rule"`
-		Why     string         `toml:"why"`
+		Command  string         `toml:"command"`
+		Tool     string         `toml:"tool"`
+		Input    map[string]any `toml:"input"`
+		Cwd      string         `toml:"cwd"`
+		Want     string         `toml:"want"`
+		Rule     string         `toml:"rule"`
+		Why      string         `toml:"why"`
+		Profile  string         `toml:"profile"`
+		ReadOnly bool           `toml:"read_only"`
 	} `toml:"case"`
 }
 
@@ -84,9 +92,11 @@ func LoadCases(name string, src []byte) ([]Case, error) {
 			return nil, fmt.Errorf("%s: a case needs a command or a tool", where)
 		case c.Cwd != "" && !path.IsAbs(c.Cwd):
 			return nil, fmt.Errorf("%s: cwd %q is not absolute", where, c.Cwd)
+		case c.Profile != "" && !slices.Contains(Profiles, c.Profile):
+			return nil, fmt.Errorf("%s: profile %q: want one of %s", where, c.Profile, strings.Join(Profiles, ", "))
 		}
 		out = append(out, Case{File: name, Line: line, Command: c.Command, Tool: c.Tool, Input: c.Input,
-			Cwd: c.Cwd, Want: want, Rule: c.Rule, Why: c.Why})
+			Cwd: c.Cwd, Want: want, Rule: c.Rule, Why: c.Why, Profile: c.Profile, ReadOnly: c.ReadOnly})
 	}
 	return out, nil
 }
@@ -116,12 +126,21 @@ func (c *Case) Call() Call {
 	if c.Cwd != "" {
 		call.Cwd = c.Cwd
 	}
+	call.ReadOnly = c.ReadOnly
 	return call
 }
 
 // Check decides the case and returns an error if the verdict, or the rule
-// that decided, is not the one the case wants.
+// that decided, is not the one the case wants. A case that names a profile
+// is decided by that built-in policy instead of p.
 func (p *Policy) Check(c Case) (Decision, error) {
+	if c.Profile != "" {
+		bp, err := Builtin(c.Profile)
+		if err != nil {
+			return Decision{}, fmt.Errorf("%s:%d: %v", c.File, c.Line, err)
+		}
+		p = bp
+	}
 	d := p.Decide(c.Call())
 	what := c.Command
 	if what == "" {

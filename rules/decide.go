@@ -480,14 +480,33 @@ func (d *decider) project() string {
 }
 
 // inProject reports whether every path is inside the project.
+// inProject reports whether every path is inside the project, as written
+// and through symbolic links.
 func (d *decider) inProject(paths []string) bool {
 	if len(paths) == 0 {
 		return false
 	}
-	root := d.project()
+	roots := []string{d.project()}
+	if real, err := realPath(d.project()); err == nil && real != roots[0] {
+		roots = append(roots, real)
+	}
+	inside := func(p string) bool {
+		for _, root := range roots {
+			if p == root || root == "/" || strings.HasPrefix(p, root+"/") {
+				return true
+			}
+		}
+		return false
+	}
 	for _, p := range paths {
-		if !(p == root || root == "/" || strings.HasPrefix(p, root+"/")) {
+		forms, err := pathForms(p)
+		if err != nil {
 			return false
+		}
+		for _, f := range forms {
+			if !inside(f) {
+				return false
+			}
 		}
 	}
 	return true
@@ -788,6 +807,13 @@ func (m *matcher) operandPath(n *node, o shellparse.Word, acc access, r *result)
 	case o.Dynamic != "":
 		return // already short of allow
 	case o.Glob && acc == writeAccess:
+		// The directory the glob starts in must be writable at least.
+		if dir := globDir(o.Value); dir != "" {
+			if pc := m.d.checkPath(dir, o.Tilde, m.where, writeAccess, Allow); pc.verdict == Deny {
+				r.add(Deny, pc.rule, fmt.Sprintf("%s: the glob %s: %s", n.id, o.Source, pc.why), "")
+				return
+			}
+		}
 		r.add(n.unknown, n.id, fmt.Sprintf("%s writes to the files the glob %s names, which guard cannot check", n.id, o.Source), "name the files")
 		return
 	case o.Glob:
@@ -803,15 +829,21 @@ func (m *matcher) operandPath(n *node, o shellparse.Word, acc access, r *result)
 // globRead checks a glob a command reads: it must not reach into a secret
 // directory, and, since a pattern that starts with a dot matches hidden
 // files such as .env, such a pattern is not allowed without asking.
-func (m *matcher) globRead(n *node, o shellparse.Word, r *result) {
-	lit := o.Value
+// globDir returns the directory a glob's matches are in, as far as its
+// literal start tells: "~/.ssh/*" is in ~/.ssh, "src/*.go" in src.
+func globDir(glob string) string {
+	lit := glob
 	if i := strings.IndexAny(lit, "*?["); i >= 0 {
 		lit = lit[:i]
 	}
-	dir := lit
-	if !strings.HasSuffix(dir, "/") {
-		dir = path.Dir(dir)
+	if strings.HasSuffix(lit, "/") {
+		return path.Clean(lit)
 	}
+	return path.Dir(lit)
+}
+
+func (m *matcher) globRead(n *node, o shellparse.Word, r *result) {
+	dir := globDir(o.Value)
 	for _, sec := range m.d.p.paths.secret {
 		e, ok := m.d.expandPattern(sec)
 		if !ok {

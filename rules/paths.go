@@ -193,6 +193,11 @@ func realPath(p string) (string, error) {
 			if err != nil {
 				return "", fmt.Errorf("%s: %v", next, errors.Unwrap(err))
 			}
+			if _, err := os.Stat(next); errors.Is(err, fs.ErrNotExist) {
+				// A write through it would create a file guard cannot see
+				// coming; judge it as outside every root.
+				return "", fmt.Errorf("%s is a dangling link to %s", next, target)
+			}
 			if path.IsAbs(target) {
 				cur = "/"
 			}

@@ -1,0 +1,364 @@
+// Copyright 2026 The guard Authors. SPDX-License-Identifier: MIT
+
+package rules
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// pathWorld is a project and a home directory on disk, with links that
+// lead out of the project, onto a protected file, onto a secret, and to
+// nowhere.
+type pathWorld struct {
+	proj, home, tmp, guard string
+}
+
+func newPathWorld(t *testing.T) pathWorld {
+	t.Helper()
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := pathWorld{
+		proj:  filepath.Join(root, "proj"),
+		home:  filepath.Join(root, "home"),
+		tmp:   filepath.Join(root, "tmp"),
+		guard: filepath.Join(root, "bin", "guard"),
+	}
+	for _, d := range []string{"proj/src", "proj/.git", "home/.ssh", "tmp", "bin", "outside"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{"proj/src/main.go", "proj/.git/config", "home/.ssh/id_rsa", "proj/.env", "bin/guard", "outside/file"} {
+		if err := os.WriteFile(filepath.Join(root, f), []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	links := map[string]string{
+		"proj/out":      filepath.Join(root, "outside"),       // a directory outside the project
+		"proj/cfg":      filepath.Join(w.proj, ".git/config"), // a protected file
+		"proj/key":      filepath.Join(w.home, ".ssh/id_rsa"), // a secret
+		"proj/dangling": filepath.Join(w.proj, "missing"),     // nothing
+		"proj/up":       "..",                                 // the parent, relatively
+	}
+	for l, target := range links {
+		if err := os.Symlink(target, filepath.Join(root, l)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return w
+}
+
+func (w pathWorld) call(tool string, input map[string]any) Call {
+	return Call{Tool: tool, Input: input, Cwd: w.proj, Project: w.proj, Home: w.home, Temp: w.tmp, Guard: w.guard}
+}
+
+func TestPathRules(t *testing.T) {
+	w := newPathWorld(t)
+	p, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	P := func(s string) string {
+		return strings.NewReplacer("PROJ", w.proj, "HOME", w.home, "TMP", w.tmp, "GUARD", w.guard).Replace(s)
+	}
+	for _, tc := range []struct {
+		tool  string
+		field string
+		path  string
+		want  Verdict
+		why   string
+	}{
+		// Writes: inside the project ask (the default policy's [paths] write).
+		{"Write", "file_path", "PROJ/src/new.go", Ask, "writing"},
+		{"Edit", "file_path", "PROJ/src/main.go", Ask, "writing"},
+		{"MultiEdit", "file_path", "PROJ/src/main.go", Ask, "writing"},
+		{"NotebookEdit", "notebook_path", "PROJ/n.ipynb", Ask, "writing"},
+		{"Write", "file_path", "TMP/scratch.txt", Ask, "writing"},
+		{"Write", "file_path", "src/relative.go", Ask, "writing"},
+		// ... and never outside the writable roots, through .., ~ or a link.
+		{"Write", "file_path", "PROJ/src/../../x", Deny, "outside the writable roots"},
+		{"Write", "file_path", "PROJ/up/x", Deny, "outside the writable roots"},
+		{"Write", "file_path", "PROJ/out/file", Deny, "outside the writable roots"},
+		{"Write", "file_path", "~/x", Deny, "outside the writable roots"},
+		{"Write", "file_path", "/etc/passwd", Deny, "outside the writable roots"},
+		{"Write", "file_path", "PROJ/dangling", Deny, "dangling link"},
+		// Protected paths, also reached through a link.
+		{"Write", "file_path", "PROJ/.git/config", Deny, "protected"},
+		{"Edit", "file_path", "PROJ/cfg", Deny, "protected"},
+		{"Write", "file_path", "PROJ/.claude/settings.json", Deny, "protected"},
+		{"Write", "file_path", "PROJ/.claude/settings.local.json", Deny, "protected"},
+		{"Write", "file_path", "PROJ/.claude/guard.toml", Deny, "protected"},
+		{"Write", "file_path", "PROJ/.claude/hooks/check.sh", Deny, "protected"},
+		{"Write", "file_path", "PROJ/.github/workflows/ci.yml", Deny, "protected"},
+		{"Write", "file_path", "PROJ/sub/.gitattributes", Deny, "protected"},
+		{"Write", "file_path", "PROJ/.cargo/config.toml", Deny, "protected"},
+		{"Write", "file_path", "PROJ/rust-toolchain.toml", Deny, "protected"},
+		{"Write", "file_path", "PROJ/.mcp.json", Deny, "protected"},
+		{"Write", "file_path", "GUARD", Deny, "protected"},
+		{"Edit", "file_path", "HOME/.bashrc", Deny, "protected"},
+		// Reads: anything but the secrets, also reached through a link.
+		{"Read", "file_path", "PROJ/src/main.go", Allow, "reading"},
+		{"Read", "file_path", "/etc/hostname", Allow, "reading"},
+		{"Read", "file_path", "PROJ/.env", Deny, "secret"},
+		{"Read", "file_path", "PROJ/config/.env.production", Deny, "secret"},
+		{"Read", "file_path", "HOME/.ssh/id_rsa", Deny, "secret"},
+		{"Read", "file_path", "~/.aws/credentials", Deny, "secret"},
+		{"Read", "file_path", "PROJ/key", Deny, "secret"},
+		{"Read", "file_path", "/proc/self/environ", Deny, "secret"},
+		{"Grep", "path", "HOME/.ssh", Deny, "secret"},
+		{"Glob", "path", "PROJ/src", Allow, "reading"},
+		{"LS", "path", "PROJ", Allow, "reading"},
+		{"NotebookRead", "notebook_path", "PROJ/n.ipynb", Allow, "reading"},
+	} {
+		call := w.call(tc.tool, map[string]any{tc.field: P(tc.path)})
+		d := p.Decide(call)
+		if d.Verdict != tc.want || !strings.Contains(d.Reason(), tc.why) {
+			t.Errorf("%s %s: got %s: %s; want %s: ...%s...", tc.tool, tc.path, d.Verdict, d.Reason(), tc.want, tc.why)
+		}
+	}
+	// A file tool without its path field is denied; Grep without a path
+	// searches the cwd.
+	if d := p.Decide(w.call("Write", map[string]any{"content": "x"})); d.Verdict != Deny {
+		t.Errorf("Write without file_path: %s", d.Verdict)
+	}
+	if d := p.Decide(w.call("Grep", map[string]any{"pattern": "x"})); d.Verdict != Allow {
+		t.Errorf("Grep without path: %s: %s", d.Verdict, d.Reason())
+	}
+}
+
+func TestShellPaths(t *testing.T) {
+	w := newPathWorld(t)
+	p, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		cmd  string
+		want Verdict
+		why  string
+	}{
+		{"echo x > src/out.txt", Ask, "writing src/out.txt"},
+		{"echo x > out/file", Deny, "outside the writable roots"},
+		{"echo x > cfg", Deny, "protected"},
+		{"echo x > dangling", Deny, "dangling link"},
+		{"cd / && echo x > etc/passwd", Deny, "outside the writable roots"},
+		{"cd src && echo x > ../../x", Deny, "outside the writable roots"},
+		{"cd $D && echo x > y", Deny, "cannot be resolved"},
+		{"cat < key", Deny, "secret"},
+		{"cat key", Deny, "secret"},
+		{"head -n 3 .env", Deny, "secret"},
+		{"cd / && cat etc/shadow", Deny, "secret"},
+		{"cat ~/.ssh/*", Deny, "secret"},
+		{"cat src/*.go", Allow, ""},
+		{"cat .e*", Ask, "hidden files"},
+		{"rm src/main.go", Ask, "rm needs approval"},
+		{"rm cfg", Deny, "protected"},
+		{"rm ~/.bashrc", Deny, "protected"},
+		{"touch out/x", Deny, "outside the writable roots"},
+		{"cp key stolen", Deny, "secret"},
+		{"cp src/main.go .git/hooks/pre-commit", Deny, "protected"},
+		{"mv src/main.go -t /etc", Deny, "outside the writable roots"},
+		{"ln -s ~/.ssh/id_rsa k", Deny, "secret"},
+		{"tee -a ~/.profile", Deny, "protected"},
+		{"sort -o /etc/x f", Deny, "writes to a file"},
+		{"git -C out status", Ask, "outside the project"},
+	} {
+		d := p.Decide(w.call("Bash", map[string]any{"command": tc.cmd}))
+		if d.Verdict != tc.want || !strings.Contains(d.Reason(), tc.why) {
+			t.Errorf("%q: got %s: %s; want %s: ...%s...", tc.cmd, d.Verdict, d.Reason(), tc.want, tc.why)
+		}
+	}
+}
+
+// TestEveryTool decides a call of every tool the default policy names, and
+// of an invented one, in normal and in read-only mode.
+func TestEveryTool(t *testing.T) {
+	w := newPathWorld(t)
+	p, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	inputs := map[string]map[string]any{
+		"Bash": {"command": "git status"}, "Monitor": {"command": "git status"},
+		"Read": {"file_path": w.proj + "/src/main.go"}, "NotebookRead": {"notebook_path": w.proj + "/n.ipynb"},
+		"Grep": {"pattern": "x"}, "Glob": {"pattern": "*.go"}, "LS": {"path": w.proj},
+		"Write": {"file_path": w.proj + "/x", "content": ""}, "Edit": {"file_path": w.proj + "/x"},
+		"MultiEdit": {"file_path": w.proj + "/x"}, "NotebookEdit": {"notebook_path": w.proj + "/n.ipynb"},
+	}
+	readOnlyAllowed := map[string]bool{"Read": true, "NotebookRead": true, "Grep": true, "Glob": true, "LS": true,
+		"TodoWrite": true, "AskUserQuestion": true, "ExitPlanMode": true, "EnterPlanMode": true, "ToolSearch": true}
+	tools := append(sortedKeys(p.tools), "Teleport", "mcp__github__create_issue")
+	if len(tools) < 45 {
+		t.Fatalf("the default policy names only %d tools", len(tools))
+	}
+	for _, tool := range tools {
+		in := inputs[tool]
+		if in == nil {
+			in = map[string]any{}
+		}
+		want, _ := p.toolTier(tool)
+		d := p.Decide(w.call(tool, in))
+		switch want {
+		case tierAllow:
+			if d.Verdict != Allow {
+				t.Errorf("%s: %s: %s; its tier allows it", tool, d.Verdict, d.Reason())
+			}
+		case tierDeny:
+			if d.Verdict == Allow {
+				t.Errorf("%s: allowed; its tier denies it", tool)
+			}
+		case tierAsk, tierSession:
+			if d.Verdict != Ask {
+				t.Errorf("%s: %s: %s; its tier asks", tool, d.Verdict, d.Reason())
+			}
+		}
+		ro := w.call(tool, in)
+		ro.ReadOnly = true
+		d = p.Decide(ro)
+		switch {
+		case readOnlyAllowed[tool] && want != tierDeny && d.Verdict != Allow:
+			t.Errorf("read-only mode: %s: %s: %s; want allow", tool, d.Verdict, d.Reason())
+		case !readOnlyAllowed[tool] && d.Verdict != Deny:
+			t.Errorf("read-only mode: %s: %s: %s; want deny", tool, d.Verdict, d.Reason())
+		case !d.ReadOnly:
+			t.Errorf("read-only mode: %s: the decision does not say read-only", tool)
+		}
+	}
+}
+
+func TestReadOnlyShell(t *testing.T) {
+	w := newPathWorld(t)
+	review, err := Builtin("review")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readonly, err := Builtin("readonly")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		cmd            string
+		review, readon Verdict
+	}{
+		{"git status", Allow, Deny},
+		{"git log --oneline | head -5", Allow, Deny},
+		{"rg TODO src | wc -l", Allow, Deny},
+		{"find . -name '*.go' -exec grep -l x {} +", Allow, Deny},
+		{"timeout 5 git diff", Allow, Deny},
+		{"bash -c 'ls -la'", Allow, Deny},
+		{"go test ./...", Deny, Deny},
+		{"cargo build", Deny, Deny},
+		{"git commit -m x", Deny, Deny},
+		{"npm test", Deny, Deny},
+		{"ls > out.txt", Deny, Deny},
+		{"find . -exec rm {} +", Deny, Deny},
+		{"touch x", Deny, Deny},
+		{"echo $HOME", Deny, Deny},
+	} {
+		for _, pc := range []struct {
+			p    *Policy
+			want Verdict
+		}{{review, tc.review}, {readonly, tc.readon}} {
+			d := pc.p.Decide(w.call("Bash", map[string]any{"command": tc.cmd}))
+			if d.Verdict != pc.want || !d.ReadOnly {
+				t.Errorf("%s: %q: got %s (read-only %v): %s; want %s", pc.p.Name(), tc.cmd, d.Verdict, d.ReadOnly, d.Reason(), pc.want)
+			}
+		}
+	}
+	// The refactor profile lets edits in the project run without asking.
+	refactor, err := Builtin("refactor")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := refactor.Decide(w.call("Edit", map[string]any{"file_path": w.proj + "/src/main.go"})); d.Verdict != Allow {
+		t.Errorf("refactor: Edit in the project: %s: %s", d.Verdict, d.Reason())
+	}
+	if d := refactor.Decide(w.call("Edit", map[string]any{"file_path": w.proj + "/.git/config"})); d.Verdict != Deny {
+		t.Errorf("refactor: Edit of .git/config: %s: %s", d.Verdict, d.Reason())
+	}
+}
+
+func TestLayers(t *testing.T) {
+	w := newPathWorld(t)
+	project, err := Load("project.toml", strings.NewReader(`
+version = 1
+default = "ask"
+[tools]
+Bash = "shell"
+WebFetch = "allow"
+[command.npm]
+verdict = "allow"
+[command.git]
+verdict = "deny"
+reason = "not here"
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	user, err := Load("user.toml", strings.NewReader("version = 1\nextends = \"default\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const sum = "0123456789012345678901234567890123456789012345678901234567890123"
+	trusting, err := Load("trusting.toml", strings.NewReader("version = 1\nextends = \"default\"\ntrust = [\"sha256:"+sum+"\"]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	readonly, err := Builtin("readonly")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name   string
+		layers Layers
+		tool   string
+		input  map[string]any
+		want   Verdict
+	}{
+		{"project alone cannot allow npm", Layers{Project: project, ProjectSum: sum}, "Bash", map[string]any{"command": "npm test"}, Ask},
+		{"project cannot allow WebFetch", Layers{User: user, Project: project, ProjectSum: sum}, "WebFetch", map[string]any{"url": "x"}, Deny},
+		{"project can deny git", Layers{User: user, Project: project, ProjectSum: sum}, "Bash", map[string]any{"command": "git status"}, Deny},
+		{"a trusted project allows npm", Layers{User: trusting, Project: project, ProjectSum: sum}, "Bash", map[string]any{"command": "npm test"}, Allow},
+		{"trust is by digest", Layers{User: trusting, Project: project, ProjectSum: strings.Repeat("f", 64)}, "Bash", map[string]any{"command": "npm test"}, Ask},
+		{"a read-only user policy holds for the project", Layers{User: readonly, Project: project, ProjectSum: sum}, "Bash", map[string]any{"command": "npm test"}, Deny},
+		{"no project: the user policy", Layers{User: user}, "Bash", map[string]any{"command": "git status"}, Allow},
+	} {
+		d := tc.layers.Decide(w.call(tc.tool, tc.input))
+		if d.Verdict != tc.want {
+			t.Errorf("%s: got %s: %s; want %s", tc.name, d.Verdict, d.Reason(), tc.want)
+		}
+	}
+}
+
+func TestRealPath(t *testing.T) {
+	w := newPathWorld(t)
+	loop := filepath.Join(w.proj, "loop")
+	if err := os.Symlink(loop, loop); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		in, want, err string
+	}{
+		{w.proj + "/src/main.go", w.proj + "/src/main.go", ""},
+		{w.proj + "/src/new/file", w.proj + "/src/new/file", ""},
+		{w.proj + "/out/file", filepath.Dir(w.proj) + "/outside/file", ""},
+		{w.proj + "/up/home", filepath.Dir(w.proj) + "/home", ""},
+		{w.proj + "/out/../proj/x", filepath.Dir(w.proj) + "/proj/x", ""}, // .. after a link: the target's parent
+		{w.proj + "/src/main.go/x", w.proj + "/src/main.go/x", ""},
+		{w.proj + "/dangling", "", "dangling link"},
+		{loop + "/x", "", "too many levels of symbolic links"},
+	} {
+		got, err := realPath(tc.in)
+		switch {
+		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+			t.Errorf("realPath(%q): error %v, want %q", tc.in, err, tc.err)
+		case tc.err == "" && (err != nil || got != tc.want):
+			t.Errorf("realPath(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
+		}
+	}
+}
