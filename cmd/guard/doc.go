@@ -9,13 +9,20 @@
 //
 // # Usage
 //
-//	guard hook [--config FILE] [--deadline DURATION]
-//	guard check [--json] [--config FILE] [--cwd DIR] [--tool NAME --input JSON] [--] 'COMMAND'
+//	guard hook [--config FILE] [--read-only] [--deadline DURATION]
+//	guard check [--json] [--show-policy] [--read-only] [--config FILE] [--cwd DIR] [--tool NAME --input JSON] [--] 'COMMAND'
 //	guard test [--config FILE] [-v] FILES...
+//	guard flags --agent claude [--config FILE] [--read-only]
 //	guard version
 //
 // guard hook reads one PreToolUse call from stdin. It uses the tool_name,
-// tool_input and cwd fields and ignores the rest.
+// tool_input, cwd and session_id fields and ignores the rest. Given a
+// PostToolUse call, it records that a tool of the session tier ran, and
+// answers nothing. With --read-only every call is decided in read-only
+// mode, whatever the policy says.
+//
+// guard flags prints the Claude Code flags (--permission-mode,
+// --allowedTools, --disallowedTools) that match the policy.
 //
 // guard check prints the decision on one command (or tool call), and for
 // every part of it (each simple command, redirection, assignment and shell
@@ -26,10 +33,13 @@
 //
 // # Policy
 //
-// With --config, guard uses that file. Otherwise it uses .claude/guard.toml
-// in the project ($CLAUDE_PROJECT_DIR, else the call's cwd), and if there is
-// none, the embedded default policy. A policy file that exists but does not
-// load makes every call a deny; guard never falls back to the default then.
+// With --config, guard uses that file alone. Otherwise the user's policy
+// ($XDG_CONFIG_HOME/guard/guard.toml, else ~/.config/guard/guard.toml, else
+// the embedded default) and the project's .claude/guard.toml (in
+// $CLAUDE_PROJECT_DIR, else the call's cwd) decide together, and a call
+// gets the stricter decision, unless the user's policy trusts the project
+// policy by its sha256. A policy file that exists but does not load makes
+// every call a deny; guard never falls back to another policy then.
 //
 // # Exit codes
 //
@@ -37,6 +47,7 @@
 //	hook     allow or ask (JSON out)  never            deny, and every error
 //	check    allowed                  needs approval   denied, or could not decide
 //	test     every case passed        a case failed    could not run
+//	flags    printed                  never            bad arguments or policy
 //	version  printed                  never            bad arguments
 //
 // # Limitations
