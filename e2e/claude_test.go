@@ -53,7 +53,7 @@ func TestDeniedCommandDoesNotRun(t *testing.T) {
 	p.deniedInResult(o)
 }
 
-// TestAskIsRefusedHeadless: `touch` has no rule, so guard asks; claude -p
+// TestAskIsRefusedHeadless: `touch` writes a file, so guard asks; claude -p
 // cannot ask anyone and refuses the call, and guard's
 // permissionDecisionReason reaches the model.
 func TestAskIsRefusedHeadless(t *testing.T) {
