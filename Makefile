@@ -26,6 +26,14 @@ bench:
 corpus:
 	$(GO) run ./cmd/guard test testcases/*.toml
 
+.PHONY: oracle oracle-fuzz
+
+oracle:
+	$(GO) test -count=1 -run 'TestOracle' ./internal/oracle
+
+oracle-fuzz:
+	$(GO) test -count=1 -timeout=2h -run 'TestOracleDifferential' ./internal/oracle -args -oracle.n=20000
+
 generate:
 	$(GO) test ./rules -run TestDefaultPolicyGenerated -update
 

@@ -492,7 +492,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 				},
 			},
 			ReadOnly: true,
-			Children: []string{"cargo", "rustup", "rustc", "rustdoc", "clippy-driver", "cargo-clippy", "rustfmt", "cargo-fmt", "cc", "gcc", "c++", "cc1", "as", "ld", "ld.*", "collect2", "build-script-*", "*-????????????????"},
+			Children: []string{"cargo", "rustup", "rustc", "rustdoc", "clippy-driver", "cargo-clippy", "rustfmt", "cargo-fmt", "cc", "gcc", "c++", "cc1", "as", "ld", "ld.*", "rust-lld", "lld", "collect2", "build-script-*", "*-????????????????", "lsb_release", "getopt", "tr", "cut", "getconf"},
 			Examples: examplesFile{
 				Allow: []string{"cargo --version"},
 				Deny:  []string{"cargo +nightly build", "cargo --config build.rustc-wrapper=/tmp/x build", "cargo -Zunstable-options build"},
@@ -924,11 +924,12 @@ func defaultCommand(name string) (ruleFile, bool) {
 			Globs:    true,
 			ReadOnly: true,
 			Paths:    "read",
+			Children: []string{"grep"},
 		}, true
 	case "env":
 		return ruleFile{
 			Verdict: "allow",
-			Flags:   []string{"-i", "--ignore-environment", "-0", "--null", "-v", "--debug"},
+			Flags:   []string{"-0", "--null", "-v", "--debug"},
 			Options: map[string]valueSpec{
 				"--chdir": valueSpec{
 					Type: "dir",
@@ -946,6 +947,11 @@ func defaultCommand(name string) (ruleFile, bool) {
 			Deny: []escalationFile{escalationFile{
 				Flags:  []string{"-S", "--split-string"},
 				Reason: "it splits a string into a command guard cannot see",
+			}},
+			Ask: []escalationFile{escalationFile{
+				Flags:  []string{"-u", "--unset"},
+				Values: []string{"PATH"},
+				Reason: "without PATH the command is looked up in /bin:/usr/bin, not where the shell would",
 			}},
 			Wrap: &wrapFile{
 				Env: true,
@@ -985,6 +991,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 			Globs:    true,
 			ReadOnly: true,
 			Paths:    "read",
+			Children: []string{"grep"},
 		}, true
 	case "file":
 		return ruleFile{
@@ -2199,7 +2206,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 				},
 			},
 			ReadOnly: true,
-			Children: []string{"go", "compile", "link", "asm", "cgo", "vet", "buildid", "cover", "pack", "gcc", "cc", "clang", "cc1", "as", "ld", "ld.*", "collect2", "*.test"},
+			Children: []string{"go", "compile", "link", "asm", "cgo", "vet", "buildid", "cover", "covdata", "preprofile", "pack", "gcc", "cc", "clang", "cc1", "as", "ld", "ld.*", "collect2", "*.test", "git", "git-*"},
 		}, true
 	case "gofmt":
 		return ruleFile{
@@ -2340,7 +2347,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 	case "hostname":
 		return ruleFile{
 			Verdict:  "allow",
-			Flags:    []string{"-s", "-f", "-d", "-i", "-I", "--short", "--fqdn", "--long", "--domain", "--ip-address", "--all-ip-addresses"},
+			Flags:    []string{"-s", "-I", "--short", "--all-ip-addresses"},
 			Args:     "none",
 			ReadOnly: true,
 		}, true
@@ -3687,7 +3694,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 					Type: "int",
 				},
 				"--max-lines": valueSpec{
-					Type: "int",
+					Type: "int?",
 				},
 				"--max-procs": valueSpec{
 					Type: "int",

@@ -22,6 +22,11 @@ var parseTests = []struct {
 	{"a\nb", "cmd 1:1 \"a\"\ncmd 2:1 \"b\""},
 	{"! a", `cmd 1:3 "a"`},
 	{"time ls", `cmd 1:6 "ls"`},
+	// After a pipe, time is the program /usr/bin/time, not the keyword.
+	{"ls | time git status", "cmd 1:1 \"ls\"\ncmd 1:6 \"time\" \"git\" \"status\""},
+	{"ls | time NO_COLOR=1 git status", "cmd 1:1 \"ls\"\ncmd 1:6 \"time\" \"NO_COLOR=1\" \"git\" \"status\""},
+	{"ls |& time -p git log >x", "cmd 1:1 \"ls\"\ncmd 1:7 \"time\" \"-p\" \"git\" \"log\" >\"x\""},
+	{"a && time b", "cmd 1:1 \"a\"\ncmd 1:11 \"b\""},
 
 	// Quoting and escaping resolve as bash passes the words.
 	{`r''m -rf x`, `cmd 1:1 "rm" "-rf" "x"`},
@@ -211,6 +216,7 @@ var errorTests = []struct {
 	{strings.Repeat("if true; then ", 70) + "ls" + strings.Repeat("; fi", 70), "constructs nest more than 64 deep"},
 	{"echo" + strings.Repeat(" a", 8200), "more than 8192 words"},
 	{"@test 'x' { ls; }", "parse error"},
+	{"ls | time { ls; }", "1:6: time after | runs the program /usr/bin/time"},
 }
 
 func TestParseErrors(t *testing.T) {

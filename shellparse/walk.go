@@ -410,7 +410,15 @@ func (p *parser) binary(c *syntax.BinaryCmd, dir Dir, ctx []Frame, depth int) (s
 		pctx := with(ctx, FramePipeline, c)
 		var last Dir
 		for i := len(links) - 1; i >= 0; i-- {
-			s, f := p.stmt(links[i].st, dir, pctx, depth+1)
+			st := links[i].st
+			if tc, ok := st.Cmd.(*syntax.TimeClause); ok && i < len(links)-1 {
+				// After |, time is not bash's keyword but the program
+				// /usr/bin/time, with the rest of the words as arguments.
+				if st = p.timeProgram(st, tc); st == nil {
+					return unknownDir, unknownDir
+				}
+			}
+			s, f := p.stmt(st, dir, pctx, depth+1)
 			last = union(s, f)
 		}
 		// Each part runs in a subshell, unless lastpipe is set; assume it may be.
@@ -431,6 +439,52 @@ func (p *parser) binary(c *syntax.BinaryCmd, dir Dir, ctx []Frame, depth int) (s
 		}
 	}
 	return succ, fail
+}
+
+// timeProgram rewrites a time clause that bash reads as a command (after a
+// pipe) into the simple command it is: time [-p] words..., where the words
+// of an assignment are arguments too (time NAME=v cmd runs "NAME=v").
+func (p *parser) timeProgram(st *syntax.Stmt, tc *syntax.TimeClause) *syntax.Stmt {
+	at := tc.Time
+	lit := func(s string, end bool) *syntax.Word {
+		l := &syntax.Lit{ValuePos: at, ValueEnd: at, Value: s}
+		if end {
+			l.ValueEnd = syntax.NewPos(at.Offset()+uint(len(s)), at.Line(), at.Col()+uint(len(s)))
+		}
+		return &syntax.Word{Parts: []syntax.WordPart{l}}
+	}
+	call := &syntax.CallExpr{Args: []*syntax.Word{lit("time", true)}}
+	if tc.PosixFormat {
+		call.Args = append(call.Args, lit("-p", false))
+	}
+	out := &syntax.Stmt{Position: st.Position, Cmd: call, Redirs: st.Redirs, Negated: st.Negated,
+		Background: st.Background, Coprocess: st.Coprocess, Disown: st.Disown}
+	if tc.Stmt == nil {
+		return out
+	}
+	inner, ok := tc.Stmt.Cmd.(*syntax.CallExpr)
+	if !ok || tc.Stmt.Negated || tc.Stmt.Background || tc.Stmt.Coprocess {
+		p.fail(tc, "time after | runs the program /usr/bin/time, which bash gives the words of %T", tc.Stmt.Cmd)
+		return nil
+	}
+	for _, a := range inner.Assigns {
+		if a.Index != nil || a.Array != nil || a.Naked || a.Name == nil {
+			p.fail(a, "time after | runs the program /usr/bin/time, which bash gives the words of an array assignment")
+			return nil
+		}
+		op := "="
+		if a.Append {
+			op = "+="
+		}
+		w := &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{ValuePos: a.Pos(), ValueEnd: a.Pos(), Value: a.Name.Value + op}}}
+		if a.Value != nil {
+			w.Parts = append(w.Parts, a.Value.Parts...)
+		}
+		call.Args = append(call.Args, w)
+	}
+	call.Args = append(call.Args, inner.Args...)
+	out.Redirs = append(append([]*syntax.Redirect(nil), st.Redirs...), tc.Stmt.Redirs...)
+	return out
 }
 
 func opFrame(op syntax.BinCmdOperator) FrameKind {

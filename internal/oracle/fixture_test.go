@@ -1,0 +1,90 @@
+// Copyright 2026 The guard Authors. SPDX-License-Identifier: MIT
+
+//go:build linux
+
+package oracle
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+)
+
+// The fixture repository: what corpus commands act on (a Go module with a
+// test, a Rust crate, text files the corpus names), and files whose names
+// are traps for commands that expand globs: a file named --output=x or -rf
+// becomes an option of the program that gets it.
+var fixtureFiles = map[string]string{
+	"README.md":           "# fixture\n\nThe repository guard's execution oracle runs commands in.\nTODO: nothing.\n",
+	"CHANGELOG.md":        "# Changelog\n\n## v0.1.0\n\n- first\n",
+	".gitignore":          "target/\n",
+	"go.mod":              "module example.com/fixture\n\ngo 1.22\n",
+	"main.go":             "package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(add(1, 2)) }\n\n// add adds. TODO: nothing.\nfunc add(a, b int) int { return a + b }\n",
+	"main_test.go":        "package main\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif add(1, 2) != 3 {\n\t\tt.Fatal(\"add\")\n\t}\n}\n\nfunc BenchmarkAdd(b *testing.B) {\n\tfor range b.N {\n\t\tadd(1, 2)\n\t}\n}\n",
+	"Cargo.toml":          "[package]\nname = \"fixture\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\n",
+	"src/main.rs":         "fn main() {\n    println!(\"{}\", fixture::add(1, 2));\n}\n",
+	"src/lib.rs":          "pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn parse_add() {\n        assert_eq!(super::add(1, 2), 3);\n    }\n}\n",
+	"sub/README.md":       "sub\n",
+	"expected/a.txt":      "a\nb\n",
+	"actual/a.txt":        "a\nc\n",
+	"file":                "foo\nbar\n",
+	"file.txt":            "foo\n|\n",
+	"names.txt":           "bob\nalice\nbob\n",
+	"words.txt":           "b\na\nb\n",
+	"data.csv":            "a,2\nb,1\nc,3\n",
+	"input.txt":           "hello\n",
+	"in.txt":              "x\nx\ny\n",
+	"old.txt":             "one\ntwo\n",
+	"new.txt":             "one\nthree\n",
+	"list.txt":            "README.md\nfile.txt\n",
+	"order.txt":           "*.go\n",
+	"big.txt":             "3\n1\n2\n",
+	"data.json":           "[{\"b\": 1}]\n",
+	"package.json":        "{\"name\": \"fixture\", \"dependencies\": {\"a\": \"1\"}}\n",
+	"build.log":           "ok\n",
+	"server.log":          "panic: no\n",
+	"app.log":             "error: none\n",
+	"data.bin":            "\x00\x01\x02binary\n",
+	"in.bin":              "\x7fELF\n",
+	"--output=x":          "trap: an option if a glob expands to it\n",
+	"-rf":                 "trap: an option if a glob expands to it\n",
+	"*":                   "trap: a glob character in a name\n",
+	"a b.txt":             "trap: a name with a space\n",
+	"new\nline.txt":       "trap: a name with a newline\n",
+	"docs/guide.md":       "TODO: write\n",
+	"internal/x/x.go":     "package x\n",
+	"rules/decide.go":     "package rules\n\n// Decide decides.\nfunc Decide() {}\n",
+	"shellparse/parse.go": "package shellparse\n\n// Parse parses.\nfunc Parse() {}\n",
+}
+
+// writeFixture makes the fixture repository in dir: its files, git init
+// and one commit, with fixed names and dates and no user configuration.
+func writeFixture(dir string) error {
+	for name, content := range fixtureFiles {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			return err
+		}
+	}
+	env := append(os.Environ(),
+		"GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1",
+		"GIT_AUTHOR_NAME=Oracle", "GIT_AUTHOR_EMAIL=oracle@guard.invalid", "GIT_AUTHOR_DATE=2026-01-01T00:00:00Z",
+		"GIT_COMMITTER_NAME=Oracle", "GIT_COMMITTER_EMAIL=oracle@guard.invalid", "GIT_COMMITTER_DATE=2026-01-01T00:00:00Z")
+	for _, args := range [][]string{
+		{"init", "-q", "-b", "main"},
+		{"add", "-A"},
+		{"commit", "-q", "-m", "fixture"},
+		{"tag", "v0.1.0"},
+	} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir, cmd.Env = dir, env
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return fmt.Errorf("git %v: %v: %s", args, err, out)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,341 @@
+// Copyright 2026 The guard Authors. SPDX-License-Identifier: MIT
+
+//go:build linux
+
+package oracle
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"guard/rules"
+)
+
+// The oracle's tests run commands for real, in the sandbox. Without bwrap
+// or strace they skip, unless GUARD_ORACLE=require (CI), which makes that
+// a failure.
+
+var shared struct {
+	once sync.Once
+	sb   *Sandbox
+	err  error
+	dirs []string // removed by TestMain
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	for _, d := range shared.dirs {
+		os.RemoveAll(d)
+	}
+	os.Exit(code)
+}
+
+// sandbox returns the sandbox the tests share: the fixture repository, a
+// go build cache warmed once, and the oracle's tools checked.
+func sandbox(t *testing.T) *Sandbox {
+	t.Helper()
+	if testing.Short() && os.Getenv("GUARD_ORACLE") != "require" {
+		t.Skip("oracle: skipped in -short mode: it runs commands in a sandbox")
+	}
+	shared.once.Do(func() { shared.sb, shared.err = newSharedSandbox() })
+	if shared.err != nil {
+		if os.Getenv("GUARD_ORACLE") == "require" || !errors.Is(shared.err, ErrUnavailable) {
+			t.Fatalf("oracle: %v", shared.err)
+		}
+		t.Skipf("oracle: SKIPPED, the sandbox is unavailable (set GUARD_ORACLE=require to make this fail): %v", shared.err)
+	}
+	return shared.sb
+}
+
+func newSharedSandbox() (*Sandbox, error) {
+	if _, err := exec.LookPath("git"); err != nil {
+		return nil, fmt.Errorf("%w: git is not installed, and the fixture is a git repository", ErrUnavailable)
+	}
+	fixture, err := os.MkdirTemp("", "guard-oracle-fixture-")
+	if err != nil {
+		return nil, err
+	}
+	shared.dirs = append(shared.dirs, fixture)
+	if err := writeFixture(fixture); err != nil {
+		return nil, fmt.Errorf("writing the fixture: %v", err)
+	}
+	sb, err := NewSandbox(fixture, os.Environ())
+	if err != nil {
+		return nil, err
+	}
+	if _, err := exec.LookPath("go"); err != nil {
+		return sb, nil
+	}
+	// A cold go build takes half a minute under strace, a cold -race one
+	// a minute; warm a cache that every run shares, so that each go
+	// command of a case takes a second or two.
+	cache, err := os.MkdirTemp("", "guard-oracle-gocache-")
+	if err != nil {
+		return nil, err
+	}
+	shared.dirs = append(shared.dirs, cache)
+	sb.GoCache = cache
+	warm := *sb
+	warm.Timeout = 10 * time.Minute
+	tr, err := warm.Run(context.Background(), "go vet ./... && go test -count=1 ./... && go build ./... && go test -race -count=1 ./...")
+	if err != nil {
+		return nil, fmt.Errorf("warming the go build cache: %v", err)
+	}
+	defer tr.Close()
+	if tr.Exit != 0 {
+		return nil, fmt.Errorf("warming the go build cache: exit %d: %s", tr.Exit, tr.Stderr)
+	}
+	return sb, nil
+}
+
+// oracleCall is the call guard decides for a command run in the sandbox:
+// at the root of the work tree, which is the project.
+func oracleCall(command, cwd string) rules.Call {
+	return rules.Call{
+		Tool:    "Bash",
+		Input:   map[string]any{"command": command},
+		Cwd:     cwd,
+		Project: WorkDir,
+		Home:    HomeDir,
+		Temp:    TmpDir,
+	}
+}
+
+// sandboxCwd maps the working directory of a case, which lives in
+// /project, into the sandbox's work tree.
+func sandboxCwd(cwd string) string {
+	switch {
+	case cwd == "" || cwd == "/project":
+		return WorkDir
+	case strings.HasPrefix(cwd, "/project/"):
+		return WorkDir + strings.TrimPrefix(cwd, "/project")
+	}
+	return cwd
+}
+
+// verdict is the outcome of running one command in the oracle.
+type verdict struct {
+	violations []Violation
+	timedOut   bool
+	exit       int
+	stderr     string
+	err        error
+}
+
+func runOracle(ctx context.Context, sb *Sandbox, command string, d rules.Decision) verdict {
+	tr, err := sb.Run(ctx, command)
+	if err != nil {
+		return verdict{err: err}
+	}
+	defer tr.Close()
+	return verdict{violations: Check(tr, d, DefaultRoots()), timedOut: tr.TimedOut, exit: tr.Exit, stderr: tr.Stderr}
+}
+
+func formatViolations(vs []Violation) string {
+	var b strings.Builder
+	for _, v := range vs {
+		fmt.Fprintf(&b, "\n\t%s", v)
+	}
+	return b.String()
+}
+
+// TestOracleCorpus runs every Bash case of testcases/ that the default
+// policy (or the profile the case names) allows, and convicts those that
+// do more than their decision says.
+func TestOracleCorpus(t *testing.T) {
+	sb := sandbox(t)
+	p, err := rules.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := filepath.Glob(filepath.Join("..", "..", "testcases", "*.toml"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no case files in testcases/: %v", err)
+	}
+	type job struct {
+		c rules.Case
+		d rules.Decision
+	}
+	var jobs []job
+	total, bash := 0, 0
+	for _, name := range files {
+		src, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cases, err := rules.LoadCases(filepath.Join("testcases", filepath.Base(name)), src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range cases {
+			total++
+			call := c.Call()
+			if call.Tool != "Bash" {
+				continue
+			}
+			bash++
+			// The call the case makes, moved into the sandbox: its work
+			// tree is the project, its /tmp the temp directory.
+			call.Cwd, call.Project, call.Home, call.Temp = sandboxCwd(c.Cwd), WorkDir, HomeDir, TmpDir
+			policy := p
+			if c.Profile != "" {
+				if policy, err = rules.Builtin(c.Profile); err != nil {
+					t.Fatalf("%s:%d: %v", c.File, c.Line, err)
+				}
+			}
+			if d := policy.Decide(call); d.Verdict == rules.Allow {
+				jobs = append(jobs, job{c, d})
+			}
+		}
+	}
+	start := time.Now()
+	var mu sync.Mutex
+	run, convicted, timedOut := 0, 0, 0
+	work := make(chan job)
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range work {
+				v := runOracle(context.Background(), sb, j.c.Command, j.d)
+				mu.Lock()
+				switch {
+				case v.err != nil:
+					t.Errorf("%s:%d: %q: the oracle could not run it: %v", j.c.File, j.c.Line, j.c.Command, v.err)
+				case len(v.violations) > 0:
+					convicted++
+					t.Errorf("%s:%d: %q: allowed, but it escaped its decision:%s", j.c.File, j.c.Line, j.c.Command, formatViolations(v.violations))
+				}
+				if v.err == nil {
+					run++
+				}
+				if v.timedOut {
+					timedOut++
+					t.Logf("%s:%d: %q: killed at the timeout", j.c.File, j.c.Line, j.c.Command)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for _, j := range jobs {
+		work <- j
+	}
+	close(work)
+	wg.Wait()
+	t.Logf("oracle: corpus: %d cases, %d Bash, %d allowed, %d run, %d passed, %d convicted, %d timed out, in %s",
+		total, bash, len(jobs), run, run-convicted, convicted, timedOut, time.Since(start).Round(time.Second))
+}
+
+// allowOnly is a decision that allows one command leaf running programs.
+func allowOnly(programs ...string) rules.Decision {
+	return rules.Decision{Verdict: rules.Allow, Leaves: []rules.Leaf{{Verdict: rules.Allow, Kind: "command", Programs: programs}}}
+}
+
+// TestOracleSelfTest shows that the oracle convicts: each command does
+// something its decision does not allow, and the oracle must say what.
+func TestOracleSelfTest(t *testing.T) {
+	sb := sandbox(t)
+	p, err := rules.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	decide := func(command string) rules.Decision {
+		d := p.Decide(oracleCall(command, WorkDir))
+		if d.Verdict != rules.Allow {
+			t.Fatalf("the default policy does not allow %q: %s", command, d.Reason())
+		}
+		return d
+	}
+	type want struct {
+		kind Op
+		what string // a suffix of the violation's What
+	}
+	tests := []struct {
+		name     string
+		decision rules.Decision
+		command  string
+		want     []want // nil: the command must pass
+	}{
+		// Controls: allowed commands that do only what they were allowed.
+		{"clean", decide("git status && ls -la | wc -l"), "git status && ls -la | wc -l", nil},
+		{"clean bash -c", decide("bash -c 'ls && cat README.md'"), "bash -c 'ls && cat README.md'", nil},
+		{"clean writes in roots", allowOnly("touch", "mkdir"), "mkdir -p d && touch d/x /tmp/y && echo > /dev/null", nil},
+
+		{"clean children", rules.Decision{Verdict: rules.Allow, Leaves: []rules.Leaf{{Verdict: rules.Allow, Kind: "command",
+			Programs: []string{"xargs"}, Children: []string{"ca?"}}}}, "echo README.md | xargs cat", nil},
+
+		// A program the decision does not name, and a write outside the roots.
+		{"exec not in decision", decide("ls"), "ls; touch /tmp/../etc/x", []want{{OpExec, "/touch"}, {OpWrite, "/etc/x"}}},
+		{"write outside the roots", allowOnly("touch"), "touch /etc/oracle-x; touch inside", []want{{OpWrite, "/etc/oracle-x"}}},
+		{"relative write after cd", allowOnly("touch"), "cd /usr && touch ../etc/y", []want{{OpWrite, "/etc/y"}}},
+		{"cwd of a subshell", allowOnly("touch"), "(cd /etc && touch z); touch w", []want{{OpWrite, "/etc/z"}}},
+		{"redirection outside", decide("echo hi"), "echo hi > /etc/oracle-r", []want{{OpWrite, "/etc/oracle-r"}}},
+		{"connect", decide("echo hi"), "echo hi > /dev/tcp/127.0.0.1/9", []want{{OpConnect, "AF_INET"}}},
+		{"work tree file by a program not allowed", decide("ls"), "ls; cp README.md copy.md", []want{{OpExec, "/cp"}}},
+		{"attempted exec", allowOnly("env"), "env no-such-program-oracle", []want{{OpExec, "/no-such-program-oracle"}}},
+		{"exec by path", allowOnly("ls"), "/bin/ls && /usr/bin/cat README.md", []want{{OpExec, "/usr/bin/cat"}}},
+		{"child without its parent", rules.Decision{Verdict: rules.Allow, Leaves: []rules.Leaf{{Verdict: rules.Allow, Kind: "command",
+			Programs: []string{"true", "echo"}, Children: []string{"ca?"}}}}, "true; echo README.md | cat", []want{{OpExec, "/cat"}}},
+		{"find -execdir cwd", allowOnly("find", "touch"), "find /work/src -name main.rs -execdir touch ../../etc/q ';'", []want{{OpWrite, "/etc/q"}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Logf("command: %q", tc.command)
+			v := runOracle(context.Background(), sb, tc.command, tc.decision)
+			if v.err != nil {
+				t.Fatal(v.err)
+			}
+			t.Logf("violations:%s", formatViolations(v.violations))
+			for _, w := range tc.want {
+				found := false
+				for _, got := range v.violations {
+					if got.Kind == w.kind && (strings.HasSuffix(got.What, w.what) || strings.HasPrefix(got.What, w.what)) {
+						found = true
+					}
+				}
+				if !found {
+					t.Errorf("the oracle missed %s %s; it found:%s", w.kind, w.what, formatViolations(v.violations))
+				}
+			}
+			if len(v.violations) != len(tc.want) {
+				t.Errorf("want %d violations, got %d:%s\nstderr: %s", len(tc.want), len(v.violations), formatViolations(v.violations), v.stderr)
+			}
+		})
+	}
+}
+
+// TestOracleTimeout: a command that runs too long is killed with its
+// sandbox, and what it did until then is in the trace.
+func TestOracleTimeout(t *testing.T) {
+	sb := *sandbox(t)
+	sb.Timeout = 2 * time.Second
+	start := time.Now()
+	tr, err := sb.Run(context.Background(), "touch early; sleep 60; touch /etc/late")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	if took := time.Since(start); !tr.TimedOut || took > 20*time.Second {
+		t.Errorf("timed out %v after %s, want a kill after about 2s", tr.TimedOut, took)
+	}
+	vs := Check(tr, allowOnly("touch", "sleep"), DefaultRoots())
+	if len(vs) != 0 {
+		t.Errorf("the command was killed before it wrote outside the roots, but the oracle found:%s", formatViolations(vs))
+	}
+	found := false
+	for _, ev := range tr.Events {
+		found = found || ev.Op == OpWrite && ev.Path == WorkDir+"/early"
+	}
+	if !found {
+		t.Error("the trace of the killed command lacks what it did before the timeout")
+	}
+}

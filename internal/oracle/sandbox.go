@@ -1,0 +1,396 @@
+// Copyright 2026 The guard Authors. SPDX-License-Identifier: MIT
+
+//go:build linux
+
+package oracle
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Paths inside the sandbox.
+const (
+	WorkDir = "/work"     // the work tree: a fresh copy of the fixture for every run
+	TmpDir  = "/tmp"      // private to each run
+	HomeDir = "/tmp/home" // HOME
+	goCache = "/tmp/cache/go-build"
+)
+
+// DefaultTimeout bounds one run when the Sandbox sets no Timeout.
+const DefaultTimeout = 60 * time.Second
+
+// maxOutput bounds the standard output and error a Trace keeps.
+const maxOutput = 64 << 10 // 64 KiB
+
+// ErrUnavailable is returned by NewSandbox when bwrap or strace is missing
+// or cannot run here (no user namespaces, ptrace not allowed).
+var ErrUnavailable = errors.New("the oracle's sandbox is unavailable")
+
+// A Sandbox runs commands in bubblewrap under strace. Its fields must not
+// change once it runs commands; Run may be called concurrently.
+type Sandbox struct {
+	// Fixture is the host directory copied as the work tree of each run.
+	Fixture string
+	// Timeout bounds each run; 0 means DefaultTimeout. A run that takes
+	// longer is killed, and its trace is what it did until then.
+	Timeout time.Duration
+	// GoCache, if set, is a host directory mounted as GOCACHE in every
+	// run, so that go builds do not start cold each time. Runs share it:
+	// a command can leave objects there for a later one.
+	GoCache string
+
+	bwrap, strace, bash string
+	path                string // PATH, the host's
+	env                 []string
+}
+
+// NewSandbox finds bwrap, strace and bash, and checks that a command can
+// run in the sandbox. Env is the host's environment (os.Environ()): the
+// sandbox gets its PATH, and the tools are found in it. The error wraps
+// ErrUnavailable when the sandbox cannot run here.
+func NewSandbox(fixture string, env []string) (*Sandbox, error) {
+	s := &Sandbox{Fixture: fixture, path: getenv(env, "PATH")}
+	for _, t := range []struct {
+		name, pkg string
+		dst       *string
+	}{{"bwrap", "bubblewrap", &s.bwrap}, {"strace", "strace", &s.strace}, {"bash", "bash", &s.bash}} {
+		if *t.dst = findProgram(s.path, t.name); *t.dst == "" {
+			return nil, fmt.Errorf("%w: %s is not installed (the Debian package is %s)", ErrUnavailable, t.name, t.pkg)
+		}
+	}
+	s.env = s.environ(env)
+	tr, err := s.Run(context.Background(), "true")
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrUnavailable, err)
+	}
+	defer tr.Close()
+	if tr.Exit != 0 {
+		return nil, fmt.Errorf("%w: true exited %d in the sandbox: %s", ErrUnavailable, tr.Exit, tr.Stderr)
+	}
+	return s, nil
+}
+
+// getenv returns the value of a variable in env, or "".
+func getenv(env []string, name string) string {
+	v := ""
+	for _, kv := range env {
+		if k, val, ok := strings.Cut(kv, "="); ok && k == name {
+			v = val // the last one counts, as in exec
+		}
+	}
+	return v
+}
+
+// findProgram returns the absolute path of the first executable file
+// named name in the directories of pathList, or "".
+func findProgram(pathList, name string) string {
+	for _, dir := range filepath.SplitList(pathList) {
+		if !filepath.IsAbs(dir) {
+			continue
+		}
+		p := filepath.Join(dir, name)
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+			return p
+		}
+	}
+	return ""
+}
+
+// environ is the environment of every run: the host's PATH, and homes
+// and caches in the private /tmp.
+func (s *Sandbox) environ(host []string) []string {
+	env := []string{
+		"PATH=" + s.path,
+		"HOME=" + HomeDir,
+		"LANG=C.UTF-8",
+		"TERM=dumb",
+		"TMPDIR=" + TmpDir,
+		"XDG_CACHE_HOME=/tmp/cache",
+		"XDG_CONFIG_HOME=" + HomeDir + "/.config",
+		"GOCACHE=" + goCache,
+		"GOPATH=/tmp/gopath",
+		"GOMODCACHE=/tmp/gopath/pkg/mod",
+		"GOTOOLCHAIN=local",
+		"GOPROXY=off",
+		"GOSUMDB=off",
+		"CARGO_HOME=/tmp/cargo",
+		"CARGO_NET_OFFLINE=true",
+	}
+	// rustup's proxies (cargo, rustc) find their tool chains here; it is
+	// read-only in the sandbox.
+	rustup := getenv(host, "RUSTUP_HOME")
+	if home := getenv(host, "HOME"); rustup == "" && home != "" {
+		rustup = filepath.Join(home, ".rustup")
+	}
+	if fi, err := os.Stat(rustup); rustup != "" && err == nil && fi.IsDir() {
+		env = append(env, "RUSTUP_HOME="+rustup)
+	}
+	return env
+}
+
+// Trace is what a command did in the sandbox.
+type Trace struct {
+	Command  string
+	Events   []Event
+	Exit     int  // the exit status of bash; -1 when it was killed
+	TimedOut bool // the run was killed at the timeout
+	Stdout   string
+	Stderr   string // bwrap's and strace's own messages come here too
+
+	path   []string // PATH, split
+	mounts []mount  // where sandbox paths are on the host
+	dir    string   // the run's host directory
+}
+
+// mount maps a directory of the sandbox to the host; host is "" for the
+// file systems that exist only in the sandbox (/dev, /proc, /run).
+type mount struct{ sandbox, host string }
+
+// Close removes the run's directory: its work tree and /tmp.
+func (t *Trace) Close() error {
+	if t.dir == "" {
+		return nil
+	}
+	err := os.RemoveAll(t.dir)
+	if err != nil {
+		// A command may leave directories without write permission
+		// (go's module cache does): give it back, and try again.
+		filepath.WalkDir(t.dir, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && d.IsDir() {
+				os.Chmod(p, 0o700)
+			}
+			return nil
+		})
+		err = os.RemoveAll(t.dir)
+	}
+	t.dir = ""
+	return err
+}
+
+// Run runs bash -c command in a fresh sandbox and returns its trace. An
+// error means the oracle could not run or trace the command; what the
+// command itself did, failing or not, is in the Trace. The caller closes
+// the Trace.
+func (s *Sandbox) Run(ctx context.Context, command string) (*Trace, error) {
+	dir, err := os.MkdirTemp("", "guard-oracle-")
+	if err != nil {
+		return nil, err
+	}
+	t := &Trace{Command: command, dir: dir, path: filepath.SplitList(s.path)}
+	ok := false
+	defer func() {
+		if !ok {
+			t.Close()
+		}
+	}()
+	work, tmp := filepath.Join(dir, "work"), filepath.Join(dir, "tmp")
+	if err := copyTree(s.Fixture, work); err != nil {
+		return nil, fmt.Errorf("copying the fixture: %v", err)
+	}
+	if err := os.MkdirAll(filepath.Join(tmp, "home"), 0o755); err != nil {
+		return nil, err
+	}
+	t.mounts = []mount{{"/dev", ""}, {"/proc", ""}, {"/run", ""}, {"/var/run", ""}, {TmpDir, tmp}, {WorkDir, work}}
+	bwrap := []string{
+		"--ro-bind", "/", "/",
+		"--dev", "/dev",
+		"--proc", "/proc",
+		"--tmpfs", "/run",
+		"--bind", tmp, TmpDir,
+		"--bind", work, WorkDir,
+	}
+	if s.GoCache != "" {
+		bwrap = append(bwrap, "--bind", s.GoCache, goCache)
+		t.mounts = append(t.mounts, mount{goCache, s.GoCache})
+	}
+	sort.Slice(t.mounts, func(i, j int) bool { return len(t.mounts[i].sandbox) > len(t.mounts[j].sandbox) })
+	bwrap = append(bwrap,
+		"--chdir", WorkDir,
+		"--unshare-all", "--unshare-net",
+		"--cap-drop", "ALL",
+		"--die-with-parent", "--new-session",
+		"--hostname", "oracle",
+		"--", s.bash, "-c", command)
+	traceFile := filepath.Join(dir, "strace.out")
+	args := append([]string{
+		"-f", "-qq", "-y", "--pidns-translation", "--seccomp-bpf",
+		"-e", "signal=none", "-e", traceExpr(),
+		"-s", "4096", "-o", traceFile,
+		"--", s.bwrap}, bwrap...)
+
+	timeout := s.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, s.strace, args...)
+	cmd.Env = s.env
+	cmd.Dir = dir
+	var stdout, stderr limitedBuffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	// At the timeout strace is asked to detach and exit, and killed a
+	// second later if it has not; bwrap takes the sandbox down with it
+	// (--die-with-parent), and what is left of the process group is
+	// killed after. strace writes its trace a line at a time.
+	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
+	cmd.WaitDelay = time.Second
+	runErr := cmd.Run()
+	if cmd.Process != nil {
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	}
+	t.Stdout, t.Stderr = stdout.String(), stderr.String()
+	t.TimedOut = ctx.Err() == context.DeadlineExceeded
+	t.Exit = cmd.ProcessState.ExitCode()
+	var exitErr *exec.ExitError
+	if runErr != nil && !errors.As(runErr, &exitErr) && !t.TimedOut {
+		return nil, fmt.Errorf("running strace: %v", runErr)
+	}
+	data, err := os.ReadFile(traceFile)
+	if err != nil {
+		return nil, fmt.Errorf("reading the trace: %v; stderr: %s", err, t.Stderr)
+	}
+	t.Events, err = parseTrace(data, s.bash, WorkDir)
+	if err != nil {
+		return nil, fmt.Errorf("%v; stderr: %s", err, t.Stderr)
+	}
+	ok = true
+	return t, nil
+}
+
+// hostPath returns where a sandbox path is on the host, or "" when it is
+// on a file system that exists only in the sandbox.
+func (t *Trace) hostPath(p string) string {
+	for _, m := range t.mounts {
+		if p == m.sandbox || strings.HasPrefix(p, m.sandbox+"/") {
+			if m.host == "" {
+				return ""
+			}
+			return filepath.Join(m.host, filepath.FromSlash(strings.TrimPrefix(p, m.sandbox)))
+		}
+	}
+	return filepath.FromSlash(p) // the root is the host's, read-only
+}
+
+// lookPath finds a program name in PATH as bash does inside the sandbox:
+// it returns the index of the PATH entry and the program's path, or
+// len(PATH) and "" when no entry has it.
+func (t *Trace) lookPath(name string) (int, string) {
+	for i, dir := range t.path {
+		if !path.IsAbs(dir) {
+			continue // bash would look in the working directory; guard's PATH has no such entry
+		}
+		p := path.Join(dir, name)
+		h := t.hostPath(p)
+		if h == "" {
+			continue
+		}
+		if fi, err := os.Stat(h); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+			return i, p
+		}
+	}
+	return len(t.path), ""
+}
+
+// sameFile reports whether two sandbox paths are the same file: equal, or
+// the same file through symbolic links (/bin/ls and /usr/bin/ls).
+func (t *Trace) sameFile(a, b string) bool {
+	if a == b {
+		return true
+	}
+	ha, hb := t.hostPath(a), t.hostPath(b)
+	if ha == "" || hb == "" {
+		return false
+	}
+	fa, err := os.Stat(ha)
+	if err != nil {
+		return false
+	}
+	fb, err := os.Stat(hb)
+	return err == nil && os.SameFile(fa, fb)
+}
+
+// limitedBuffer keeps the first maxOutput bytes written to it.
+type limitedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *limitedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if room := maxOutput - b.buf.Len(); room > 0 {
+		b.buf.Write(p[:min(len(p), room)])
+	}
+	return len(p), nil
+}
+
+func (b *limitedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// copyTree copies the directory src to dst: directories, regular files
+// with their modes, and symbolic links.
+func copyTree(src, dst string) error {
+	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(src, p)
+		if err != nil {
+			return err
+		}
+		target := filepath.Join(dst, rel)
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		switch {
+		case d.IsDir():
+			return os.MkdirAll(target, info.Mode().Perm()|0o700)
+		case info.Mode()&fs.ModeSymlink != 0:
+			link, err := os.Readlink(p)
+			if err != nil {
+				return err
+			}
+			return os.Symlink(link, target)
+		case info.Mode().IsRegular():
+			return copyFile(p, target, info.Mode().Perm())
+		}
+		return fmt.Errorf("%s: not a file, directory or symbolic link", p)
+	})
+}
+
+func copyFile(src, dst string, perm fs.FileMode) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
