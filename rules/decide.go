@@ -135,6 +135,11 @@ type decider struct {
 	call   Call
 	leaves []Leaf
 	words  int // words parsed so far, in the command and the scripts of bash -c in it
+
+	// Caches for one decision: a long command names the same directories
+	// and matches the same patterns many times.
+	patterns map[string]expanded // path patterns with their placeholders replaced
+	reals    map[string]string   // real paths of directories, by their lexical path
 }
 
 func (d *decider) add(l Leaf) { d.leaves = append(d.leaves, l) }
@@ -845,11 +850,11 @@ func globDir(glob string) string {
 func (m *matcher) globRead(n *node, o shellparse.Word, r *result) {
 	dir := globDir(o.Value)
 	for _, sec := range m.d.p.paths.secret {
-		e, ok := m.d.expandPattern(sec)
-		if !ok {
+		x := m.d.expand(sec)
+		if !x.ok {
 			continue
 		}
-		secDir := e
+		secDir := x.pattern
 		if i := strings.IndexAny(secDir, "*?[{"); i >= 0 {
 			secDir = path.Dir(secDir[:i] + "x")
 		}

@@ -109,20 +109,89 @@ func (d *decider) expandPattern(p string) (string, bool) {
 	return p, true
 }
 
+// expanded is a path pattern with its placeholders replaced for a call,
+// and the literal directory it starts with, which a path must be in to
+// match.
+type expanded struct {
+	pattern string
+	prefix  string // "" when the pattern starts with a wildcard
+	ok      bool   // false: a placeholder is unknown, and it matches nothing
+}
+
+func (d *decider) expand(pat string) expanded {
+	if e, ok := d.patterns[pat]; ok {
+		return e
+	}
+	var e expanded
+	e.pattern, e.ok = d.expandPattern(pat)
+	if e.ok {
+		lit := e.pattern
+		if i := strings.IndexAny(lit, "*?[{\\"); i >= 0 {
+			lit = lit[:i]
+		}
+		if j := strings.LastIndexByte(lit, '/'); j >= 0 {
+			e.prefix = lit[:j+1]
+		}
+	}
+	if d.patterns == nil {
+		d.patterns = map[string]expanded{}
+	}
+	d.patterns[pat] = e
+	return e
+}
+
 // matchAny reports the first pattern that matches any of the paths.
 func (d *decider) matchAny(patterns []string, paths []string) string {
 	for _, pat := range patterns {
-		e, ok := d.expandPattern(pat)
-		if !ok {
+		e := d.expand(pat)
+		if !e.ok {
 			continue
 		}
 		for _, p := range paths {
-			if m, _ := doublestar.Match(e, p); m {
+			if e.prefix != "" && !strings.HasPrefix(p+"/", e.prefix) {
+				continue
+			}
+			if m, _ := doublestar.Match(e.pattern, p); m {
 				return pat
 			}
 		}
 	}
 	return ""
+}
+
+// pathForms is pathForms with the real path of the directory cached for
+// the decision: the operands of a long command share a few directories.
+func (d *decider) pathForms(abs string) ([]string, error) {
+	lexical := path.Clean(abs)
+	dir, name := path.Split(lexical)
+	if name == "" || name == "." || name == ".." || dir == "/" || strings.Contains(abs, "/../") || strings.HasSuffix(abs, "/..") {
+		return pathForms(abs)
+	}
+	dir = strings.TrimSuffix(dir, "/")
+	realDir, ok := d.reals[dir]
+	if !ok {
+		r, err := realPath(dir)
+		if err != nil {
+			return nil, err
+		}
+		if d.reals == nil {
+			d.reals = map[string]string{}
+		}
+		d.reals[dir], realDir = r, r
+	}
+	// The directory is resolved; only the name itself may be a link.
+	real := path.Join(realDir, name)
+	if fi, err := os.Lstat(real); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		if real, err = realPath(real); err != nil {
+			return nil, err
+		}
+	} else if err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
+		return nil, fmt.Errorf("%s: %v", real, errors.Unwrap(err))
+	}
+	if real == lexical {
+		return []string{lexical}, nil
+	}
+	return []string{lexical, real}, nil
 }
 
 // within reports whether p is under a pattern that names a directory tree
@@ -241,7 +310,7 @@ func (d *decider) checkPath(p string, tilde bool, where []string, acc access, al
 	}
 	var forms []string
 	for _, a := range abs {
-		f, err := pathForms(a)
+		f, err := d.pathForms(a)
 		if err != nil {
 			if acc == writeAccess {
 				return pathCheck{Deny, "paths.writable", fmt.Sprintf("%s cannot be resolved (%v), so it is outside every writable root", p, err)}
