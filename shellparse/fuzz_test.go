@@ -49,8 +49,23 @@ func FuzzParse(f *testing.F) {
 		}
 		calls := 0
 		syntax.Walk(file, func(n syntax.Node) bool {
-			if c, ok := n.(*syntax.CallExpr); ok && len(c.Args) > 0 {
-				calls++
+			switch n := n.(type) {
+			case *syntax.CallExpr:
+				if len(n.Args) > 0 {
+					calls++
+				}
+			case *syntax.BinaryCmd:
+				// After a pipe, a bare time is the program /usr/bin/time:
+				// a simple command the tree has no CallExpr for.
+				tc, ok := n.Y.Cmd.(*syntax.TimeClause)
+				if !ok || n.Op != syntax.Pipe && n.Op != syntax.PipeAll {
+					break
+				}
+				if tc.Stmt == nil {
+					calls++
+				} else if c, ok := tc.Stmt.Cmd.(*syntax.CallExpr); ok && len(c.Args) == 0 {
+					calls++ // time A=1: the assignment is the program's argument
+				}
 			}
 			return true
 		})
