@@ -76,9 +76,17 @@ const rssRuns = 5
 const rssChildEnv = "HOOKBENCH_RSS_CHILD"
 
 func main() {
+	os.Exit(run())
+}
+
+// run is hookbench without the process: it returns the exit status.
+func run() int {
 	if os.Getenv(rssChildEnv) == "1" {
-		rssChild(os.Args[1:])
-		return
+		if err := rssChild(os.Args[1:]); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		return 0
 	}
 	n := flag.Int("n", 200, "runs of each binary per input")
 	worstN := flag.Int("worst-n", 20, "runs of each binary for the worst-case input; 0 skips it")
@@ -86,12 +94,13 @@ func main() {
 	flag.Parse()
 	if *n < 1 || *worstN < 0 || flag.NArg() > 0 {
 		flag.Usage()
-		os.Exit(2)
+		return 2
 	}
 	if err := bench(*n, *worstN, *asJSON, os.Stdout); err != nil {
 		fmt.Fprintf(os.Stderr, "hookbench: %v\n", err)
-		os.Exit(1)
+		return 1
 	}
+	return 0
 }
 
 // input is one PreToolUse call to time.
@@ -340,28 +349,26 @@ func peakRSS(s *stats, stdin string, env []string, bin string, args ...string) e
 // rssChild runs args[1:] with stdin from the file args[0] and prints the
 // child's Maxrss and the floor under it, in KiB. It allocates as little as it
 // can before the child starts: that is the floor of the child's figure.
-func rssChild(args []string) {
+func rssChild(args []string) error {
 	f, err := os.Open(args[0])
 	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
+		return err
 	}
 	cmd := exec.Command(args[1], args[2:]...)
 	cmd.Stdin = f // stdout and stderr go to /dev/null
 	if err := cmd.Start(); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
+		return err
 	}
 	// Start returns once the child has called exec: the floor is set.
 	floor := floorKB()
 	if err := cmd.Wait(); err != nil {
 		var ee *exec.ExitError
 		if !errors.As(err, &ee) {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
+			return err
 		}
 	}
-	fmt.Println(kib(cmd.ProcessState.SysUsage()), floor)
+	_, err = fmt.Println(kib(cmd.ProcessState.SysUsage()), floor)
+	return err
 }
 
 // floorKB returns the least Maxrss a child of this process can report: on
