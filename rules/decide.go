@@ -21,6 +21,10 @@ type Call struct {
 	Home    string         // the user's home directory; "" means unknown
 	Temp    string         // the system temp directory; "" means unknown
 	Guard   string         // the guard binary, a protected path; "" means unknown
+	// Shell is the shell the agent runs commands in: "bash", "zsh", or ""
+	// when unknown. Unless it is bash, a command is judged as bash and as
+	// zsh would read it, and allowed only when it is safe in both.
+	Shell string
 
 	// ReadOnly puts the call in read-only mode, whatever the policy says
 	// (guard hook --read-only). Nothing in the call can take it away.
@@ -199,7 +203,7 @@ func (d *decider) decide() {
 				Why: fmt.Sprintf("%s call has no command string in its input", tool)})
 			return
 		}
-		d.script(cmd, []string{path.Clean(d.call.Cwd)}, d.p.dialect, 0)
+		d.script(cmd, []string{path.Clean(d.call.Cwd)}, d.p.dialect, d.call.Shell != "bash", 0)
 	case tierPaths:
 		d.toolPaths(tool, rule)
 	case tierAllow:
@@ -294,7 +298,7 @@ func tierRank(t tier) int {
 }
 
 // script decides a shell script run in the directories where.
-func (d *decider) script(src string, where []string, dialect shellparse.Dialect, depth int) {
+func (d *decider) script(src string, where []string, dialect shellparse.Dialect, zsh bool, depth int) {
 	// Scripts of bash -c share the word bound of the command they are in,
 	// so that nesting them does not multiply the work.
 	left := shellparse.DefaultLimits.MaxWords - d.words
@@ -302,7 +306,7 @@ func (d *decider) script(src string, where []string, dialect shellparse.Dialect,
 		d.add(Leaf{Verdict: Deny, Kind: "input", Text: firstLine(src), Why: fmt.Sprintf("the command and the scripts in it hold more than %d words", shellparse.DefaultLimits.MaxWords)})
 		return
 	}
-	s, err := shellparse.Parse(src, shellparse.Options{Dialect: dialect, Limits: shellparse.Limits{MaxWords: left}})
+	s, err := shellparse.Parse(src, shellparse.Options{Dialect: dialect, Zsh: zsh, Limits: shellparse.Limits{MaxWords: left}})
 	if s != nil {
 		d.words += s.Words
 	}
@@ -1256,7 +1260,7 @@ func (m *matcher) shell(n *node, present map[string]bool, operands []shellparse.
 		dialect = shellparse.POSIX
 	}
 	before := len(m.d.leaves)
-	m.d.script(script.Value, m.where, dialect, m.shellDepth+1)
+	m.d.script(script.Value, m.where, dialect, false, m.shellDepth+1)
 	worst := Allow
 	var deciding *Leaf
 	for k := before; k < len(m.d.leaves); k++ {

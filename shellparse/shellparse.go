@@ -327,13 +327,17 @@ const (
 	KindDynamicCommand Kind = "dynamic-command"    // a command name known only at run time
 	KindDynamicShell   Kind = "dynamic-builtin"    // a builtin that loads or runs code: enable, hash, fc, bind, compgen, complete
 	KindIndirect       Kind = "indirect-expansion" // ${!x}, ${x@P}: expand a value as a name or a prompt
+	KindZsh            Kind = "zsh"                // what zsh, which may run the command, reads differently from bash
+	KindContinuation   Kind = "line-continuation"  // a backslash-newline where bash and the parser would split the text differently
+	KindLocale         Kind = "locale"             // a locale that changes how the shell lexes the rest of the input
 )
 
 // Fixed reports whether no policy may allow the construct.
 func (k Kind) Fixed() bool {
 	switch k {
 	case KindArithmetic, KindEval, KindSource, KindExec, KindAlias, KindTrap,
-		KindFunction, KindCoproc, KindDeclare, KindDynamicCommand, KindDynamicShell, KindIndirect:
+		KindFunction, KindCoproc, KindDeclare, KindDynamicCommand, KindDynamicShell, KindIndirect,
+		KindZsh, KindContinuation, KindLocale:
 		return true
 	}
 	return false
@@ -345,6 +349,7 @@ var Kinds = []Kind{
 	KindProcSubst, KindParamExp, KindNamedFd, KindShellBuiltins,
 	KindArithmetic, KindEval, KindSource, KindExec, KindAlias, KindTrap, KindFunction,
 	KindCoproc, KindDeclare, KindDynamicCommand, KindDynamicShell, KindIndirect,
+	KindZsh, KindContinuation, KindLocale,
 }
 
 // Describe returns a short English name of the construct for messages.
@@ -394,6 +399,12 @@ func (k Kind) Describe() string {
 		return "a builtin that loads or runs code"
 	case KindIndirect:
 		return "indirect expansion"
+	case KindZsh:
+		return "a word zsh reads differently from bash"
+	case KindContinuation:
+		return "a line continuation bash reads differently"
+	case KindLocale:
+		return "a locale that changes how the shell reads the command"
 	}
 	return string(k)
 }

@@ -15,6 +15,10 @@ import (
 type Options struct {
 	Dialect Dialect
 	Limits  Limits
+	// Zsh reports that zsh may run the source too (the agent's shell is zsh
+	// or unknown): what zsh reads differently from bash is then refused, as
+	// a dynamic word or a [KindZsh] finding.
+	Zsh bool
 }
 
 // Parse returns what the shell would do with src, or an [*Error] and no
