@@ -29,7 +29,10 @@ import (
 //	want = "ask"
 //
 // A case can name a built-in policy to decide it instead of the one under
-// test (profile = "review"), and read-only mode (read_only = true).
+// test (profile = "review"), read-only mode (read_only = true), the shell
+// that runs the command (shell = "bash" or "zsh"; without it the shell is
+// unknown and the command must be safe in both), and the agent's locale
+// (locale = "zh_CN.GBK").
 type Case struct {
 	File     string
 	Line     int
@@ -42,6 +45,8 @@ type Case struct {
 	Why      string
 	Profile  string
 	ReadOnly bool
+	Shell    string
+	Locale   string
 }
 
 type caseFile struct {
@@ -55,6 +60,8 @@ type caseFile struct {
 		Why      string         `toml:"why"`
 		Profile  string         `toml:"profile"`
 		ReadOnly bool           `toml:"read_only"`
+		Shell    string         `toml:"shell"`
+		Locale   string         `toml:"locale"`
 	} `toml:"case"`
 }
 
@@ -94,9 +101,12 @@ func LoadCases(name string, src []byte) ([]Case, error) {
 			return nil, fmt.Errorf("%s: cwd %q is not absolute", where, c.Cwd)
 		case c.Profile != "" && !slices.Contains(Profiles, c.Profile):
 			return nil, fmt.Errorf("%s: profile %q: want one of %s", where, c.Profile, strings.Join(Profiles, ", "))
+		case c.Shell != "" && c.Shell != "bash" && c.Shell != "zsh":
+			return nil, fmt.Errorf("%s: shell %q: want bash or zsh, or no shell for one that is unknown", where, c.Shell)
 		}
 		out = append(out, Case{File: name, Line: line, Command: c.Command, Tool: c.Tool, Input: c.Input,
-			Cwd: c.Cwd, Want: want, Rule: c.Rule, Why: c.Why, Profile: c.Profile, ReadOnly: c.ReadOnly})
+			Cwd: c.Cwd, Want: want, Rule: c.Rule, Why: c.Why, Profile: c.Profile, ReadOnly: c.ReadOnly,
+			Shell: c.Shell, Locale: c.Locale})
 	}
 	return out, nil
 }
@@ -127,6 +137,8 @@ func (c *Case) Call() Call {
 		call.Cwd = c.Cwd
 	}
 	call.ReadOnly = c.ReadOnly
+	call.Shell = c.Shell
+	call.Locale = c.Locale
 	return call
 }
 

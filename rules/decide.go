@@ -21,6 +21,11 @@ type Call struct {
 	Home    string         // the user's home directory; "" means unknown
 	Temp    string         // the system temp directory; "" means unknown
 	Guard   string         // the guard binary, a protected path; "" means unknown
+	// Locale is the agent's locale, as LC_ALL, else LC_CTYPE, else LANG
+	// of its environment set it ("" when none is). Outside C, POSIX and
+	// UTF-8 locales a command holding non-ASCII bytes is refused: the shell
+	// would split it into characters differently.
+	Locale string
 	// Shell is the shell the agent runs commands in: "bash", "zsh", or ""
 	// when unknown. Unless it is bash, a command is judged as bash and as
 	// zsh would read it, and allowed only when it is safe in both.
@@ -144,6 +149,10 @@ type decider struct {
 	// and matches the same patterns many times.
 	patterns map[string]expanded // path patterns with their placeholders replaced
 	reals    map[string]string   // real paths of directories, by their lexical path
+
+	// fds is what the call's redirections do to descriptors, in every
+	// script of the call: /dev/stdout and the like reopen them.
+	fds descriptors
 }
 
 func (d *decider) add(l Leaf) { d.leaves = append(d.leaves, l) }
@@ -201,6 +210,12 @@ func (d *decider) decide() {
 		if !ok {
 			d.add(Leaf{Verdict: Deny, Kind: "input", Text: tool, Rule: rule,
 				Why: fmt.Sprintf("%s call has no command string in its input", tool)})
+			return
+		}
+		if !safeLocale(d.call.Locale) && hasNonASCII(cmd) {
+			d.add(Leaf{Verdict: Deny, Kind: "input", Text: firstLine(cmd), Rule: "shell.locale",
+				Why:  fmt.Sprintf("the agent's locale is %s, in which the shell splits non-ASCII text into characters differently from guard", d.call.Locale),
+				Hint: "write the command in ASCII, or run the agent in a UTF-8 locale"})
 			return
 		}
 		d.script(cmd, []string{path.Clean(d.call.Cwd)}, d.p.dialect, d.call.Shell != "bash", 0)
@@ -322,6 +337,14 @@ func (d *decider) script(src string, where []string, dialect shellparse.Dialect,
 		d.add(l)
 		return
 	}
+	for _, r := range s.Redirects {
+		d.fds.note(r)
+	}
+	for _, c := range s.Commands {
+		for _, r := range c.Redirs {
+			d.fds.note(r)
+		}
+	}
 	for _, f := range s.Findings {
 		d.add(d.construct(f))
 	}
@@ -374,7 +397,13 @@ func (d *decider) construct(f shellparse.Finding) Leaf {
 	if f.Kind.Fixed() {
 		l.Verdict = Deny
 		l.Why = what + " is never allowed: it runs code guard cannot check, or changes what later commands mean"
+		if f.Why != "" {
+			l.Why = fmt.Sprintf("%s at %s is never allowed: %s", f.Kind.Describe(), f.Pos, f.Why)
+		}
 		l.Hint = "write the commands out plainly, one simple command at a time"
+		if f.Kind == shellparse.KindZsh {
+			l.Hint = "write it so that bash and zsh read it alike, or set CLAUDE_CODE_SHELL=bash"
+		}
 		return l
 	}
 	v, ok := d.p.shell[f.Kind]
@@ -399,6 +428,11 @@ func (d *decider) assign(a shellparse.Assign) Leaf {
 	l := Leaf{Kind: "assignment", Text: a.Name + "=" + a.Value.Source, Pos: a.Pos}
 	if a.Scope == shellparse.ScopeLoop {
 		l.Text = "for " + a.Name
+	}
+	if why, ok := localeLeaf(a.Name, a.Value.Value, a.Scope != shellparse.ScopeLoop && a.Value.Constant() && !a.Value.Tilde); !ok {
+		l.Verdict, l.Rule, l.Why = Deny, "shell.locale", why
+		l.Hint = "set LC_ALL, LC_CTYPE and LANG only to C, POSIX or a UTF-8 locale"
+		return l
 	}
 	v, rule, why := d.p.envVerdict(a.Name)
 	l.Verdict, l.Rule, l.Why = v, rule, why
@@ -547,6 +581,10 @@ func (d *decider) redirect(r shellparse.Redirect, where []string) Leaf {
 			l.Hint = "guard does not allow network access from the shell"
 			return l
 		}
+	}
+	if pc, ok := d.checkDescriptor(t.Value, t.Tilde, where); !ok {
+		l.Verdict, l.Rule, l.Why, l.Hint = pc.verdict, pc.rule, "redirection: "+pc.why, "redirect to a file by its own name, or not at all"
+		return l
 	}
 	targets := d.paths(where, t)
 	if len(targets) > 0 && !slices.ContainsFunc(targets, func(p string) bool { return !slices.Contains(d.p.redirect.allow, p) }) {

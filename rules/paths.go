@@ -227,13 +227,15 @@ const maxLinks = 40
 // realPath resolves symbolic links in p as the kernel would, component by
 // component, for the part of the path that exists; the rest is kept as
 // written. A ".." after a link goes to the parent of the link's target.
-func realPath(p string) (string, error) {
+func realPath(p string) (string, error) { return realPathLinks(p, 0) }
+
+// realPathLinks is realPath with links already followed on the way.
+func realPathLinks(p string, links int) (string, error) {
 	if !path.IsAbs(p) {
 		return "", fmt.Errorf("%q is not absolute", p)
 	}
 	todo := strings.Split(p, "/")
 	cur := "/"
-	links := 0
 	for len(todo) > 0 {
 		part := todo[0]
 		todo = todo[1:]
@@ -243,6 +245,10 @@ func realPath(p string) (string, error) {
 		case "..":
 			cur = path.Dir(cur)
 			continue
+		}
+		if cur == "/proc" && (part == "self" || part == "thread-self" || isNumber(part)) {
+			// The process that opens the path, not guard: see procPath.
+			return procPath(part, todo, links)
 		}
 		next := path.Join(cur, part)
 		fi, err := os.Lstat(next)
@@ -278,17 +284,10 @@ func realPath(p string) (string, error) {
 	return cur, nil
 }
 
-// pathCheck is the verdict on one path a call touches.
-type pathCheck struct {
-	verdict Verdict
-	rule    string
-	why     string
-}
-
-// checkPath judges access to the path p, written relative to any of the
-// directories where (nil: unknown). fileVerdict is what an allowed access
-// gets: a file tool's [paths] verdict, or a redirection's.
-func (d *decider) checkPath(p string, tilde bool, where []string, acc access, allowed Verdict) pathCheck {
+// absPaths returns the absolute forms of p, written relative to any of the
+// directories where, not cleaned: the kernel resolves ".." after a link
+// from the link's target. Nil means unknown.
+func (d *decider) absPaths(p string, tilde bool, where []string) []string {
 	var abs []string
 	switch {
 	case tilde:
@@ -302,6 +301,41 @@ func (d *decider) checkPath(p string, tilde bool, where []string, acc access, al
 			abs = append(abs, base+"/"+p)
 		}
 	}
+	return abs
+}
+
+// checkDescriptor refuses a path that reopens a descriptor guard cannot
+// name; ok is true when the path is no such descriptor or a known one.
+func (d *decider) checkDescriptor(p string, tilde bool, where []string) (pathCheck, bool) {
+	abs := d.absPaths(p, tilde, where)
+	for _, a := range abs {
+		forms, err := pathForms(a)
+		if err != nil {
+			continue // checkPath refuses it
+		}
+		for _, f := range forms {
+			if fd, ok := descriptorPath(f); ok {
+				if err := d.fds.check(p, fd); err != nil {
+					return pathCheck{Deny, "paths.descriptor", err.Error()}, false
+				}
+			}
+		}
+	}
+	return pathCheck{}, true
+}
+
+// pathCheck is the verdict on one path a call touches.
+type pathCheck struct {
+	verdict Verdict
+	rule    string
+	why     string
+}
+
+// checkPath judges access to the path p, written relative to any of the
+// directories where (nil: unknown). fileVerdict is what an allowed access
+// gets: a file tool's [paths] verdict, or a redirection's.
+func (d *decider) checkPath(p string, tilde bool, where []string, acc access, allowed Verdict) pathCheck {
+	abs := d.absPaths(p, tilde, where)
 	if len(abs) == 0 {
 		if acc == writeAccess {
 			return pathCheck{Deny, "paths.writable", fmt.Sprintf("%s cannot be resolved (the directory or the home is not known), so it is outside every writable root", p)}
@@ -318,6 +352,13 @@ func (d *decider) checkPath(p string, tilde bool, where []string, acc access, al
 			return pathCheck{Deny, "paths.secret", fmt.Sprintf("%s cannot be resolved (%v)", p, err)}
 		}
 		forms = append(forms, f...)
+	}
+	for _, f := range forms {
+		if fd, ok := descriptorPath(f); ok {
+			if err := d.fds.check(p, fd); err != nil {
+				return pathCheck{Deny, "paths.descriptor", err.Error()}
+			}
+		}
 	}
 	pp := &d.p.paths
 	if pat := d.matchAny(pp.secret, forms); pat != "" {

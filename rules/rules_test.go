@@ -436,7 +436,7 @@ var decideTests = []struct {
 	{"ls < /dev/tcp/1.2.3.4/80", Deny, "network"},
 	{"ls >& out", Ask, "redirection: writing out"},
 	{"ls 2>&-", Allow, ""},
-	{"> out", Ask, "redirection: writing out"},
+	{"> out", Deny, "a redirection without a command runs cat or a pager in zsh"},
 	{"ls > $f", Deny, "not known until run time"},
 	{"cat <<'EOF'\nx\nEOF", Ask, "no rule for cat"},
 	{"echo <<EOF\nx\nEOF", Allow, ""},

@@ -400,7 +400,7 @@ func (k Kind) Describe() string {
 	case KindIndirect:
 		return "indirect expansion"
 	case KindZsh:
-		return "a word zsh reads differently from bash"
+		return "a construct zsh reads differently from bash"
 	case KindContinuation:
 		return "a line continuation bash reads differently"
 	case KindLocale:
@@ -414,4 +414,5 @@ type Finding struct {
 	Kind   Kind
 	Pos    Pos
 	Source string // the construct as written, possibly shortened
+	Why    string // for some kinds, what exactly makes it one; may be ""
 }

@@ -37,11 +37,15 @@ func Parse(src string, opt Options) (*Script, error) {
 	if err := checkInput(src, lim); err != nil {
 		return nil, err
 	}
+	src, _, jerr := joinContinuations(src, opt.Dialect.variant(), opt.Zsh)
+	if jerr != nil {
+		return nil, jerr
+	}
 	f, err := syntax.NewParser(syntax.Variant(opt.Dialect.variant())).Parse(strings.NewReader(src), "")
 	if err != nil {
 		return nil, parseError(err)
 	}
-	p := &parser{src: src, dialect: opt.Dialect, lim: lim}
+	p := &parser{src: src, dialect: opt.Dialect, lim: lim, zsh: opt.Zsh}
 	if strings.Contains(src, "cd") || strings.Contains(src, "pushd") || strings.Contains(src, "popd") {
 		p.movingLoops = p.findMovingLoops(f)
 	}
@@ -69,6 +73,7 @@ func parseError(err error) *Error {
 type parser struct {
 	src         string
 	dialect     Dialect
+	zsh         bool // zsh may run the source too: see zsh.go
 	lim         Limits
 	words       int
 	script      Script
@@ -206,6 +211,10 @@ func (p *parser) stmt(st *syntax.Stmt, dir Dir, ctx []Frame, depth int) (succ, f
 		redirs = nil
 	}
 	if st.Cmd == nil {
+		if p.zsh && len(st.Redirs) > 0 {
+			// zsh runs $NULLCMD (cat) or, for a lone <, $READNULLCMD (a pager).
+			p.findZsh(st, "a redirection without a command runs cat or a pager in zsh")
+		}
 		succ, fail = dir, dir
 	} else {
 		succ, fail = p.command(st.Cmd, redirs, dir, ctx, depth)
@@ -514,6 +523,9 @@ func (p *parser) redirect(r *syntax.Redirect, dir Dir, ctx []Frame, depth int) R
 	}
 	if r.Word != nil {
 		out.Target = p.word(r.Word, plainWord, dir, ctx, depth)
+		if p.zsh {
+			p.zshRedirect(r, out)
+		}
 	}
 	if r.Hdoc != nil {
 		// The body is fed to standard input; expansions in it still run.
@@ -571,6 +583,9 @@ func (p *parser) builtin(c *syntax.CallExpr, cmd *Command, dir Dir) (succ, fail 
 		return unknownDir, unknownDir
 	}
 	rest := args[1:]
+	if p.zsh {
+		p.zshBuiltin(c, args[0].Value, rest)
+	}
 	switch args[0].Value {
 	case "cd":
 		return p.cd(rest, dir)
@@ -763,6 +778,8 @@ func (p *parser) cd(args []Word, dir Dir) (succ, fail Dir) {
 		return dir.cd("~"), dir
 	case len(args) > 1, !args[0].Constant(), args[0].Value == "-", args[0].Value == "":
 		return unknownDir, dir
+	case p.zsh && zshStackEntry(args[0].Value):
+		return unknownDir, dir // zsh: cd +N goes to an entry of the directory stack
 	}
 	return dir.cd(args[0].Value), dir
 }

@@ -128,6 +128,9 @@ func (p *parser) resolve(w *syntax.Word, kind wordKind) Word {
 	if out.Dynamic == "" && hasBraceExpansion(w) {
 		out.Dynamic = "brace expansion"
 	}
+	if out.Dynamic == "" && p.zsh {
+		out.Dynamic = zshWord(w)
+	}
 	if out.Dynamic != "" {
 		out.Glob, out.GlobLead = false, false
 		return out

@@ -1,0 +1,81 @@
+// Copyright 2026 The guard Authors. SPDX-License-Identifier: MIT
+
+package rules
+
+import (
+	"fmt"
+	"strings"
+)
+
+// The locale.
+//
+// LC_ALL, LC_CTYPE and LANG choose the character set the shell lexes the
+// rest of its input in. Under GBK, Big5, Shift JIS and similar sets a
+// character's second byte can be "\" or another shell metacharacter, so
+// quotes pair up differently from how guard reads the UTF-8 text: a
+// standalone LC_ALL=zh_CN.GBK changes what the following lines mean, and
+// `env LC_ALL=zh_CN.GBK bash -c '...'` how the inner shell reads its
+// script. Only the locales whose text guard reads as the shell does are
+// accepted: C, POSIX and UTF-8 ones. The agent's own locale counts too:
+// under any other, a command holding a non-ASCII byte is refused (ASCII
+// reads the same in every locale these shells support).
+
+// localeVariable reports whether setting name changes how the shell and
+// the programs it runs split text into characters.
+func localeVariable(name string) bool {
+	return name == "LANG" || name == "LC_ALL" || name == "LC_CTYPE"
+}
+
+// safeLocale reports whether guard reads text as a shell in this locale
+// does. The empty value unsets the variable, leaving the agent's locale,
+// which is checked on its own.
+func safeLocale(v string) bool {
+	if v == "" || v == "C" || v == "POSIX" {
+		return true
+	}
+	name, _, _ := strings.Cut(v, "@") // a modifier (@euro) does not change the charset
+	_, charset, ok := strings.Cut(name, ".")
+	if !ok {
+		return false // no charset: the language's default, often not UTF-8 (zh_CN is GB2312)
+	}
+	switch strings.ToLower(charset) {
+	case "utf-8", "utf8":
+		return true
+	}
+	return false
+}
+
+// localeLeaf refuses an assignment of a locale variable to a value guard
+// cannot read the shell's input in, and returns ok false for it.
+func localeLeaf(name string, value string, constant bool) (why string, ok bool) {
+	if !localeVariable(name) {
+		return "", true
+	}
+	if !constant {
+		return fmt.Sprintf("%s is set to a value known only at run time; the locale changes how the shell reads the rest of the command", name), false
+	}
+	if !safeLocale(value) {
+		return fmt.Sprintf("%s=%s: guard reads commands as UTF-8, and in this locale the shell splits the rest of the input into characters differently; use C, POSIX or a UTF-8 locale", name, value), false
+	}
+	return "", true
+}
+
+// effectiveLocale is the locale that decides the shell's character set,
+// from the agent's environment: LC_ALL, else LC_CTYPE, else LANG.
+func effectiveLocale(lcAll, lcCtype, lang string) string {
+	for _, v := range []string{lcAll, lcCtype, lang} {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+func hasNonASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return true
+		}
+	}
+	return false
+}

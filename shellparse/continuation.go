@@ -1,0 +1,256 @@
+// Copyright 2026 The guard Authors. SPDX-License-Identifier: MIT
+
+package shellparse
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Line continuations.
+//
+// bash removes a backslash-newline pair as it reads characters, before its
+// tokeniser sees them, everywhere except in three literal contexts: single
+// quotes (also $'...'), comments (which end at the newline, backslash or
+// not) and the bodies of here-documents whose delimiter is quoted. A pair
+// whose backslash is itself escaped (\\ before the newline, counted in the
+// same context) is an escaped backslash and a newline, not a continuation.
+// So `(\⏎(` is bash's "((", `<<\⏎-EOF` is "<<-EOF", `$\⏎{HOME}` is
+// "${HOME}", and in an unquoted here-document a line "\" followed by the
+// delimiter ends the document.
+//
+// The parser instead removes continuations per lexer state, and differs in
+// comments, heredoc delimiter lines, after $ and inside two-character
+// operators. So guard does what bash does: it removes every continuation
+// outside the literal contexts and parses the joined text, which holds no
+// continuation for the parser to read differently.
+//
+// Which pairs are in a literal context depends on the parse itself, so the
+// joining is checked against the parse of its result: every pair kept must
+// lie in a literal context (or be escaped), no pair removed may lie in one,
+// and no comment may end in a backslash (bash ends the comment at the
+// newline; the parser joins the next line into it). When the check fails,
+// guard cannot be sure how bash splits the text and refuses it.
+//
+// zsh, which may run the command too, does not join a continuation inside
+// an operator (`&\⏎&` is two &s, `<<\⏎-EOF` is "<<" and "-EOF"); when zsh
+// may run the command, a continuation between two characters that could
+// form an operator is refused.
+
+// joinContinuations returns src as bash reads it with its line
+// continuations removed, or an error when guard cannot be sure where bash
+// removes them. The second result reports whether anything was removed.
+func joinContinuations(src string, v syntax.LangVariant, zsh bool) (string, bool, *Error) {
+	if !strings.Contains(src, "\\\n") {
+		return src, false, nil
+	}
+	// Even without a continuation (\\ before a newline) a comment that
+	// ends in a backslash must be checked.
+	pairs := continuationPairs(src)
+	// First guess: no pair is in a literal context, the common case of a
+	// long command split over lines. Then the literal contexts the parser
+	// finds in src.
+	guesses := [][]bool{make([]bool, len(pairs))}
+	if f, err := parseKeepComments(src, v); err == nil {
+		lits := literalRanges(f, src)
+		keep := make([]bool, len(pairs))
+		for i, at := range pairs {
+			keep[i] = lits.contains(at)
+		}
+		guesses = append(guesses, keep)
+	}
+	var last *Error
+	for _, keep := range guesses {
+		joined, err := checkJoin(src, pairs, keep, v)
+		if err == nil {
+			if zsh {
+				if err := zshJoins(src, pairs, keep); err != nil {
+					return "", false, err
+				}
+			}
+			return joined, len(pairs) > 0, nil
+		}
+		last = err
+	}
+	return "", false, last
+}
+
+// continuationPairs returns the offsets of the backslashes that end a line
+// and are not escaped by a backslash before them.
+func continuationPairs(src string) []int {
+	var pairs []int
+	for i := 0; i+1 < len(src); i++ {
+		if src[i] != '\\' || src[i+1] != '\n' {
+			continue
+		}
+		run := 0
+		for j := i; j >= 0 && src[j] == '\\'; j-- {
+			run++
+		}
+		if run%2 == 1 {
+			pairs = append(pairs, i)
+		}
+	}
+	return pairs
+}
+
+// checkJoin removes the pairs not kept and checks the result against its
+// own parse.
+func checkJoin(src string, pairs []int, keep []bool, v syntax.LangVariant) (string, *Error) {
+	var b strings.Builder
+	b.Grow(len(src))
+	// at maps each pair to its offset in the joined text: a kept pair's
+	// backslash, or the point where a removed pair was.
+	at := make([]int, len(pairs))
+	prev := 0
+	for i, off := range pairs {
+		b.WriteString(src[prev:off])
+		at[i] = b.Len()
+		if keep[i] {
+			b.WriteString("\\\n")
+		}
+		prev = off + 2
+	}
+	b.WriteString(src[prev:])
+	joined := b.String()
+
+	f, err := parseKeepComments(joined, v)
+	if err != nil {
+		// The joined text is what bash parses: its error is the command's.
+		return "", parseError(err)
+	}
+	lits := literalRanges(f, joined)
+	for _, c := range lits.comments {
+		if text := joined[c.start:c.end]; strings.HasSuffix(text, "\\") || strings.Contains(text, "\n") {
+			return "", errorf(offsetPos(joined, c.start), "a comment ends in a backslash: bash ends the comment at the newline, guard's parser would join the next line into it; remove the backslash")
+		}
+	}
+	for i, off := range at {
+		switch {
+		case keep[i] && !lits.contains(off):
+			return "", errorf(offsetPos(joined, off), "guard cannot tell how bash joins the line continuation here; write the command on one line")
+		case !keep[i] && lits.inside(off):
+			return "", errorf(offsetPos(joined, off), "guard cannot tell how bash joins the line continuation here; write the command on one line")
+		}
+	}
+	return joined, nil
+}
+
+// zshJoins refuses the continuations that zsh would not join as bash does:
+// those between two characters that could form an operator.
+func zshJoins(src string, pairs []int, keep []bool) *Error {
+	for i, off := range pairs {
+		if keep[i] || off == 0 || off+2 >= len(src) {
+			continue
+		}
+		before, after := src[off-1], src[off+2]
+		if strings.IndexByte("&|;<>()$=!", before) >= 0 && strings.IndexByte(" \t\n", after) < 0 {
+			return errorf(offsetPos(src, off), "a line continuation right after %q: bash joins it into one token, zsh does not; put a space before the backslash", string(before))
+		}
+	}
+	return nil
+}
+
+func parseKeepComments(src string, v syntax.LangVariant) (*syntax.File, error) {
+	return syntax.NewParser(syntax.Variant(v), syntax.KeepComments(true)).Parse(strings.NewReader(src), "")
+}
+
+type span struct{ start, end int } // [start, end) byte offsets
+
+// literals are the literal contexts of a parse: where a backslash-newline
+// stays as written.
+type literals struct {
+	quotes   []span // '...' and $'...', quotes included
+	comments []span // # to the end of the line, newline excluded
+	heredocs []span // bodies of heredocs with quoted delimiters
+}
+
+// contains reports whether the backslash at off is in a literal context.
+func (l *literals) contains(off int) bool {
+	for _, s := range l.quotes {
+		if off > s.start && off < s.end-1 {
+			return true
+		}
+	}
+	for _, s := range l.comments {
+		if off > s.start && off < s.end {
+			return true
+		}
+	}
+	for _, s := range l.heredocs {
+		if off >= s.start && off < s.end {
+			return true
+		}
+	}
+	return false
+}
+
+// inside reports whether a continuation removed at off would have been in a
+// literal context, where bash keeps it.
+func (l *literals) inside(off int) bool {
+	for _, s := range l.quotes {
+		if off > s.start && off < s.end {
+			return true
+		}
+	}
+	for _, s := range l.comments {
+		if off > s.start && off <= s.end {
+			return true
+		}
+	}
+	for _, s := range l.heredocs {
+		if off > s.start && off < s.end {
+			return true
+		}
+	}
+	return false
+}
+
+func literalRanges(f *syntax.File, src string) *literals {
+	l := &literals{}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.SglQuoted:
+			l.quotes = append(l.quotes, span{int(n.Left.Offset()), int(n.Right.Offset()) + 1})
+		case *syntax.Comment:
+			start := int(n.Hash.Offset())
+			end := start + 1 + len(n.Text)
+			if end > len(src) {
+				end = len(src)
+			}
+			l.comments = append(l.comments, span{start, end})
+		case *syntax.Redirect:
+			if (n.Op == syntax.Hdoc || n.Op == syntax.DashHdoc) && n.Hdoc != nil && quotedDelimiter(n.Word) {
+				l.heredocs = append(l.heredocs, span{int(n.Hdoc.Pos().Offset()), int(n.Hdoc.End().Offset())})
+			}
+		}
+		return true
+	})
+	return l
+}
+
+// quotedDelimiter reports whether a heredoc delimiter has any quoting, which
+// makes the body literal.
+func quotedDelimiter(w *syntax.Word) bool {
+	if w == nil {
+		return false
+	}
+	for _, p := range w.Parts {
+		lit, ok := p.(*syntax.Lit)
+		if !ok || strings.Contains(lit.Value, "\\") {
+			return true
+		}
+	}
+	return false
+}
+
+// offsetPos converts a byte offset into a line and column.
+func offsetPos(src string, off int) Pos {
+	if off > len(src) {
+		off = len(src)
+	}
+	line := 1 + strings.Count(src[:off], "\n")
+	col := off - strings.LastIndexByte(src[:off], '\n')
+	return Pos{Line: line, Col: col}
+}
