@@ -326,10 +326,13 @@ func (d *decider) script(src string, where []string, dialect shellparse.Dialect,
 		d.words += s.Words
 	}
 	if err != nil {
-		l := Leaf{Verdict: Deny, Kind: "input", Text: firstLine(src), Why: err.Error(), Hint: "write a plain command: guard denies what it cannot parse"}
+		l := Leaf{Verdict: Deny, Kind: "input", Text: firstLine(src), Rule: "shell.parse", Why: err.Error(), Hint: "write a plain command: guard denies what it cannot parse"}
 		if e, ok := err.(*shellparse.Error); ok {
 			l.Pos = e.Pos
 			l.Why = e.Msg
+			if e.Kind != "" {
+				l.Rule = "shell." + string(e.Kind)
+			}
 			if e.Pos != (shellparse.Pos{}) {
 				l.Why = fmt.Sprintf("%s at %s", e.Msg, e.Pos)
 			}

@@ -3,6 +3,7 @@
 package shellparse
 
 import (
+	"fmt"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -123,15 +124,15 @@ func checkJoin(src string, pairs []int, keep []bool, v syntax.LangVariant) (stri
 	lits := literalRanges(f, joined)
 	for _, c := range lits.comments {
 		if text := joined[c.start:c.end]; strings.HasSuffix(text, "\\") || strings.Contains(text, "\n") {
-			return "", errorf(offsetPos(joined, c.start), "a comment ends in a backslash: bash ends the comment at the newline, guard's parser would join the next line into it; remove the backslash")
+			return "", continuationError(offsetPos(joined, c.start), "a comment ends in a backslash: bash ends the comment at the newline, guard's parser would join the next line into it; remove the backslash")
 		}
 	}
 	for i, off := range at {
 		switch {
 		case keep[i] && !lits.contains(off):
-			return "", errorf(offsetPos(joined, off), "guard cannot tell how bash joins the line continuation here; write the command on one line")
+			return "", continuationError(offsetPos(joined, off), "guard cannot tell how bash joins the line continuation here; write the command on one line")
 		case !keep[i] && lits.inside(off):
-			return "", errorf(offsetPos(joined, off), "guard cannot tell how bash joins the line continuation here; write the command on one line")
+			return "", continuationError(offsetPos(joined, off), "guard cannot tell how bash joins the line continuation here; write the command on one line")
 		}
 	}
 	return joined, nil
@@ -146,7 +147,7 @@ func zshJoins(src string, pairs []int, keep []bool) *Error {
 		}
 		before, after := src[off-1], src[off+2]
 		if strings.IndexByte("&|;<>()$=!", before) >= 0 && strings.IndexByte(" \t\n", after) < 0 {
-			return errorf(offsetPos(src, off), "a line continuation right after %q: bash joins it into one token, zsh does not; put a space before the backslash", string(before))
+			return continuationError(offsetPos(src, off), fmt.Sprintf("a line continuation right after %q: bash joins it into one token, zsh does not; put a space before the backslash", string(before)))
 		}
 	}
 	return nil
@@ -243,6 +244,10 @@ func quotedDelimiter(w *syntax.Word) bool {
 		}
 	}
 	return false
+}
+
+func continuationError(p Pos, msg string) *Error {
+	return &Error{Pos: p, Msg: msg, Kind: KindContinuation}
 }
 
 // offsetPos converts a byte offset into a line and column.

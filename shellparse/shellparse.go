@@ -84,8 +84,9 @@ func position(p syntax.Pos) Pos { return Pos{Line: int(p.Line()), Col: int(p.Col
 
 // Error is a reason Parse refused the source.
 type Error struct {
-	Pos Pos    // zero when the error concerns the whole input
-	Msg string // lower case, no position
+	Pos  Pos    // zero when the error concerns the whole input
+	Msg  string // lower case, no position
+	Kind Kind   // the construct refused, when the refusal is for one (line-continuation); "" otherwise
 }
 
 func (e *Error) Error() string {

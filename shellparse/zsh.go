@@ -19,7 +19,8 @@ import (
 // in zsh 5.9 against bash 5.2:
 //
 //   - brace expansion bash leaves alone: `{-..-}` is a character range
-//     (`find . {-..-}exec touch x ';'` runs touch);
+//     (`find . {-..-}exec touch x ';'` runs touch); a "}" in a word that
+//     no "{" in it opens ends a group (`{ echo a}` is a group);
 //   - `=cmd` at the start of a word or an assignment value is the path of
 //     cmd (`x==ls` sets x to /usr/bin/ls);
 //   - $'...' drops the backslash of an escape it does not know ($'\-' is
@@ -68,7 +69,31 @@ func zshWord(w *syntax.Word) string {
 	if zshBraces(u) {
 		return "zsh brace expansion"
 	}
+	if zshStrayBrace(u) {
+		return "zsh reads a } that no { in the word opens as the end of a group"
+	}
 	return ""
+}
+
+// zshStrayBrace reports whether unquoted text holds a "}" that no "{"
+// before it in the word opens. zsh ends a group there (`{ echo a}` is a
+// group around echo a), bash keeps it in the word.
+func zshStrayBrace(u string) bool {
+	depth := 0
+	for i := 0; i < len(u); i++ {
+		switch u[i] {
+		case '\\':
+			i++
+		case '{':
+			depth++
+		case '}':
+			if depth == 0 {
+				return true
+			}
+			depth--
+		}
+	}
+	return false
 }
 
 // zshBraces reports whether unquoted text holds a brace expansion for zsh:
