@@ -18,7 +18,7 @@ import (
 //	[[case]]
 //	command = "git push --force"
 //	want = "deny"
-//	rule = "git push"          # optional: the rule that must decide
+//	rule = "git push"          # the rule that must decide; "default" for the policy default
 //	why = "rewrites history"   # optional: for the reader
 //
 // A case names a Bash command, or a tool and its input:
@@ -160,6 +160,13 @@ func (p *Policy) Check(c Case) (Decision, error) {
 	}
 	if d.Verdict != c.Want {
 		return d, fmt.Errorf("%s:%d: %q: want %s, got %s: %s", c.File, c.Line, what, c.Want, d.Verdict, d.Reason())
+	}
+	if c.Rule == "default" {
+		// Decided by the policy's default: no rule matched the deciding part.
+		if l := d.Deciding(); l.Rule != "" {
+			return d, fmt.Errorf("%s:%d: %q: want the policy default to decide, but rule %q did: %s", c.File, c.Line, what, l.Rule, d.Reason())
+		}
+		return d, nil
 	}
 	if c.Rule != "" {
 		for _, l := range d.Leaves {

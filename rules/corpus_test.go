@@ -9,7 +9,8 @@ import (
 )
 
 // TestCorpus decides every case of the behaviour corpus in testcases/ with
-// the embedded default policy.
+// the embedded default policy. Every deny case names the rule that must
+// decide it.
 func TestCorpus(t *testing.T) {
 	p, err := Default()
 	if err != nil {
@@ -30,6 +31,11 @@ func TestCorpus(t *testing.T) {
 			total++
 			if filepath.Base(name) == "everyday.toml" && c.Want == Allow {
 				everydayAllow++
+			}
+			if c.Want == Deny && c.Rule == "" {
+				// A deny that no rule is pinned to passes whatever denies it,
+				// a parse error included.
+				t.Errorf("%s:%d: a deny case must name the rule that decides it (rule = \"...\", or \"default\")", c.File, c.Line)
 			}
 			if _, err := p.Check(c); err != nil {
 				t.Error(err)

@@ -571,7 +571,7 @@ func (d *decider) redirect(r shellparse.Redirect, where []string) Leaf {
 	hint := "redirect output only to " + strings.Join(d.p.redirect.allow, ", ") + "; change files with the agent's edit tools"
 	t := r.Target
 	if !t.Constant() {
-		l.Verdict, l.Rule = Deny, ""
+		l.Verdict, l.Rule = Deny, "redirect.target"
 		l.Why = fmt.Sprintf("redirection target %s is not known until run time", t.Source)
 		l.Hint = hint
 		return l
@@ -650,19 +650,19 @@ func (r *result) merge(o result) {
 func (d *decider) argv(args []shellparse.Word, where []string, shellDepth, wrapDepth int) result {
 	var r result
 	if len(args) == 0 {
-		r.add(Deny, "", "empty command", "")
+		r.add(Deny, "shell.parse", "empty command", "")
 		return r
 	}
 	w0 := args[0]
 	switch {
 	case w0.Dynamic != "":
-		r.add(Deny, "", fmt.Sprintf("command name %s is not known until run time (%s)", w0.Source, w0.Dynamic), "write the command name out literally")
+		r.add(Deny, "shell.dynamic-command", fmt.Sprintf("command name %s is not known until run time (%s)", w0.Source, w0.Dynamic), "write the command name out literally")
 		return r
 	case w0.Glob:
-		r.add(Deny, "", fmt.Sprintf("command name %s is a glob", w0.Source), "write the command name out literally")
+		r.add(Deny, "shell.dynamic-command", fmt.Sprintf("command name %s is a glob", w0.Source), "write the command name out literally")
 		return r
 	case wrapDepth > maxWrapperNesting:
-		r.add(Deny, "", fmt.Sprintf("commands wrap other commands more than %d deep", maxWrapperNesting), "")
+		r.add(Deny, "wrap", fmt.Sprintf("commands wrap other commands more than %d deep", maxWrapperNesting), "")
 		return r
 	}
 	m := &matcher{d: d, where: where, shellDepth: shellDepth, wrapDepth: wrapDepth}
