@@ -438,6 +438,12 @@ func (d *decider) assign(a shellparse.Assign) Leaf {
 		return l
 	}
 	v, rule, why := d.p.envVerdict(a.Name)
+	if tied, ok := zshTied[a.Name]; ok && d.call.Shell != "bash" {
+		// zsh ties the array path to PATH, cdpath to CDPATH, ...
+		if tv, trule, twhy := d.p.envVerdict(tied); tv < v {
+			v, rule, why = tv, trule, fmt.Sprintf("in zsh, %s is %s: %s", a.Name, tied, twhy)
+		}
+	}
 	l.Verdict, l.Rule, l.Why = v, rule, why
 	if v != Allow {
 		l.Hint = "variables allowed: " + strings.Join(d.p.env.allow, ", ")

@@ -121,7 +121,7 @@ var defaultPolicyFile = policyFile{
 			Names:  []string{"PATH", "LD_*", "DYLD_*"},
 			Reason: "it changes which programs and libraries run",
 		}, envDenyFile{
-			Names:  []string{"BASH_ENV", "ENV", "SHELLOPTS", "BASHOPTS", "PROMPT_COMMAND", "PS4", "IFS", "CDPATH", "GLOBIGNORE", "BASH_FUNC_*"},
+			Names:  []string{"BASH_ENV", "ENV", "SHELLOPTS", "BASHOPTS", "PROMPT_COMMAND", "PS4", "IFS", "CDPATH", "GLOBIGNORE", "BASH_FUNC_*", "FPATH", "MODULE_PATH", "ZDOTDIR", "NULLCMD", "READNULLCMD", "FIGNORE"},
 			Reason: "it changes how the shell reads and runs commands",
 		}, envDenyFile{
 			Names:  []string{"HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME"},

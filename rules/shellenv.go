@@ -7,6 +7,9 @@ import (
 	"strings"
 )
 
+// Variables that change how the shell reads commands: the locale, and in
+// zsh the arrays tied to PATH and its kin.
+//
 // The locale.
 //
 // LC_ALL, LC_CTYPE and LANG choose the character set the shell lexes the
@@ -78,4 +81,11 @@ func hasNonASCII(s string) bool {
 		}
 	}
 	return false
+}
+
+// zshTied maps the arrays zsh ties to a colon-separated variable onto it:
+// `for path in /tmp/x` sets PATH in zsh.
+var zshTied = map[string]string{
+	"path": "PATH", "cdpath": "CDPATH", "fpath": "FPATH", "module_path": "MODULE_PATH",
+	"manpath": "MANPATH", "mailpath": "MAILPATH", "fignore": "FIGNORE",
 }
