@@ -63,17 +63,6 @@ func localeLeaf(name string, value string, constant bool) (why string, ok bool) 
 	return "", true
 }
 
-// effectiveLocale is the locale that decides the shell's character set,
-// from the agent's environment: LC_ALL, else LC_CTYPE, else LANG.
-func effectiveLocale(lcAll, lcCtype, lang string) string {
-	for _, v := range []string{lcAll, lcCtype, lang} {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
-}
-
 func hasNonASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= 0x80 {
