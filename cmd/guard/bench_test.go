@@ -8,6 +8,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"time"
 )
 
 // BenchmarkHook runs guard hook in process, warm: reading the call,
@@ -21,7 +22,7 @@ func BenchmarkHook(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		out.Reset()
-		err := run(context.Background(), []string{"hook"}, stdio{bytes.NewReader(in), &out, io.Discard}, env)
+		err := run(context.Background(), []string{"hook"}, stdio{in: bytes.NewReader(in), out: &out, err: io.Discard, start: time.Now()}, env)
 		if err != nil || !strings.Contains(out.String(), `"permissionDecision":"allow"`) {
 			b.Fatalf("err %v, output %q", err, out.String())
 		}

@@ -21,6 +21,14 @@
 // answers nothing. With --read-only every call is decided in read-only
 // mode, whatever the policy says.
 //
+// guard hook denies when it has not answered --deadline (default 3s) after
+// its process started, and when SIGTERM, SIGINT, SIGHUP or SIGPIPE arrives
+// first, even while reading stdin, opening a policy file or writing its
+// answer blocks. The deadline is a backstop: the bounds on the input bound
+// the work, and the most expensive call they allow takes well under a
+// second on a loaded machine. Keep it below the agent's own hook timeout,
+// which lets the call run when it passes.
+//
 // guard flags prints the Claude Code flags (--permission-mode,
 // --allowedTools, --disallowedTools) that match the policy.
 //

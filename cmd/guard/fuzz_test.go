@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"guard/rules"
 )
@@ -100,7 +101,7 @@ func FuzzHook(f *testing.F) {
 	getenv := func(string) string { return "" }
 	f.Fuzz(func(t *testing.T, stdin []byte) {
 		var stdout, stderr bytes.Buffer
-		err := run(context.Background(), []string{"hook"}, stdio{bytes.NewReader(stdin), &stdout, &stderr}, getenv)
+		err := run(context.Background(), []string{"hook"}, stdio{in: bytes.NewReader(stdin), out: &stdout, err: &stderr, start: time.Now()}, getenv)
 		code := exitCode(err)
 		switch code {
 		case 0:

@@ -21,8 +21,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
+	"syscall"
 	"time"
 	"unicode/utf8"
 
@@ -33,10 +36,25 @@ import (
 // file; larger input is denied.
 const maxHookInput = 4 << 20 // 4 MiB
 
-// defaultDeadline is how long guard hook may take before it denies. A
-// decision takes milliseconds; Claude Code would wait 600 s, and a hook that
+// defaultDeadline is how long guard hook may take, from the start of its
+// process, before it denies. It is a backstop, not a budget: the bounds on
+// the input (maxHookInput, and the parser's and the engine's limits) bound
+// the work. The most expensive call they allow, bench/input's Worst judged
+// for an unknown shell (as bash and as zsh), took at most 63 ms on a
+// 2-core machine with little else running, and at most 347 ms with two
+// busy loops on its two cores. Three seconds is eight times that, and well
+// below the 10 s timeout the README registers guard with: a hook that
 // times out there lets the call run.
-const defaultDeadline = 500 * time.Millisecond
+const defaultDeadline = 3 * time.Second
+
+// denyGrace bounds how long guard hook waits for its deny line when stderr
+// blocks; past it, it exits 2 without one. Exit 2 blocks the call either way.
+const denyGrace = 500 * time.Millisecond
+
+// hookSignals end guard hook in a deny. Without a handler a Go program dies
+// of SIGTERM, SIGINT and SIGHUP, and of SIGPIPE on a write to a closed
+// stdout or stderr: a death by signal lets the call run.
+var hookSignals = []os.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGPIPE}
 
 // maxReason bounds the reason Claude Code shows; it cuts longer strings.
 const maxReason = 4000
@@ -63,60 +81,179 @@ func deny(format string, a ...any) *denial {
 	return &denial{why: fmt.Sprintf(format, a...)}
 }
 
+// runHook decides one call. The decision runs in a goroutine of its own,
+// because it reads stdin and the file system and writes stdout, and any of
+// these can block forever. This goroutine is the watchdog: it ends the run
+// with a deny when the deadline passes, a signal arrives or ctx is done,
+// whatever the decision is doing. The run then ends the process itself
+// through s.exit before it lets go of the signals, so that no signal can
+// kill it between the answer and the exit.
 func runHook(ctx context.Context, s stdio, env getenv, args []string) error {
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, hookSignals...)
+	defer signal.Stop(sigs)
+
 	fs := newFlagSet("hook", s)
 	fs.SetOutput(io.Discard) // the deny line carries the error; stderr holds nothing else
 	config := fs.String("config", "", "policy `file` (default: .claude/guard.toml in the project, else the embedded default)")
-	deadline := fs.Duration("deadline", defaultDeadline, "deny if the decision takes longer than this")
+	deadline := fs.Duration("deadline", defaultDeadline, "deny if the decision is not made this long after guard started")
 	readOnly := fs.Bool("read-only", false, "read-only mode: allow only reading tools, whatever the policy says")
-	if err := fs.Parse(args); err != nil {
-		return writeDeny(s, deny("bad hook arguments: %v", err))
-	}
-	if fs.NArg() > 0 {
-		return writeDeny(s, deny("guard hook takes no arguments, got %q", fs.Arg(0)))
+	// A bad command line is denied like any other call: through the
+	// decision, whose writes the watchdog bounds.
+	var bad error
+	err := fs.Parse(args)
+	switch {
+	case err != nil:
+		bad = deny("bad hook arguments: %v", err)
+	case fs.NArg() > 0:
+		bad = deny("guard hook takes no arguments, got %q", fs.Arg(0))
+	case *deadline <= 0:
+		bad = deny("--deadline must be positive")
 	}
 	if *deadline <= 0 {
-		return writeDeny(s, deny("--deadline must be positive"))
+		*deadline = defaultDeadline
 	}
 
-	type answer struct {
-		out *hookOutput
-		err error
-	}
-	done := make(chan answer, 1)
-	go func() {
-		defer func() {
-			if r := recover(); r != nil {
-				done <- answer{err: deny("internal error: %v", r)}
-			}
-		}()
-		out, err := decideHook(s.in, env, *config, *readOnly)
-		done <- answer{out, err}
-	}()
-	timer := time.NewTimer(*deadline)
+	h := &hookRun{s: s, deadline: s.start.Add(*deadline), done: make(chan error, 1),
+		late: &denial{why: fmt.Sprintf("the decision took longer than the %s deadline", *deadline),
+			hints: []string{"split the command into smaller ones"}}}
+	go h.decide(func() (*hookOutput, error) {
+		if bad != nil {
+			return nil, bad
+		}
+		return decideHook(s.in, env, *config, *readOnly)
+	})
+	timer := time.NewTimer(time.Until(h.deadline))
 	defer timer.Stop()
 	select {
-	case a := <-done:
-		if a.err != nil {
-			return writeDeny(s, a.err)
-		}
-		if a.out == nil {
-			return nil // PostToolUse: nothing to answer
-		}
-		data, err := json.Marshal(a.out)
-		if err != nil {
-			return writeDeny(s, deny("encoding the answer: %v", err))
-		}
-		if _, err := s.out.Write(append(data, '\n')); err != nil {
-			return writeDeny(s, deny("writing the answer: %v", err))
-		}
-		return nil
+	case err = <-h.done:
 	case <-timer.C:
-		return writeDeny(s, &denial{why: fmt.Sprintf("the decision took longer than the %s deadline", *deadline),
-			hints: []string{"split the command into smaller ones"}})
+		err = h.stop(h.late)
+	case sig := <-sigs:
+		err = h.stop(deny("guard hook was stopped by %s before it answered", signalName(sig)))
 	case <-ctx.Done():
-		return writeDeny(s, deny("cancelled: %v", ctx.Err()))
+		err = h.stop(deny("cancelled: %v", ctx.Err()))
 	}
+	if s.exit != nil {
+		s.exit(exitCode(err))
+	}
+	return err
+}
+
+// hookRun is one run of guard hook: its decision and its watchdog race to
+// write the one answer, and the first to claim it writes.
+type hookRun struct {
+	s        stdio
+	deadline time.Time
+	late     *denial      // the deny for missing the deadline
+	claim    atomic.Int32 // claimNone, then claimAnswer or claimDeny
+	done     chan error   // the decision's end: nil, or the exit error of its deny
+}
+
+const (
+	claimNone   = iota
+	claimAnswer // the decision writes the answer to stdout
+	claimDeny   // a deny is written to stderr; nothing else is written after it
+)
+
+// claimDeny claims the run for a deny, unless a deny has it already. A deny
+// may follow an answer that is being written: exit 2 blocks the call, and a
+// write to stdout that does not end must not hold up the deny.
+func (h *hookRun) claimDeny() bool {
+	for {
+		c := h.claim.Load()
+		if c == claimDeny {
+			return false
+		}
+		if h.claim.CompareAndSwap(c, claimDeny) {
+			return true
+		}
+	}
+}
+
+// decide runs the decision and writes its answer or its deny, unless the
+// watchdog has denied first. A panic in it is a deny, and so is an answer
+// found after the deadline: the watchdog may not have woken yet.
+func (h *hookRun) decide(decide func() (*hookOutput, error)) {
+	defer func() {
+		if r := recover(); r != nil {
+			h.deny(deny("internal error: %v", r))
+		}
+	}()
+	out, err := decide()
+	if err != nil {
+		h.deny(err)
+		return
+	}
+	var data []byte
+	if out != nil {
+		if data, err = json.Marshal(out); err != nil {
+			h.deny(deny("encoding the answer: %v", err))
+			return
+		}
+	}
+	if time.Now().After(h.deadline) {
+		h.deny(h.late)
+		return
+	}
+	if !h.claim.CompareAndSwap(claimNone, claimAnswer) {
+		return // the watchdog denied
+	}
+	if out == nil {
+		h.done <- nil // PostToolUse: nothing to answer
+		return
+	}
+	if _, err := h.s.out.Write(append(data, '\n')); err != nil {
+		h.deny(deny("writing the answer: %v", err))
+		return
+	}
+	h.done <- nil
+}
+
+// deny ends the decision in a deny, unless the watchdog has denied first.
+func (h *hookRun) deny(err error) {
+	if h.claimDeny() {
+		h.done <- writeDeny(h.s, err)
+	}
+}
+
+// stop is the watchdog's deny. A decision that has just ended keeps its
+// answer. Otherwise the deny line is written unless the decision is writing
+// its own, and the run ends within denyGrace even if stderr blocks.
+func (h *hookRun) stop(err error) error {
+	select {
+	case err := <-h.done:
+		return err
+	default:
+	}
+	written := h.done // the decision's deny, if it has claimed one
+	if h.claimDeny() {
+		written = make(chan error, 1)
+		go func() { written <- writeDeny(h.s, err) }()
+	}
+	grace := time.NewTimer(denyGrace)
+	defer grace.Stop()
+	select {
+	case err := <-written:
+		return err
+	case <-grace.C:
+		return &exitError{code: 2, msg: "the deny line could not be written"}
+	}
+}
+
+// signalName names the signals that end guard hook.
+func signalName(sig os.Signal) string {
+	switch sig {
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	case syscall.SIGINT:
+		return "SIGINT"
+	case syscall.SIGHUP:
+		return "SIGHUP"
+	case syscall.SIGPIPE:
+		return "SIGPIPE"
+	}
+	return sig.String()
 }
 
 // writeDeny writes a deny to stderr and returns the exit error for it.

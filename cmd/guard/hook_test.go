@@ -6,10 +6,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // hookTestCall is a PreToolUse call as Claude Code writes it, with a Bash
@@ -35,7 +38,7 @@ func hookTestRun(t *testing.T, args []string, stdin string, env map[string]strin
 	t.Helper()
 	var out, errb bytes.Buffer
 	getenv := func(k string) string { return env[k] }
-	err := run(context.Background(), args, stdio{strings.NewReader(stdin), &out, &errb}, getenv)
+	err := run(context.Background(), args, stdio{in: strings.NewReader(stdin), out: &out, err: &errb, start: time.Now()}, getenv)
 	return exitCode(err), out.String(), errb.String()
 }
 
@@ -267,4 +270,100 @@ func hookTestQuote(s string) string {
 	}
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+// blockedReader is stdin that never ends until the test does.
+type blockedReader struct{ done chan struct{} }
+
+func (r blockedReader) Read([]byte) (int, error) {
+	<-r.done
+	return 0, io.EOF
+}
+
+// TestHookWatchdog checks the denies that guard hook's watchdog writes
+// while the decision is still running, and that the run ends the process
+// through its exit function with the code it returns.
+func TestHookWatchdog(t *testing.T) {
+	dir := t.TempDir()
+	call := hookTestCall(dir, "git status") // allowed by the default policy
+	blocked := blockedReader{make(chan struct{})}
+	t.Cleanup(func() { close(blocked.done) })
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	tests := []struct {
+		name  string
+		ctx   context.Context
+		args  []string
+		in    io.Reader
+		start time.Time
+		want  string
+	}{
+		// The deadline runs from the start of the process, not of the hook.
+		{"started an hour ago", context.Background(), []string{"hook"}, strings.NewReader(call), time.Now().Add(-time.Hour),
+			"guard: denied: the decision took longer than the " + defaultDeadline.String() + " deadline\nguard: hint: split the command into smaller ones\n"},
+		{"stdin never ends", context.Background(), []string{"hook", "--deadline", "50ms"}, blocked, time.Now(),
+			"guard: denied: the decision took longer than the 50ms deadline\nguard: hint: split the command into smaller ones\n"},
+		{"cancelled", cancelled, []string{"hook"}, blocked, time.Now(),
+			"guard: denied: cancelled: context canceled\n"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			exits := []int{}
+			s := stdio{in: tc.in, out: &out, err: &errb, start: tc.start, exit: func(code int) { exits = append(exits, code) }}
+			err := run(tc.ctx, tc.args, s, func(string) string { return "" })
+			if code := exitCode(err); code != 2 {
+				t.Errorf("exit code %d, want 2 (error %v)", code, err)
+			}
+			if !slices.Equal(exits, []int{2}) {
+				t.Errorf("exit called with %v, want [2]", exits)
+			}
+			if errb.String() != tc.want {
+				t.Errorf("stderr %q, want %q", errb.String(), tc.want)
+			}
+			if out.Len() != 0 {
+				t.Errorf("stdout %q, want empty", out.String())
+			}
+		})
+	}
+}
+
+// TestHookExits checks that guard hook ends the process itself, with 0
+// after an answer and 2 after a deny.
+func TestHookExits(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		command string
+		want    int
+	}{
+		{"git status", 0},
+		{"npm test", 0}, // ask
+		{"rm -rf /", 2},
+	} {
+		var out, errb bytes.Buffer
+		exits := []int{}
+		s := stdio{in: strings.NewReader(hookTestCall(dir, tc.command)), out: &out, err: &errb, start: time.Now(), exit: func(code int) { exits = append(exits, code) }}
+		err := run(context.Background(), []string{"hook"}, s, func(string) string { return "" })
+		if !slices.Equal(exits, []int{tc.want}) || exitCode(err) != tc.want {
+			t.Errorf("%q: exit called with %v and run returned %v, want exit %d", tc.command, exits, err, tc.want)
+		}
+	}
+}
+
+// TestHookLateAnswer checks that the decision itself denies an answer found
+// after the deadline, before the watchdog wakes: nothing reaches stdout.
+func TestHookLateAnswer(t *testing.T) {
+	var out, errb bytes.Buffer
+	h := &hookRun{s: stdio{out: &out, err: &errb}, deadline: time.Now().Add(-time.Millisecond), done: make(chan error, 1),
+		late: deny("the decision took longer than the 1ms deadline")}
+	h.decide(func() (*hookOutput, error) { return answer("allow", "git status is allowed"), nil })
+	if code := exitCode(<-h.done); code != 2 {
+		t.Errorf("exit code %d, want 2", code)
+	}
+	if want := "guard: denied: the decision took longer than the 1ms deadline\n"; errb.String() != want {
+		t.Errorf("stderr %q, want %q", errb.String(), want)
+	}
+	if out.Len() != 0 {
+		t.Errorf("stdout %q, want empty", out.String())
+	}
 }

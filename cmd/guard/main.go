@@ -6,10 +6,16 @@ import (
 	"context"
 	"errors"
 	"os"
+	"time"
 )
 
+// processStart is as close to the start of the process as package main
+// gets: guard hook's deadline runs from it.
+var processStart = time.Now()
+
 func main() {
-	err := run(context.Background(), os.Args[1:], stdio{os.Stdin, os.Stdout, os.Stderr}, os.Getenv)
+	s := stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr, start: processStart, exit: os.Exit}
+	err := run(context.Background(), os.Args[1:], s, os.Getenv)
 	os.Exit(exitCode(err))
 }
 

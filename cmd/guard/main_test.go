@@ -3,7 +3,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"os"
@@ -19,10 +18,7 @@ var scriptUpdate = flag.Bool("update", false, "update the golden output in testd
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"guard": func() {
-			err := run(context.Background(), os.Args[1:], stdio{os.Stdin, os.Stdout, os.Stderr}, os.Getenv)
-			os.Exit(exitCode(err))
-		},
+		"guard": main,
 	})
 }
 

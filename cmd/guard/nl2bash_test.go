@@ -161,7 +161,7 @@ func TestNL2Bash(t *testing.T) {
 		}
 		var stdout, stderr bytes.Buffer
 		t0 := time.Now()
-		err = run(context.Background(), []string{"hook"}, stdio{bytes.NewReader(in), &stdout, &stderr}, getenv)
+		err = run(context.Background(), []string{"hook"}, stdio{in: bytes.NewReader(in), out: &stdout, err: &stderr, start: time.Now()}, getenv)
 		d := time.Since(t0)
 		timings = append(timings, timing{row, d})
 
@@ -204,7 +204,7 @@ func TestNL2Bash(t *testing.T) {
 		}
 		for range nl2bashRepeats {
 			t0 := time.Now()
-			run(context.Background(), []string{"hook"}, stdio{bytes.NewReader(in), io.Discard, io.Discard}, getenv)
+			run(context.Background(), []string{"hook"}, stdio{in: bytes.NewReader(in), out: io.Discard, err: io.Discard, start: time.Now()}, getenv)
 			best[i] = min(best[i], time.Since(t0))
 		}
 	}

@@ -13,14 +13,21 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"guard/rules"
 )
 
-// stdio are the streams of one run.
+// stdio is what a run gets of its process: the three streams, the time the
+// process started, and exit, which ends the process at once. guard hook
+// measures its deadline from start and ends the process itself through
+// exit (see runHook); in tests start is the time of the call and exit is
+// nil or records the code.
 type stdio struct {
 	in       io.Reader
 	out, err io.Writer
+	start    time.Time
+	exit     func(code int)
 }
 
 // getenv reads an environment variable; tests pass their own.
