@@ -147,8 +147,9 @@ type decider struct {
 
 	// Caches for one decision: a long command names the same directories
 	// and matches the same patterns many times.
-	patterns map[string]expanded // path patterns with their placeholders replaced
-	reals    map[string]string   // real paths of directories, by their lexical path
+	patterns    map[string]expanded // path patterns with their placeholders replaced
+	reals       map[string]string   // real paths of directories, by their lexical path
+	checkedDirs map[string]bool     // working directories found not secret
 
 	// fds is what the call's redirections do to descriptors, in every
 	// script of the call: /dev/stdout and the like reopen them.
@@ -359,6 +360,12 @@ func (d *decider) script(src string, where []string, dialect shellparse.Dialect,
 	}
 	for _, c := range s.Commands {
 		cwhere := d.resolve(where, c.Dir)
+		if why := d.secretWorkDir(cwhere); why != "" {
+			// A command reads its working directory without naming it:
+			// ls, find, grep -r, git status.
+			d.add(Leaf{Verdict: Deny, Kind: "command", Text: c.Source, Pos: c.Pos, Rule: "paths.secret", Why: why,
+				Hint: "run commands from the project"})
+		}
 		for _, a := range c.Assigns {
 			d.add(d.assign(a))
 		}
@@ -476,15 +483,83 @@ func (d *decider) resolve(where []string, dir shellparse.Dir) []string {
 	var out []string
 	for _, base := range where {
 		for _, rel := range dir.Paths {
-			abs := d.abs(base, rel)
-			if abs == "" {
+			forms := d.chdir(base, rel)
+			if forms == nil {
 				return nil
 			}
-			out = append(out, abs)
+			out = append(out, forms...)
 		}
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// secretWorkDir returns why a command may not run in one of the
+// directories, or "" when it may: none is secret.
+func (d *decider) secretWorkDir(dirs []string) string {
+	for _, dir := range dirs {
+		if d.checkedDirs[dir] {
+			continue
+		}
+		forms, err := d.pathForms(dir)
+		if err != nil {
+			return fmt.Sprintf("the command runs in %s, which cannot be resolved (%v)", dir, err)
+		}
+		if pat := d.matchAny(d.p.paths.secret, forms); pat != "" {
+			return fmt.Sprintf("the command runs in %s, a secret directory (%s)", dir, pat)
+		}
+		if d.checkedDirs == nil {
+			d.checkedDirs = map[string]bool{}
+		}
+		d.checkedDirs[dir] = true
+	}
+	return ""
+}
+
+// chdirAll returns where a change of directory to p from any of where may
+// go; nil means unknown.
+func (d *decider) chdirAll(where []string, p string) []string {
+	if p == "" {
+		return nil
+	}
+	if p == "~" || strings.HasPrefix(p, "~/") || strings.HasPrefix(p, "/") {
+		where = []string{"/"}
+	}
+	var out []string
+	for _, base := range where {
+		forms := d.chdir(base, p)
+		if forms == nil {
+			return nil
+		}
+		out = append(out, forms...)
+	}
+	return out
+}
+
+// chdir returns where a change of directory from base to p may go: the
+// lexical path (cd -L), and where ".." after a link goes (cd -P, bash's
+// fallback when the lexical directory does not exist, and chdir(2) for
+// env -C, git -C, go -C). Nil means unknown.
+func (d *decider) chdir(base, p string) []string {
+	lexical := d.abs(base, p)
+	if lexical == "" {
+		return nil
+	}
+	if !slices.Contains(strings.Split(p, "/"), "..") {
+		return []string{lexical}
+	}
+	raw := p
+	if !strings.HasPrefix(p, "/") {
+		raw = base + "/" + p
+	}
+	physical, err := realPath(raw)
+	if err != nil {
+		return nil
+	}
+	if physical == lexical {
+		return []string{lexical}
+	}
+	return []string{lexical, physical}
 }
 
 // abs resolves p against base lexically; "" when it depends on an unknown
@@ -1125,7 +1200,7 @@ func (m *matcher) value(n *node, o *option, val string, attached bool, args []sh
 		}
 	case "dir", "path":
 		w := shellparse.Word{Value: val, Tilde: val == "~" || strings.HasPrefix(val, "~/")}
-		if !m.d.inProject(m.d.paths(m.where, w)) {
+		if !m.d.inProject(m.d.chdirAll(m.where, val)) {
 			return bad(fmt.Sprintf("%s %s: the path is outside the project", o.name, val))
 		}
 		if pc := m.d.checkPath(val, w.Tilde, m.where, readAccess, Allow); pc.verdict != Allow {
@@ -1245,7 +1320,7 @@ func (m *matcher) wrapped(n *node, args []shellparse.Word, present map[string]bo
 	}
 	for name, vs := range values {
 		if o := n.opts[name]; o != nil && o.vtype == "dir" && len(vs) > 0 {
-			where = m.d.paths(where, shellparse.Word{Value: vs[len(vs)-1]})
+			where = m.d.chdirAll(where, vs[len(vs)-1])
 		}
 	}
 	return m.d.argv(inner, where, m.shellDepth, m.wrapDepth+1)

@@ -28,7 +28,7 @@ func newPathWorld(t *testing.T) pathWorld {
 		tmp:   filepath.Join(root, "tmp"),
 		guard: filepath.Join(root, "bin", "guard"),
 	}
-	for _, d := range []string{"proj/src", "proj/.git", "home/.ssh", "tmp", "bin", "outside"} {
+	for _, d := range []string{"proj/src", "proj/.git", "home/.ssh/keys", "tmp", "bin", "outside/deep"} {
 		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -44,6 +44,8 @@ func newPathWorld(t *testing.T) pathWorld {
 		"proj/key":      filepath.Join(w.home, ".ssh/id_rsa"), // a secret
 		"proj/dangling": filepath.Join(w.proj, "missing"),     // nothing
 		"proj/up":       "..",                                 // the parent, relatively
+		"proj/keys":     filepath.Join(w.home, ".ssh/keys"),   // a directory in a secret one
+		"proj/deep":     filepath.Join(root, "outside/deep"),  // a directory outside, one level down
 	}
 	for l, target := range links {
 		if err := os.Symlink(target, filepath.Join(root, l)); err != nil {
@@ -167,6 +169,17 @@ func TestShellPaths(t *testing.T) {
 		{"tee -a ~/.profile", Deny, "protected"},
 		{"sort -o /etc/x f", Deny, "writes to a file"},
 		{"git -C out status", Ask, "outside the project"},
+		// cd -P, and cd -L when the lexical directory does not exist, go
+		// to the parent of where a link points.
+		{"cd -P keys/.. && cat id_rsa", Deny, "secret"},
+		{"cd keys/../keys && cat ../id_rsa", Deny, "secret"},
+		{"cd keys/.. && ls", Deny, "a secret directory"},
+		{"cd keys && ls", Deny, "a secret directory"},
+		{"cd src/.. && cat src/main.go", Allow, ""},
+		{"env -C keys/.. cat id_rsa", Deny, "secret"},
+		{"go build -C deep/.. ./...", Ask, "outside the project"},
+		{"git -C deep/.. status", Ask, "outside the project"},
+		{"go build -C src/.. ./...", Allow, ""},
 	} {
 		d := p.Decide(w.call("Bash", map[string]any{"command": tc.cmd}))
 		if d.Verdict != tc.want || !strings.Contains(d.Reason(), tc.why) {

@@ -15,6 +15,8 @@ const maxDirs = 16
 // Dir is the set of directories a command may run in, as far as the literal
 // cd commands before it tell. Each path is "." or relative to the directory
 // the shell started in, absolute, or "~" or "~/..." for the home directory.
+// A path with a ".." component is as written: the directory before it may
+// be a link, and then cd -P and cd -L go to different places.
 // A nil Paths means the directory is unknown: a cd to a computed directory,
 // cd -, pushd, or too many possibilities.
 type Dir struct {
@@ -80,17 +82,32 @@ func (d Dir) cd(target string) Dir {
 	return Dir{Paths: slices.Compact(out)}
 }
 
-// joinDir resolves target against cur the way cd -L does: lexically.
+// joinDir resolves target against cur. Without "..", cd -L and cd -P
+// reach the same directory, so it is joined lexically. With "..", cd -L
+// removes the component before it, cd -P and bash's fallback (when the
+// lexical directory does not exist) go to the parent of where a link
+// points: the path is kept as written, for the caller, who can see the
+// file system, to resolve both ways.
 func joinDir(cur, target string) (string, bool) {
 	switch {
 	case strings.HasPrefix(target, "/"):
+		if hasDotDot(target) {
+			return target, true
+		}
 		return path.Clean(target), true
 	case target == "~" || strings.HasPrefix(target, "~/"):
 		return homeClean(target)
 	case cur == "~" || strings.HasPrefix(cur, "~/"):
 		return homeClean(cur + "/" + target)
+	case hasDotDot(target):
+		return cur + "/" + target, true
 	}
 	return path.Join(cur, target), true
+}
+
+// hasDotDot reports whether a path has a ".." component.
+func hasDotDot(p string) bool {
+	return slices.Contains(strings.Split(p, "/"), "..")
 }
 
 // homeClean cleans a path under "~"; it gives up on a path that climbs

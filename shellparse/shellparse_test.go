@@ -152,7 +152,7 @@ var parseTests = []struct {
 	{`cd sub; ls`, "cmd 1:1 \"cd\" \"sub\"\ncmd 1:9 \"ls\" @. or sub"},
 	{`cd a || cd b; ls`, "cmd 1:1 \"cd\" \"a\"\ncmd 1:9 \"cd\" \"b\"\ncmd 1:15 \"ls\" @. or a or b"},
 	{`(cd sub && ls); ls`, "cmd 1:2 \"cd\" \"sub\"\ncmd 1:12 \"ls\" @sub\ncmd 1:17 \"ls\"\nfinding 1:1 subshell"},
-	{`cd /tmp && cd .. && ls`, "cmd 1:1 \"cd\" \"/tmp\"\ncmd 1:12 \"cd\" \"..\" @/tmp\ncmd 1:21 \"ls\" @/"},
+	{`cd /tmp && cd .. && ls`, "cmd 1:1 \"cd\" \"/tmp\"\ncmd 1:12 \"cd\" \"..\" @/tmp\ncmd 1:21 \"ls\" @/tmp/.."},
 	{`cd && ls`, "cmd 1:1 \"cd\"\ncmd 1:7 \"ls\" @~"},
 	{`cd ~/x/.. && ls`, "cmd 1:1 \"cd\" tilde:\"~/x/..\"\ncmd 1:14 \"ls\" @unknown"},
 	{`cd - && ls`, "cmd 1:1 \"cd\" \"-\"\ncmd 1:9 \"ls\" @unknown"},
