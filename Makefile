@@ -34,6 +34,13 @@ oracle:
 oracle-fuzz:
 	$(GO) test -count=1 -timeout=2h -run 'TestOracleDifferential' ./internal/oracle -args -oracle.n=20000
 
+# The parser differential at length: generated inputs read by bash and zsh in
+# bubblewrap against guard's reading (shellparse/differential_test.go).
+.PHONY: parse-diff
+SEED ?= 1
+parse-diff:
+	$(GO) test -count=1 -timeout=2h -run 'TestDifferential' ./shellparse -args -differential.n=200000 -differential.seed=$(SEED) -differential.shrink=2m
+
 generate:
 	$(GO) test ./rules -run TestDefaultPolicyGenerated -update
 
