@@ -272,6 +272,53 @@ func hookTestQuote(s string) string {
 	return string(b)
 }
 
+// panicReader panics when guard reads the call.
+type panicReader struct{}
+
+func (panicReader) Read([]byte) (int, error) { panic("reading stdin") }
+
+// panicWriter panics when guard writes its answer.
+type panicWriter struct{}
+
+func (panicWriter) Write([]byte) (int, error) { panic("writing stdout") }
+
+// TestHookPanics checks that a panic while deciding is a deny, however far
+// the decision got: reading the call, inside decideHook, or writing the
+// answer of a call that would be allowed.
+func TestHookPanics(t *testing.T) {
+	dir := t.TempDir()
+	call := hookTestCall(dir, "git status") // allowed by the default policy
+	panicEnv := func(k string) string { panic("reading $" + k) }
+	noEnv := func(string) string { return "" }
+	tests := []struct {
+		name string
+		args []string
+		in   io.Reader
+		out  io.Writer
+		env  getenv
+		want string
+	}{
+		{"reading stdin", []string{"hook"}, panicReader{}, &bytes.Buffer{}, noEnv, "guard: denied: internal error: reading stdin\n"},
+		{"reading the environment", []string{"hook"}, strings.NewReader(call), &bytes.Buffer{}, panicEnv, "guard: denied: internal error: reading $CLAUDE_PROJECT_DIR\n"},
+		{"writing the answer", []string{"hook"}, strings.NewReader(call), panicWriter{}, noEnv, "guard: denied: internal error: writing stdout\n"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var errb bytes.Buffer
+			err := run(context.Background(), tc.args, stdio{in: tc.in, out: tc.out, err: &errb, start: time.Now()}, tc.env)
+			if code := exitCode(err); code != 2 {
+				t.Errorf("exit code %d, want 2 (error %v)", code, err)
+			}
+			if errb.String() != tc.want {
+				t.Errorf("stderr %q, want %q", errb.String(), tc.want)
+			}
+			if b, ok := tc.out.(*bytes.Buffer); ok && b.Len() != 0 {
+				t.Errorf("stdout %q, want empty", b.String())
+			}
+		})
+	}
+}
+
 // blockedReader is stdin that never ends until the test does.
 type blockedReader struct{ done chan struct{} }
 

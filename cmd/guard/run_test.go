@@ -1,0 +1,65 @@
+// Copyright 2026 The guard Authors. SPDX-License-Identifier: MIT
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestExitCode checks the map from a run's error to the process's exit
+// code: an error that is not an exitError is a deny (2), never 0 or 1,
+// which would let a hook's call run.
+func TestExitCode(t *testing.T) {
+	tests := []struct {
+		err  error
+		want int
+	}{
+		{nil, 0},
+		{&exitError{code: 0}, 0},
+		{&exitError{code: 1}, 1},
+		{&exitError{code: 2, msg: "denied"}, 2},
+		{fmt.Errorf("check: %w", &exitError{code: 1}), 1},
+
+		// Not an exitError: a deny.
+		{errors.New("encoding the decision: broken pipe"), 2},
+		{fmt.Errorf("wrapped: %w", errors.New("plain")), 2},
+		{deny("a denial that was never written"), 2},
+		{context.Canceled, 2},
+	}
+	for _, tc := range tests {
+		if got := exitCode(tc.err); got != tc.want {
+			t.Errorf("exitCode(%#v) = %d, want %d", tc.err, got, tc.want)
+		}
+	}
+}
+
+// TestRunRecovers checks that a panic on run's own goroutine, in any verb,
+// is a deny: exit 2 and an internal error on stderr. The panic comes from
+// the environment, which guard check reads on run's goroutine.
+func TestRunRecovers(t *testing.T) {
+	panicky := func(k string) string { panic("reading $" + k) }
+	for _, args := range [][]string{
+		{"check", "git status"},
+		{"check", "--json", "git status"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			var out, errb bytes.Buffer
+			err := run(context.Background(), args, stdio{in: strings.NewReader(hookTestCall(t.TempDir(), "git status")), out: &out, err: &errb, start: time.Now()}, panicky)
+			if code := exitCode(err); code != 2 {
+				t.Errorf("exit code %d, want 2 (error %v)", code, err)
+			}
+			if !strings.HasPrefix(errb.String(), "guard: denied: internal error: reading $") {
+				t.Errorf("stderr %q, want an internal error deny", errb.String())
+			}
+			if out.Len() != 0 {
+				t.Errorf("stdout %q, want empty", out.String())
+			}
+		})
+	}
+}
