@@ -957,45 +957,6 @@ func (m *matcher) operandPath(n *node, o shellparse.Word, acc access, r *result)
 	}
 }
 
-// globRead checks a glob a command reads: it must not reach into a secret
-// directory, and, since a pattern that starts with a dot matches hidden
-// files such as .env, such a pattern is not allowed without asking.
-// globDir returns the directory a glob's matches are in, as far as its
-// literal start tells: "~/.ssh/*" is in ~/.ssh, "src/*.go" in src.
-func globDir(glob string) string {
-	lit := glob
-	if i := strings.IndexAny(lit, "*?["); i >= 0 {
-		lit = lit[:i]
-	}
-	if strings.HasSuffix(lit, "/") {
-		return path.Clean(lit)
-	}
-	return path.Dir(lit)
-}
-
-func (m *matcher) globRead(n *node, o shellparse.Word, r *result) {
-	dir := globDir(o.Value)
-	for _, sec := range m.d.p.paths.secret {
-		x := m.d.expand(sec)
-		if !x.ok {
-			continue
-		}
-		secDir := x.pattern
-		if i := strings.IndexAny(secDir, "*?[{"); i >= 0 {
-			secDir = path.Dir(secDir[:i] + "x")
-		}
-		for _, d := range m.d.paths(m.where, shellparse.Word{Value: dir, Tilde: o.Tilde}) {
-			if secDir != "/" && secDir != "." && (d == secDir || strings.HasPrefix(d, secDir+"/")) {
-				r.add(Deny, "paths.secret "+sec, fmt.Sprintf("%s: the glob %s reaches into %s, which holds secret files", n.id, o.Source, secDir), "")
-				return
-			}
-		}
-	}
-	if strings.HasPrefix(path.Base(o.Value), ".") {
-		r.add(n.unknown, n.id, fmt.Sprintf("%s: the glob %s matches hidden files, which may be secret (.env)", n.id, o.Source), "name the files")
-	}
-}
-
 // valueOptionPresent reports whether an accepted option that takes a value
 // is present: for an interpreter, such an option names the code to run
 // (python -m module), so it does not read standard input.
@@ -1166,6 +1127,10 @@ func (m *matcher) value(n *node, o *option, val string, attached bool, args []sh
 	bad := func(why string) int {
 		r.add(n.unknown, n.id, fmt.Sprintf("%s: %s", n.id, why), n.optionHint())
 		return next
+	}
+	if attached && args[i].Glob {
+		// The shell expands the whole word, value and all.
+		return bad(fmt.Sprintf("the value of %s in %s is part of a glob", o.name, args[i].Source))
 	}
 	if !attached {
 		if o.value == valueOptional {

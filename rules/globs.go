@@ -1,0 +1,227 @@
+// Copyright 2026 The guard Authors. SPDX-License-Identifier: MIT
+
+package rules
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"slices"
+	"strings"
+
+	"guard/shellparse"
+)
+
+// Globs a command reads.
+//
+// The shell replaces a glob with the names of the files it matches, which
+// guard does not see in the command. A glob is judged two ways, and both
+// must pass:
+//
+//   - by its pattern: a glob that could match a secret path, in any
+//     component (~/.ss?/id_rsa, /etc/shad*, .e*), is refused whatever is on
+//     disk now, since an earlier command, another process, or zsh's options
+//     (GLOB_DOTS, a recursive **) can make it match;
+//   - by its matches: guard expands it as bash would and judges every file
+//     it matches, through its links (aws*/config, where awsx is a link to
+//     ~/.aws).
+//
+// A match that is secret denies; a pattern that could match a secret, or a
+// glob too large to expand, gets the rule's unknown verdict.
+
+// Bounds of expanding a glob for a decision.
+const (
+	maxGlobMatches = 1024  // files one glob may match
+	maxGlobReads   = 10000 // directory entries read for one glob
+)
+
+func (m *matcher) globRead(n *node, o shellparse.Word, r *result) {
+	if slices.Contains(strings.Split(o.Value, "/"), "..") {
+		r.add(n.unknown, n.id, fmt.Sprintf("%s: the glob %s goes up with .., which a link makes go elsewhere", n.id, o.Source), "name the files")
+		return
+	}
+	pats := m.d.globPatterns(o, m.where)
+	if pats == nil {
+		r.add(n.unknown, n.id, fmt.Sprintf("%s: the glob %s is in a directory guard does not know", n.id, o.Source), "name the files")
+		return
+	}
+	for _, pat := range pats {
+		// A glob whose literal directory is secret surely reads a secret.
+		if pc := m.d.checkPath(globDir(pat), false, nil, readAccess, Allow); pc.verdict == Deny {
+			r.add(Deny, pc.rule, fmt.Sprintf("%s: the glob %s reaches into %s: %s", n.id, o.Source, globDir(pat), pc.why), "name the files")
+			return
+		}
+		if sec := m.d.globMayBeSecret(pat); sec != "" {
+			r.add(n.unknown, n.id, fmt.Sprintf("%s: the glob %s could match a secret path (%s)", n.id, o.Source, sec), "name the files")
+			return
+		}
+		matches, err := expandGlob(pat)
+		if err != nil {
+			r.add(n.unknown, n.id, fmt.Sprintf("%s: the glob %s: %v", n.id, o.Source, err), "name the files")
+			return
+		}
+		for _, f := range matches {
+			if pc := m.d.checkPath(f, false, nil, readAccess, Allow); pc.verdict != Allow {
+				r.add(pc.verdict, pc.rule, fmt.Sprintf("%s: the glob %s matches %s: %s", n.id, o.Source, f, pc.why), "name the files")
+				return
+			}
+		}
+	}
+}
+
+// globPatterns returns a glob as absolute patterns, one for each directory
+// the command may run in; nil when the directory is unknown.
+func (d *decider) globPatterns(o shellparse.Word, where []string) []string {
+	v := o.Value
+	switch {
+	case o.Tilde:
+		if !path.IsAbs(d.call.Home) {
+			return nil
+		}
+		return []string{path.Join(d.call.Home, strings.TrimPrefix(v, "~"))}
+	case path.IsAbs(v):
+		return []string{path.Clean(v)}
+	}
+	return d.absPaths(v, false, where)
+}
+
+// globMayBeSecret returns the secret pattern that the glob could match, or
+// "". Both are compared component by component: a glob's ** (zsh's
+// recursive glob) and a secret's ** match any number of components.
+func (d *decider) globMayBeSecret(glob string) string {
+	g := strings.Split(strings.TrimPrefix(path.Clean(glob), "/"), "/")
+	for _, sec := range d.p.paths.secret {
+		e := d.expand(sec)
+		if !e.ok {
+			continue
+		}
+		s := strings.Split(strings.TrimPrefix(e.pattern, "/"), "/")
+		if strings.HasPrefix(e.pattern, "**/") {
+			s = strings.Split(e.pattern, "/")
+		}
+		if componentsMeet(g, s) {
+			return sec
+		}
+	}
+	return ""
+}
+
+// componentsMeet reports whether a path could match both the glob g and
+// the secret pattern s, given as components.
+func componentsMeet(g, s []string) bool {
+	switch {
+	case len(g) == 0 && len(s) == 0:
+		return true
+	case len(s) > 0 && s[0] == "**":
+		return componentsMeet(g, s[1:]) || len(g) > 0 && componentsMeet(g[1:], s)
+	case len(g) > 0 && g[0] == "**":
+		return componentsMeet(g[1:], s) || len(s) > 0 && componentsMeet(g, s[1:])
+	case len(g) == 0 || len(s) == 0:
+		return false
+	}
+	return componentMeets(g[0], s[0]) && componentsMeet(g[1:], s[1:])
+}
+
+// componentMeets reports whether one name could match both the glob
+// component g and the secret component s. Two patterns are taken to meet
+// unless one is a literal the other does not match.
+func componentMeets(g, s string) bool {
+	gLit, sLit := !hasMeta(g), !hasMeta(s)
+	switch {
+	case gLit && sLit:
+		return g == s
+	case sLit:
+		return globMatch(g, s)
+	case gLit:
+		ok, err := path.Match(s, g)
+		return ok || err != nil
+	}
+	// Both patterns: a hidden name needs a glob that starts with a dot.
+	if strings.HasPrefix(s, ".") && !strings.HasPrefix(g, ".") {
+		return false
+	}
+	return true
+}
+
+func hasMeta(s string) bool { return strings.ContainsAny(s, "*?[\\") }
+
+// globMatch matches a name as bash does against one glob component: a
+// leading dot must be matched by a dot, and [!x] is a negated class. A
+// pattern guard cannot read ([[:alpha:]]) matches everything.
+func globMatch(g, name string) bool {
+	if strings.HasPrefix(name, ".") && !strings.HasPrefix(g, ".") {
+		return false
+	}
+	if strings.Contains(g, "[:") {
+		return true
+	}
+	ok, err := path.Match(strings.ReplaceAll(g, "[!", "[^"), name)
+	return ok || err != nil
+}
+
+// expandGlob returns the files an absolute glob matches now, as bash would
+// expand it (** is *), within the bounds.
+func expandGlob(glob string) ([]string, error) {
+	comps := strings.Split(strings.TrimPrefix(glob, "/"), "/")
+	cur := []string{"/"}
+	reads := 0
+	for _, c := range comps {
+		var next []string
+		if !hasMeta(c) {
+			for _, dir := range cur {
+				next = append(next, path.Join(dir, c))
+			}
+			cur = next
+			continue
+		}
+		if c == "**" {
+			c = "*"
+		}
+		for _, dir := range cur {
+			ents, err := os.ReadDir(dir)
+			if err != nil {
+				if errors.Is(err, os.ErrNotExist) || errors.Is(err, os.ErrPermission) {
+					continue // nothing there for the shell either
+				}
+				if strings.Contains(err.Error(), "not a directory") {
+					continue
+				}
+				return nil, fmt.Errorf("reading %s: %v", dir, err)
+			}
+			reads += len(ents)
+			if reads > maxGlobReads {
+				return nil, fmt.Errorf("it reaches more than %d files, too many for guard to check", maxGlobReads)
+			}
+			for _, e := range ents {
+				if globMatch(c, e.Name()) {
+					next = append(next, path.Join(dir, e.Name()))
+				}
+			}
+		}
+		if len(next) > maxGlobMatches {
+			return nil, fmt.Errorf("it matches more than %d files, too many for guard to check", maxGlobMatches)
+		}
+		cur = next
+	}
+	var out []string
+	for _, f := range cur {
+		if _, err := os.Lstat(f); err == nil {
+			out = append(out, f)
+		}
+	}
+	return out, nil
+}
+
+// globDir returns the directory a glob's matches are in, as far as its
+// literal start tells: "~/.ssh/*" is in ~/.ssh, "src/*.go" in src.
+func globDir(glob string) string {
+	lit := glob
+	if i := strings.IndexAny(lit, "*?["); i >= 0 {
+		lit = lit[:i]
+	}
+	if strings.HasSuffix(lit, "/") {
+		return path.Clean(lit)
+	}
+	return path.Dir(lit)
+}
