@@ -22,13 +22,18 @@ func runCheck(_ context.Context, s stdio, env getenv, args []string) error {
 	input := fs.String("input", "", "the tool's input as a JSON `object` (for tools other than Bash)")
 	readOnly := fs.Bool("read-only", false, "decide in read-only mode, as guard hook --read-only does")
 	showPolicy := fs.Bool("show-policy", false, "print the policies in effect and what each decides, then the decision")
+	shellFlag := fs.String("shell", "auto", "the `shell` the agent runs commands in: bash, zsh, or auto ($CLAUDE_CODE_SHELL, else $SHELL)")
 	if err := fs.Parse(args); err != nil {
 		return &exitError{code: 2}
+	}
+	shell, err := callShell(*shellFlag, env)
+	if err != nil {
+		return usageError(s, "check", "%v", err)
 	}
 	if *showPolicy && fs.NArg() == 0 && *input == "" {
 		return showLayers(s, env, *config, *cwd)
 	}
-	call := rules.Call{Tool: *tool, Home: env("HOME"), Temp: os.TempDir(), Guard: guardBinary(), ReadOnly: *readOnly}
+	call := rules.Call{Tool: *tool, Home: env("HOME"), Temp: os.TempDir(), Guard: guardBinary(), Shell: shell, ReadOnly: *readOnly}
 	switch {
 	case *tool == "Bash" && *input == "":
 		if fs.NArg() != 1 {

@@ -9,8 +9,8 @@
 //
 // # Usage
 //
-//	guard hook [--config FILE] [--read-only] [--deadline DURATION]
-//	guard check [--json] [--show-policy] [--read-only] [--config FILE] [--cwd DIR] [--tool NAME --input JSON] [--] 'COMMAND'
+//	guard hook [--config FILE] [--read-only] [--shell bash|zsh|auto] [--deadline DURATION]
+//	guard check [--json] [--show-policy] [--read-only] [--shell bash|zsh|auto] [--config FILE] [--cwd DIR] [--tool NAME --input JSON] [--] 'COMMAND'
 //	guard test [--config FILE] [-v] FILES...
 //	guard flags --agent claude [--config FILE] [--read-only]
 //	guard version
@@ -20,6 +20,12 @@
 // PostToolUse call, it records that a tool of the session tier ran, and
 // answers nothing. With --read-only every call is decided in read-only
 // mode, whatever the policy says.
+//
+// A Bash command is judged for the shell the agent runs it in. --shell
+// states it; auto (the default) finds it as Claude Code does, from
+// $CLAUDE_CODE_SHELL, else $SHELL, by base name: bash or zsh. Any other
+// shell, or none, is unknown, and a command is then allowed only when it is
+// safe both as bash and as zsh read it. guard check takes the same flag.
 //
 // guard hook denies when it has not answered --deadline (default 3s) after
 // its process started, and when SIGTERM, SIGINT, SIGHUP or SIGPIPE arrives

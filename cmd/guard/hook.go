@@ -98,10 +98,12 @@ func runHook(ctx context.Context, s stdio, env getenv, args []string) error {
 	config := fs.String("config", "", "policy `file` (default: .claude/guard.toml in the project, else the embedded default)")
 	deadline := fs.Duration("deadline", defaultDeadline, "deny if the decision is not made this long after guard started")
 	readOnly := fs.Bool("read-only", false, "read-only mode: allow only reading tools, whatever the policy says")
+	shellFlag := fs.String("shell", "auto", "the `shell` the agent runs commands in: bash, zsh, or auto ($CLAUDE_CODE_SHELL, else $SHELL)")
 	// A bad command line is denied like any other call: through the
 	// decision, whose writes the watchdog bounds.
 	var bad error
 	err := fs.Parse(args)
+	shell, shellErr := callShell(*shellFlag, env)
 	switch {
 	case err != nil:
 		bad = deny("bad hook arguments: %v", err)
@@ -109,6 +111,8 @@ func runHook(ctx context.Context, s stdio, env getenv, args []string) error {
 		bad = deny("guard hook takes no arguments, got %q", fs.Arg(0))
 	case *deadline <= 0:
 		bad = deny("--deadline must be positive")
+	case shellErr != nil:
+		bad = deny("%v", shellErr)
 	}
 	if *deadline <= 0 {
 		*deadline = defaultDeadline
@@ -121,7 +125,7 @@ func runHook(ctx context.Context, s stdio, env getenv, args []string) error {
 		if bad != nil {
 			return nil, bad
 		}
-		return decideHook(s.in, env, *config, *readOnly)
+		return decideHook(s.in, env, *config, *readOnly, shell)
 	})
 	timer := time.NewTimer(time.Until(h.deadline))
 	defer timer.Stop()
@@ -357,7 +361,7 @@ func decodeHookInput(r io.Reader) (*hookInput, error) {
 // decideHook reads the call, loads the policies and decides. For a
 // PostToolUse call it records that a tool of session tier ran, and answers
 // nothing.
-func decideHook(r io.Reader, env getenv, config string, readOnly bool) (*hookOutput, error) {
+func decideHook(r io.Reader, env getenv, config string, readOnly bool, shell string) (*hookOutput, error) {
 	in, err := decodeHookInput(r)
 	if err != nil {
 		return nil, err
@@ -383,6 +387,7 @@ func decideHook(r io.Reader, env getenv, config string, readOnly bool) (*hookOut
 		Home:     env("HOME"),
 		Temp:     os.TempDir(),
 		Guard:    guardBinary(),
+		Shell:    shell,
 		ReadOnly: readOnly,
 		Approved: sessionApproved(state),
 	})

@@ -139,6 +139,8 @@ func TestHookDeniesBadInput(t *testing.T) {
 		{"unknown flag", []string{"hook", "--frobnicate"}, ok, env, "flag provided but not defined: -frobnicate"},
 		{"-h", []string{"hook", "-h"}, ok, env, "bad hook arguments: flag: help requested"},
 		{"extra argument", []string{"hook", "extra"}, ok, env, `guard hook takes no arguments, got "extra"`},
+		{"--shell fish", []string{"hook", "--shell", "fish"}, ok, env, `--shell "fish": want bash, zsh or auto`},
+		{"--shell empty", []string{"hook", "--shell="}, ok, env, `--shell "": want bash, zsh or auto`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -299,7 +301,7 @@ func TestHookPanics(t *testing.T) {
 		want string
 	}{
 		{"reading stdin", []string{"hook"}, panicReader{}, &bytes.Buffer{}, noEnv, "guard: denied: internal error: reading stdin\n"},
-		{"reading the environment", []string{"hook"}, strings.NewReader(call), &bytes.Buffer{}, panicEnv, "guard: denied: internal error: reading $CLAUDE_PROJECT_DIR\n"},
+		{"reading the environment", []string{"hook", "--shell", "bash"}, strings.NewReader(call), &bytes.Buffer{}, panicEnv, "guard: denied: internal error: reading $CLAUDE_PROJECT_DIR\n"},
 		{"writing the answer", []string{"hook"}, strings.NewReader(call), panicWriter{}, noEnv, "guard: denied: internal error: writing stdout\n"},
 	}
 	for _, tc := range tests {

@@ -45,8 +45,8 @@ var commands []*command
 
 func init() {
 	commands = []*command{
-		{"hook", "guard hook [--config FILE] [--read-only] [--deadline DURATION]", "decide a Claude Code PreToolUse call read from stdin", runHook},
-		{"check", "guard check [--json] [--show-policy] [--read-only] [--config FILE] [--cwd DIR] [--tool NAME --input JSON] [--] 'COMMAND'", "explain the decision on a command or tool call", runCheck},
+		{"hook", "guard hook [--config FILE] [--read-only] [--shell bash|zsh|auto] [--deadline DURATION]", "decide a Claude Code PreToolUse call read from stdin", runHook},
+		{"check", "guard check [--json] [--show-policy] [--read-only] [--shell bash|zsh|auto] [--config FILE] [--cwd DIR] [--tool NAME --input JSON] [--] 'COMMAND'", "explain the decision on a command or tool call", runCheck},
 		{"flags", "guard flags --agent claude [--config FILE] [--read-only]", "print the agent's flags that match the policy", runFlags},
 		{"test", "guard test [--config FILE] FILES...", "run [[case]] files and the policy's examples", runTest},
 		{"version", "guard version", "print guard's version", runVersion},
@@ -255,4 +255,35 @@ func projectDir(env getenv, cwd string) string {
 // oneLine flattens a message for a single output line.
 func oneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// agentShell returns the shell the agent runs commands in, found as Claude
+// Code finds it: $CLAUDE_CODE_SHELL, else $SHELL. A base name of bash or
+// zsh names that shell; anything else, or neither set, is "" (unknown), and
+// the engine then judges a command as both bash and zsh read it.
+func agentShell(env getenv) string {
+	sh := env("CLAUDE_CODE_SHELL")
+	if sh == "" {
+		sh = env("SHELL")
+	}
+	if sh == "" {
+		return ""
+	}
+	switch base := filepath.Base(sh); base {
+	case "bash", "zsh":
+		return base
+	}
+	return ""
+}
+
+// callShell returns the shell for a call from the --shell flag: bash or
+// zsh as stated, auto as agentShell finds it.
+func callShell(flag string, env getenv) (string, error) {
+	switch flag {
+	case "bash", "zsh":
+		return flag, nil
+	case "auto":
+		return agentShell(env), nil
+	}
+	return "", fmt.Errorf("--shell %q: want bash, zsh or auto", flag)
 }

@@ -41,12 +41,14 @@ func TestExitCode(t *testing.T) {
 
 // TestRunRecovers checks that a panic on run's own goroutine, in any verb,
 // is a deny: exit 2 and an internal error on stderr. The panic comes from
-// the environment, which guard check reads on run's goroutine.
+// the environment, which guard check reads on run's goroutine, as guard
+// hook does for --shell auto.
 func TestRunRecovers(t *testing.T) {
 	panicky := func(k string) string { panic("reading $" + k) }
 	for _, args := range [][]string{
 		{"check", "git status"},
-		{"check", "--json", "git status"},
+		{"check", "--shell", "bash", "git status"},
+		{"hook"},
 	} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			var out, errb bytes.Buffer
@@ -61,5 +63,84 @@ func TestRunRecovers(t *testing.T) {
 				t.Errorf("stdout %q, want empty", out.String())
 			}
 		})
+	}
+}
+
+// TestAgentShell checks how guard finds the agent's shell, as Claude Code
+// chooses it: $CLAUDE_CODE_SHELL, else $SHELL, by base name.
+func TestAgentShell(t *testing.T) {
+	tests := []struct {
+		claude, shell string
+		want          string
+	}{
+		{"", "/bin/bash", "bash"},
+		{"", "/usr/local/bin/bash", "bash"},
+		{"", "bash", "bash"},
+		{"", "/bin/zsh", "zsh"},
+		{"", "/opt/homebrew/bin/zsh", "zsh"},
+		{"/bin/zsh", "/bin/bash", "zsh"}, // CLAUDE_CODE_SHELL first
+		{"/bin/bash", "/bin/zsh", "bash"},
+		{"/usr/bin/bash", "", "bash"},
+
+		// Unknown: the engine judges as bash and as zsh read it.
+		{"", "", ""},
+		{"", "/bin/sh", ""},
+		{"", "/usr/bin/fish", ""},
+		{"", "/bin/dash", ""},
+		{"", "/bin/bash5", ""},
+		{"", "/bin/bash ", ""},
+		{"", "-bash", ""},
+		{"", "/bin/zsh-5.9", ""},
+		{"/usr/bin/fish", "/bin/bash", ""}, // set, so $SHELL is not read
+		{"/", "", ""},
+		{".", "", ""},
+	}
+	for _, tc := range tests {
+		env := func(k string) string {
+			switch k {
+			case "CLAUDE_CODE_SHELL":
+				return tc.claude
+			case "SHELL":
+				return tc.shell
+			}
+			return ""
+		}
+		if got := agentShell(env); got != tc.want {
+			t.Errorf("CLAUDE_CODE_SHELL=%q SHELL=%q: agentShell = %q, want %q", tc.claude, tc.shell, got, tc.want)
+		}
+	}
+}
+
+// TestCallShell checks the --shell flag of guard hook and guard check.
+func TestCallShell(t *testing.T) {
+	zsh := func(k string) string {
+		if k == "SHELL" {
+			return "/bin/zsh"
+		}
+		return ""
+	}
+	tests := []struct {
+		flag    string
+		want    string
+		wantErr string
+	}{
+		{"bash", "bash", ""},
+		{"zsh", "zsh", ""},
+		{"auto", "zsh", ""}, // from $SHELL
+
+		{"", "", `--shell "": want bash, zsh or auto`},
+		{"sh", "", `--shell "sh": want bash, zsh or auto`},
+		{"Bash", "", `--shell "Bash": want bash, zsh or auto`},
+		{"/bin/bash", "", `--shell "/bin/bash": want bash, zsh or auto`},
+	}
+	for _, tc := range tests {
+		got, err := callShell(tc.flag, zsh)
+		gotErr := ""
+		if err != nil {
+			gotErr = err.Error()
+		}
+		if got != tc.want || gotErr != tc.wantErr {
+			t.Errorf("callShell(%q) = %q, %q; want %q, %q", tc.flag, got, gotErr, tc.want, tc.wantErr)
+		}
 	}
 }
