@@ -6,8 +6,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -35,9 +33,10 @@ func hookFuzzCall(f *testing.F, cwd, tool string, input map[string]any) []byte {
 
 // FuzzHook runs guard hook in-process on arbitrary stdin under the embedded
 // default policy, and checks its promises: exit 0 or 2 and nothing else;
-// 0 is one JSON answer and nothing on stderr; 2 is nothing on stdout and a
-// deny on stderr; and an allow is a positive match of a rule for every part
-// of the call.
+// 0 is one JSON answer (none for PostToolUse) and nothing on stderr; 2 is
+// nothing on stdout and a deny on stderr, never from a panic; guard check,
+// given the call on its command line, agrees with an allow or an ask; and
+// an allow is a positive match of a rule for every part of the call.
 func FuzzHook(f *testing.F) {
 	cwd := f.TempDir() // no .claude/guard.toml: the default policy decides
 	bash := func(command string) []byte {
@@ -108,13 +107,21 @@ func FuzzHook(f *testing.F) {
 			if stderr.Len() != 0 {
 				t.Fatalf("exit 0 with stderr %q", stderr.String())
 			}
-			if msg := hookTestCheckAnswer(stdout.String(), ""); msg != "" {
-				t.Fatalf("exit 0: %s", msg)
-			}
 			if !json.Valid(stdin) {
 				t.Fatalf("exit 0 on stdin that is not one JSON value: %q", stdin)
 			}
-			hookFuzzRedecide(t, stdin, stdout.Bytes(), getenv)
+			var raw map[string]json.RawMessage // exact keys, as the hook reads them
+			var event string
+			if json.Unmarshal(stdin, &raw) == nil && json.Unmarshal(raw["hook_event_name"], &event) == nil && event == "PostToolUse" {
+				if stdout.Len() != 0 {
+					t.Fatalf("exit 0 for PostToolUse with stdout %q, want none", stdout.String())
+				}
+				return
+			}
+			if msg := hookTestCheckAnswer(stdout.String(), ""); msg != "" {
+				t.Fatalf("exit 0: %s", msg)
+			}
+			hookFuzzCheck(t, stdin, stdout.Bytes(), getenv)
 		case 2:
 			if stdout.Len() != 0 {
 				t.Fatalf("exit 2 with stdout %q", stdout.String())
@@ -131,43 +138,50 @@ func FuzzHook(f *testing.F) {
 	})
 }
 
-// hookFuzzRedecide decides an answered call again, decoded as the hook
-// decodes it, under the default policy: an allow must be a positive match
-// of a rule for every leaf, and an ask must be the policy's verdict.
-func hookFuzzRedecide(t *testing.T, stdin, stdout []byte, getenv getenv) {
+// hookFuzzCheck asks guard check, through its own command line, about a
+// call the hook answered: --tool, --input and --cwd carry the call, decoded
+// from stdin here apart from the hook's decoder. The two front ends must
+// agree: an allow exits 0 with verdict allow, and every part allowed by a
+// rule; an ask exits 1.
+func hookFuzzCheck(t *testing.T, stdin, stdout []byte, getenv getenv) {
 	var out hookOutput
 	if err := json.Unmarshal(stdout, &out); err != nil {
 		t.Fatalf("answer does not decode: %v", err)
 	}
-	in, err := decodeHookInput(bytes.NewReader(stdin))
-	if err != nil {
-		t.Fatalf("exit 0, but the input does not decode: %v", err)
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(stdin, &raw); err != nil {
+		t.Fatalf("exit 0, but stdin is not a JSON object: %v", err)
 	}
-	project := projectDir(getenv, in.cwd)
-	if _, err := os.Lstat(filepath.Join(project, filepath.FromSlash(policyFile))); !errors.Is(err, fs.ErrNotExist) {
-		t.Skipf("cwd %q names a project with a policy of its own", in.cwd)
+	var tool, cwd string
+	if json.Unmarshal(raw["tool_name"], &tool) != nil || json.Unmarshal(raw["cwd"], &cwd) != nil {
+		t.Fatalf("exit 0, but tool_name or cwd is not a string: %q", stdin)
 	}
-	p, err := rules.Default()
-	if err != nil {
-		t.Fatal(err)
+	args := []string{"check", "--json", "--tool=" + tool, "--input=" + string(raw["tool_input"]), "--cwd=" + cwd}
+	var checkOut, checkErr bytes.Buffer
+	err := run(context.Background(), args, stdio{in: strings.NewReader(""), out: &checkOut, err: &checkErr, start: time.Now()}, getenv)
+	code := exitCode(err)
+	var d jsonDecision
+	if err := json.Unmarshal(checkOut.Bytes(), &d); err != nil {
+		t.Fatalf("guard check %q: exit %d, output is not a decision (%v): %q, stderr %q", args, code, err, checkOut.String(), checkErr.String())
 	}
-	d := p.Decide(rules.Call{Tool: in.toolName, Input: in.toolInput, Cwd: in.cwd, Project: project, Home: getenv("HOME"), Temp: os.TempDir(), Guard: guardBinary()})
-	switch out.HookSpecificOutput.PermissionDecision {
+	switch answer := out.HookSpecificOutput.PermissionDecision; answer {
 	case "allow":
-		if d.Verdict != rules.Allow {
-			t.Fatalf("hook allowed, but the default policy decides %s: %s", d.Verdict, d.Reason())
+		if code != 0 || d.Verdict != "allow" {
+			t.Fatalf("hook allowed, but guard check %q exits %d with %s: %s", args, code, d.Verdict, d.Reason)
 		}
 		if len(d.Leaves) == 0 {
 			t.Fatalf("hook allowed a call with no parts")
 		}
 		for _, l := range d.Leaves {
-			if l.Verdict != rules.Allow || l.Rule == "" {
+			if l.Verdict != "allow" || l.Rule == "" {
 				t.Fatalf("hook allowed, but leaf %q (%s) is %s by rule %q: an allow needs a rule that allows every part", l.Text, l.Kind, l.Verdict, l.Rule)
 			}
 		}
 	case "ask":
-		if d.Verdict != rules.Ask {
-			t.Fatalf("hook asked, but the default policy decides %s: %s", d.Verdict, d.Reason())
+		if code != 1 || d.Verdict != "ask" {
+			t.Fatalf("hook asked, but guard check %q exits %d with %s: %s", args, code, d.Verdict, d.Reason)
 		}
+	default:
+		t.Fatalf("hook answered %q", answer)
 	}
 }
