@@ -831,7 +831,7 @@ func (m *matcher) match(n *node, args []shellparse.Word) result {
 			continue
 		}
 		if !endOpts && !w.Glob && n.exec[w.Value] {
-			i = m.exec(n, args, i, &r)
+			i = m.exec(n, args, i, operands, &r)
 			continue
 		}
 		if !endOpts && !w.Glob && n.isOption(w.Value) {
@@ -1262,7 +1262,9 @@ func (m *matcher) wrapped(n *node, args []shellparse.Word, present map[string]bo
 		return r
 	}
 	if w.Stdin {
-		from := shellparse.Word{Glob: true, GlobLead: true, Value: "*", Source: "(words read from standard input)"}
+		// Words from standard input may be any path, absolute or not, and
+		// may look like options.
+		from := shellparse.Word{Glob: true, GlobLead: true, Value: "/**", Source: stdinWords}
 		replaced := false
 		for _, opt := range w.Replace {
 			if !present[opt] {
@@ -1293,9 +1295,24 @@ func (m *matcher) wrapped(n *node, args []shellparse.Word, present map[string]bo
 
 // exec decides the command of a find -exec style option at args[i] and
 // returns the index after its terminator.
-func (m *matcher) exec(n *node, args []shellparse.Word, i int, r *result) int {
+func (m *matcher) exec(n *node, args []shellparse.Word, i int, roots []shellparse.Word, r *result) int {
 	opt := args[i].Value
+	// find puts in place of {} a name under one of its start paths, which
+	// does not look like an option unless a start path does.
+	names := []shellparse.Word{{Glob: true, Value: "./**", Source: findNames}}
+	if len(roots) > 0 {
+		names = nil
+		for _, root := range roots {
+			if !root.Constant() {
+				names = []shellparse.Word{{Dynamic: "a name under a start path known only at run time", Source: findNames}}
+				break
+			}
+			names = append(names, shellparse.Word{Glob: true, GlobLead: strings.HasPrefix(root.Value, "-"),
+				Value: strings.TrimSuffix(root.Value, "/") + "/**", Tilde: root.Tilde, Source: findNames})
+		}
+	}
 	var inner []shellparse.Word
+	var braces []int // where {} stands in inner
 	for j := i + 1; j < len(args); j++ {
 		a := args[j]
 		if a.Constant() && (a.Value == ";" || a.Value == "+" && len(inner) > 0 && inner[len(inner)-1].Value == "{}") {
@@ -1303,14 +1320,22 @@ func (m *matcher) exec(n *node, args []shellparse.Word, i int, r *result) int {
 				r.add(n.unknown, n.id, fmt.Sprintf("%s %s without a command", n.id, opt), "")
 				return j + 1
 			}
-			r.merge(m.d.argv(inner, m.where, m.shellDepth, m.wrapDepth+1))
+			if len(braces) == 0 {
+				r.merge(m.d.argv(inner, m.where, m.shellDepth, m.wrapDepth+1))
+				return j + 1
+			}
+			for _, name := range names {
+				for _, k := range braces {
+					name.Pos = inner[k].Pos
+					inner[k] = name
+				}
+				r.merge(m.d.argv(slices.Clone(inner), m.where, m.shellDepth, m.wrapDepth+1))
+			}
 			return j + 1
 		}
 		switch {
 		case a.Constant() && a.Value == "{}":
-			// find puts a file name here: it starts with the search root, so
-			// it is not an option, but it may be any name.
-			a = shellparse.Word{Glob: true, Value: "{}", Source: "{}", Pos: a.Pos}
+			braces = append(braces, len(inner))
 		case a.Constant() && strings.Contains(a.Value, "{}"):
 			a = shellparse.Word{Dynamic: "find puts a file name inside it", Source: a.Source, Pos: a.Pos}
 		}

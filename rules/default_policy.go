@@ -1177,6 +1177,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 			}},
 			Exec:     []string{"-exec", "-execdir", "-ok", "-okdir"},
 			ReadOnly: true,
+			Paths:    "read",
 			Examples: examplesFile{
 				Allow: []string{"find . -name '*.go'", "find src -type f -newer Cargo.toml", "find . -maxdepth 2 -type d", "find . -name '*.rs' -exec wc -l {} +", "find . -path ./target -prune -o -name '*.rs' -print"},
 				Deny:  []string{"find . -delete", "find . -fprint /tmp/x", "find . -exec rm -rf {} \\;", "find . -exec sh -c 'cat {}' \\;"},
@@ -3739,9 +3740,9 @@ func defaultCommand(name string) (ruleFile, bool) {
 			},
 			ReadOnly: true,
 			Examples: examplesFile{
-				Allow: []string{"xargs grep -l TODO", "xargs -0 wc -l", "xargs -I{} echo {}"},
-				Ask:   []string{"xargs rm", "xargs rg foo"},
-				Deny:  []string{"xargs -I{} sh -c 'echo {}'"},
+				Allow: []string{"xargs -I{} echo {}", "xargs echo"},
+				Ask:   []string{"xargs grep -l TODO", "xargs -0 wc -l", "xargs rg foo"},
+				Deny:  []string{"xargs rm", "xargs -I{} sh -c 'echo {}'"},
 			},
 		}, true
 	case "xxd":

@@ -36,7 +36,19 @@ const (
 	maxGlobReads   = 10000 // directory entries read for one glob
 )
 
+// findNames is the Source of the word that stands for the file name find
+// puts in place of {} in the command of -exec.
+const findNames = "{}"
+
+// stdinWords is the Source of the word that stands for what xargs reads
+// from standard input.
+const stdinWords = "(words read from standard input)"
+
 func (m *matcher) globRead(n *node, o shellparse.Word, r *result) {
+	if o.Source == stdinWords && o.Value == "/**" {
+		r.add(n.unknown, n.id, fmt.Sprintf("%s reads the files named on standard input, which guard cannot see: they may be secret", n.id), "name the files on the command line")
+		return
+	}
 	if slices.Contains(strings.Split(o.Value, "/"), "..") {
 		r.add(n.unknown, n.id, fmt.Sprintf("%s: the glob %s goes up with .., which a link makes go elsewhere", n.id, o.Source), "name the files")
 		return
@@ -44,6 +56,27 @@ func (m *matcher) globRead(n *node, o shellparse.Word, r *result) {
 	pats := m.d.globPatterns(o, m.where)
 	if pats == nil {
 		r.add(n.unknown, n.id, fmt.Sprintf("%s: the glob %s is in a directory guard does not know", n.id, o.Source), "name the files")
+		return
+	}
+	if o.Source == findNames {
+		// Any file under find's start paths: the tree is judged as it is.
+		for _, pat := range pats {
+			root := path.Clean(strings.TrimSuffix(pat, "/**"))
+			found, err := m.d.treeSecret(root)
+			switch {
+			case err != nil:
+				r.add(n.unknown, n.id, fmt.Sprintf("%s: the files find passes it are under %s: %v", n.id, root, err), "name the files")
+				return
+			case found == root || found != "" && !strings.HasPrefix(found, root+"/"):
+				r.add(Deny, "paths.secret", fmt.Sprintf("%s: the files find passes it are under %s, which is secret (%s)", n.id, root, found), "search a directory without secrets")
+				return
+			case found != "":
+				// find's own tests (-name '*.go') may leave it out; guard
+				// does not judge them.
+				r.add(n.unknown, n.id, fmt.Sprintf("%s: the files find passes it are under %s, which holds the secret %s", n.id, root, found), "search a directory without secrets, or name the files")
+				return
+			}
+		}
 		return
 	}
 	for _, pat := range pats {
@@ -224,4 +257,79 @@ func globDir(glob string) string {
 		return path.Clean(lit)
 	}
 	return path.Dir(lit)
+}
+
+// maxTreeEntries bounds the entries guard reads to judge a whole tree.
+const maxTreeEntries = 20000
+
+// treeSecret returns a secret path in the tree under dir (or dir itself),
+// reached by walking it without following links but judging where each
+// link points, or "" when there is none. The .git directory is not
+// walked: git's own files are not secret, and it holds many. A tree too
+// large to walk within the bound is an error.
+func (d *decider) treeSecret(dir string) (string, error) {
+	if pc := d.checkPath(dir, false, nil, readAccess, Allow); pc.verdict == Deny {
+		return dir, nil
+	}
+	real, err := realPath(dir)
+	if err != nil {
+		return "", err
+	}
+	// Anchored secrets (~/.ssh/**, /etc/shadow) under the tree are found
+	// without walking to them.
+	var names []string // secret patterns on a name alone: **/.env
+	for _, sec := range d.p.paths.secret {
+		e := d.expand(sec)
+		if !e.ok {
+			continue
+		}
+		if rest, ok := strings.CutPrefix(e.pattern, "**/"); ok && !strings.Contains(rest, "/") {
+			names = append(names, rest)
+			continue
+		}
+		lit := e.pattern
+		if i := strings.IndexAny(lit, "*?[{"); i >= 0 {
+			lit = path.Dir(lit[:i] + "x")
+		}
+		for _, root := range []string{path.Clean(dir), real} {
+			if root == "/" || strings.HasPrefix(lit, root+"/") {
+				if _, err := os.Lstat(lit); err == nil {
+					return lit, nil
+				}
+			}
+		}
+	}
+	count := 0
+	var walk func(string) (string, error)
+	walk = func(at string) (string, error) {
+		ents, err := os.ReadDir(at)
+		if err != nil {
+			return "", nil // what guard cannot read, the command cannot either (same user)
+		}
+		count += len(ents)
+		if count > maxTreeEntries {
+			return "", fmt.Errorf("it holds more than %d files, too many for guard to check", maxTreeEntries)
+		}
+		for _, e := range ents {
+			name := e.Name()
+			p := path.Join(at, name)
+			for _, pat := range names {
+				if ok, _ := path.Match(pat, name); ok {
+					return p, nil
+				}
+			}
+			switch {
+			case e.Type()&os.ModeSymlink != 0:
+				if pc := d.checkPath(p, false, nil, readAccess, Allow); pc.verdict == Deny {
+					return p, nil
+				}
+			case e.IsDir() && name != ".git":
+				if found, err := walk(p); found != "" || err != nil {
+					return found, err
+				}
+			}
+		}
+		return "", nil
+	}
+	return walk(real)
 }

@@ -185,6 +185,13 @@ func TestShellPaths(t *testing.T) {
 		{"go build -C deep/.. ./...", Ask, "outside the project"},
 		{"git -C deep/.. status", Ask, "outside the project"},
 		{"go build -C src/.. ./...", Allow, ""},
+		// What xargs and find -exec pass is judged too.
+		{"echo key | xargs cat", Ask, "named on standard input"},
+		{"find . -name '*.go' -exec cat {} +", Ask, "holds the secret"},
+		{"find src -exec cat {} +", Allow, ""},
+		{"find keys -exec cat {} +", Deny, "secret"},
+		{"find ~/.ssh -name id_rsa", Deny, "secret"},
+		{"find out -exec cat {} \\;", Allow, ""},
 	} {
 		d := p.Decide(w.call("Bash", map[string]any{"command": tc.cmd}))
 		if d.Verdict != tc.want || !strings.Contains(d.Reason(), tc.why) {
@@ -266,7 +273,7 @@ func TestReadOnlyShell(t *testing.T) {
 		{"git status", Allow, Deny},
 		{"git log --oneline | head -5", Allow, Deny},
 		{"rg TODO src | wc -l", Allow, Deny},
-		{"find . -name '*.go' -exec grep -l x {} +", Allow, Deny},
+		{"find src -name '*.go' -exec grep -l x {} +", Allow, Deny},
 		{"timeout 5 git diff", Allow, Deny},
 		{"bash -c 'ls -la'", Allow, Deny},
 		{"go test ./...", Deny, Deny},
