@@ -29,6 +29,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"guard/internal/testnote"
 )
 
 // claudeVersion is the Claude Code release these tests were written and
@@ -51,12 +53,20 @@ var (
 	claudePath string
 	claudeErr  error
 	claudeSkip string
+
+	skippedMu sync.Mutex
+	skipped   = map[string]int{} // how many tests skipped, by reason
 )
 
 func TestMain(m *testing.M) {
 	code := m.Run()
 	if guardDir != "" {
 		os.RemoveAll(guardDir)
+	}
+	// A plain go test prints nothing of a package that passes: say what
+	// did not run.
+	for reason, n := range skipped {
+		testnote.Print(fmt.Sprintf("guard/e2e: SKIPPED %d tests (GUARD_E2E=require makes this a failure): %s", n, reason))
 	}
 	os.Exit(code)
 }
@@ -96,6 +106,9 @@ func unavailable(t *testing.T, msg string) {
 	if os.Getenv("GUARD_E2E") == "require" {
 		t.Fatal(msg + " (GUARD_E2E=require)")
 	}
+	skippedMu.Lock()
+	skipped[msg]++
+	skippedMu.Unlock()
 	t.Skip(msg)
 }
 
