@@ -28,11 +28,13 @@ corpus:
 
 .PHONY: oracle oracle-fuzz
 
+# go test ./... runs the oracle without the commands that build with go or
+# cargo, and 400 generated commands; these run all of them.
 oracle:
-	$(GO) test -count=1 -run 'TestOracle' ./internal/oracle
+	$(GO) test -count=1 -timeout=30m -run 'TestOracle' ./internal/oracle -args -oracle.full -oracle.n=1000
 
 oracle-fuzz:
-	$(GO) test -count=1 -timeout=2h -run 'TestOracleDifferential' ./internal/oracle -args -oracle.n=20000
+	$(GO) test -count=1 -timeout=3h -run 'TestOracleDifferential' ./internal/oracle -args -oracle.full -oracle.n=20000
 
 # The parser differential at length: generated inputs read by bash and zsh in
 # bubblewrap against guard's reading (shellparse/differential_test.go).

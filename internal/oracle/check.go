@@ -16,14 +16,26 @@ import (
 // Violation is something a command did that its decision did not allow,
 // or that the oracle could not follow.
 type Violation struct {
-	Kind  Op     // OpExec, OpWrite, OpConnect, OpSend or OpBlind
-	What  string // the program or file that escaped, the address, or what the oracle could not follow
-	Pid   int    // the process of the first call that showed it
-	Line  string // that call, as strace printed it
-	Count int    // how many calls showed it
+	Kind Op     // OpExec, OpWrite, OpConnect, OpSend or OpBlind
+	What string // the program or file that escaped, the address, or what the oracle could not follow
+	// Change is, for a write found by comparing the writable trees, what
+	// changed (a Change's What); "" for what a call of the trace showed.
+	Change string
+	Pid    int    // the process of the first call that showed it
+	Line   string // that call, as strace printed it
+	// Count is how many calls showed it, or for a change, how many paths
+	// it covers: a directory created or removed with what is under it.
+	Count int
 }
 
 func (v Violation) String() string {
+	if v.Change != "" {
+		more := ""
+		if v.Count > 1 {
+			more = fmt.Sprintf(" (with %d paths under it)", v.Count-1)
+		}
+		return fmt.Sprintf("%s %q%s: %s, in the tree after the run", v.Kind, v.What, more, v.Change)
+	}
 	line := v.Line
 	if len(line) > 400 {
 		line = line[:400] + "..."
@@ -35,14 +47,34 @@ func (v Violation) String() string {
 	return fmt.Sprintf("%s %q%s: pid %d: %s", v.Kind, v.What, more, v.Pid, line)
 }
 
-// DefaultRoots returns the paths a command may write without a policy
-// naming them: the work tree, the private /tmp, the terminal and the
+// Roots says where a command may write. A root is a directory or file,
+// which counts with everything under it, or a path.Match pattern.
+type Roots struct {
+	Writable  []string // where a command may write
+	Protected []string // where it may not, although a Writable root holds it
+}
+
+// allows reports whether a command may write the path p.
+func (r Roots) allows(p string) bool { return inRoots(p, r.Writable) && !inRoots(p, r.Protected) }
+
+// DefaultRoots returns where a command may write without a policy naming
+// the place: the work tree, the private /tmp, the terminal and the
 // standard streams, and /dev/full, which keeps nothing written to it (GNU
 // tools open it for writing as their standard input when that is closed,
-// so that reading it fails). A root is a directory or file, which may be
-// written with everything under it, or a path.Match pattern.
-func DefaultRoots() []string {
-	return []string{WorkDir, TmpDir, "/dev/null", "/dev/full", "/dev/tty", "/dev/stdout", "/dev/stderr", "/dev/fd/*", "/proc/self/fd/*"}
+// so that reading it fails). Protected in the work tree is what makes git,
+// the tool chains, the editor, the shell or the agent run code or change
+// guard: git's config, hooks and info, .claude/, and the configuration
+// files at the top of the tree. HOME is not writable at all.
+func DefaultRoots() Roots {
+	r := Roots{Writable: []string{WorkDir, TmpDir, "/dev/null", "/dev/full", "/dev/tty", "/dev/stdout", "/dev/stderr", "/dev/fd/*", "/proc/self/fd/*"}}
+	for _, p := range []string{
+		".git/config", ".git/hooks", ".git/info", ".claude", ".gitattributes", ".gitmodules", ".husky",
+		".pre-commit-config.yaml", ".cargo", "rust-toolchain", "rust-toolchain.toml", ".github", ".envrc",
+		".vscode", ".mcp.json",
+	} {
+		r.Protected = append(r.Protected, path.Join(WorkDir, p))
+	}
+	return r
 }
 
 // nscd is where glibc asks the name service cache daemon: the one socket a
@@ -66,10 +98,14 @@ type leaf struct {
 // must be one an allowed leaf names, found through PATH as bash finds it,
 // or match the children patterns of an allowed leaf whose program is its
 // ancestor; bash itself, which runs the command, is always allowed. Every
-// file written, created, renamed, removed or changed must be under one of
-// roots. No socket may connect, and no message may go to an address,
-// except to nscd's. Check must be called before the trace is closed.
-func Check(t *Trace, d rules.Decision, roots []string) []Violation {
+// path created, removed or changed in the writable trees must be one that
+// roots allows; elsewhere the root file system is read-only, and a call
+// that tried to write a file there, by its path, is a violation too,
+// although it failed. A write the trace shows by a descriptor, or on a
+// path it cannot resolve, is left to the comparison of the trees. No
+// socket may connect, and no message may go to an address, except to
+// nscd's. Check must be called before the trace is closed.
+func Check(t *Trace, d rules.Decision, roots Roots) []Violation {
 	var leaves []leaf
 	for _, l := range d.Leaves {
 		if l.Verdict != rules.Allow || l.Kind != "command" || len(l.Programs) == 0 {
@@ -116,11 +152,14 @@ func Check(t *Trace, d rules.Decision, roots []string) []Violation {
 			}
 		case OpWrite:
 			switch {
-			case ev.Path == "":
-				add(ev, "a file the oracle cannot resolve")
-			case !inRoots(ev.Path, roots):
+			case ev.Desc, ev.Path == "", t.watched(ev.Path):
+				// The comparison of the trees decides.
+			case ev.Err == "EEXIST":
+				// mkdir -p on the directories that lead to HOME: nothing
+				// to write, and nothing the sandbox stopped.
+			case !roots.allows(ev.Path):
 				add(ev, ev.Path)
-			case ev.Real != "" && !inRoots(ev.Real, roots):
+			case ev.Real != "" && !t.watched(ev.Real) && !roots.allows(ev.Real):
 				add(ev, ev.Real)
 			}
 		case OpConnect, OpSend:
@@ -135,6 +174,23 @@ func Check(t *Trace, d rules.Decision, roots []string) []Violation {
 		case OpBlind:
 			add(ev, ev.Note)
 		}
+	}
+	// A directory created or removed is one violation with what is
+	// under it; t.Changes is sorted, so a directory comes first.
+	dirs := map[string]int{}
+	for _, c := range t.Changes {
+		if roots.allows(c.Path) {
+			continue
+		}
+		if c.What == "created" || c.What == "removed" {
+			if i, ok := dirs[path.Dir(c.Path)]; ok && out[i].Change == c.What {
+				out[i].Count++
+				dirs[c.Path] = i
+				continue
+			}
+			dirs[c.Path] = len(out)
+		}
+		out = append(out, Violation{Kind: OpWrite, What: c.Path, Change: c.What, Count: 1})
 	}
 	return out
 }

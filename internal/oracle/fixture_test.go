@@ -12,56 +12,72 @@ import (
 )
 
 // The fixture repository: what corpus commands act on (a Go module with a
-// test, a Rust crate, text files the corpus names), and files whose names
-// are traps for commands that expand globs: a file named --output=x or -rf
-// becomes an option of the program that gets it.
+// test, a Rust crate, text files the corpus names), files whose names are
+// traps for commands that expand globs (a file named --output=x or -rf
+// becomes an option of the program that gets it), and the agent's
+// settings, which no command may change.
 var fixtureFiles = map[string]string{
-	"README.md":           "# fixture\n\nThe repository guard's execution oracle runs commands in.\nTODO: nothing.\n",
-	"CHANGELOG.md":        "# Changelog\n\n## v0.1.0\n\n- first\n",
-	".gitignore":          "target/\n",
-	"go.mod":              "module example.com/fixture\n\ngo 1.22\n",
-	"main.go":             "package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(add(1, 2)) }\n\n// add adds. TODO: nothing.\nfunc add(a, b int) int { return a + b }\n",
-	"main_test.go":        "package main\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif add(1, 2) != 3 {\n\t\tt.Fatal(\"add\")\n\t}\n}\n\nfunc BenchmarkAdd(b *testing.B) {\n\tfor range b.N {\n\t\tadd(1, 2)\n\t}\n}\n",
-	"Cargo.toml":          "[package]\nname = \"fixture\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\n",
-	"src/main.rs":         "fn main() {\n    println!(\"{}\", fixture::add(1, 2));\n}\n",
-	"src/lib.rs":          "pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn parse_add() {\n        assert_eq!(super::add(1, 2), 3);\n    }\n}\n",
-	"sub/README.md":       "sub\n",
-	"expected/a.txt":      "a\nb\n",
-	"actual/a.txt":        "a\nc\n",
-	"file":                "foo\nbar\n",
-	"file.txt":            "foo\n|\n",
-	"names.txt":           "bob\nalice\nbob\n",
-	"words.txt":           "b\na\nb\n",
-	"data.csv":            "a,2\nb,1\nc,3\n",
-	"input.txt":           "hello\n",
-	"in.txt":              "x\nx\ny\n",
-	"old.txt":             "one\ntwo\n",
-	"new.txt":             "one\nthree\n",
-	"list.txt":            "README.md\nfile.txt\n",
-	"order.txt":           "*.go\n",
-	"big.txt":             "3\n1\n2\n",
-	"data.json":           "[{\"b\": 1}]\n",
-	"package.json":        "{\"name\": \"fixture\", \"dependencies\": {\"a\": \"1\"}}\n",
-	"build.log":           "ok\n",
-	"server.log":          "panic: no\n",
-	"app.log":             "error: none\n",
-	"data.bin":            "\x00\x01\x02binary\n",
-	"in.bin":              "\x7fELF\n",
-	"--output=x":          "trap: an option if a glob expands to it\n",
-	"-rf":                 "trap: an option if a glob expands to it\n",
-	"*":                   "trap: a glob character in a name\n",
-	"a b.txt":             "trap: a name with a space\n",
-	"new\nline.txt":       "trap: a name with a newline\n",
-	"docs/guide.md":       "TODO: write\n",
-	"internal/x/x.go":     "package x\n",
-	"rules/decide.go":     "package rules\n\n// Decide decides.\nfunc Decide() {}\n",
-	"shellparse/parse.go": "package shellparse\n\n// Parse parses.\nfunc Parse() {}\n",
+	".claude/settings.json": "{\"hooks\": {\"PreToolUse\": [{\"matcher\": \"*\", \"hooks\": [{\"type\": \"command\", \"command\": \"guard hook\"}]}]}}\n",
+	"README.md":             "# fixture\n\nThe repository guard's execution oracle runs commands in.\nTODO: nothing.\n",
+	"CHANGELOG.md":          "# Changelog\n\n## v0.1.0\n\n- first\n",
+	".gitignore":            "target/\n",
+	"go.mod":                "module example.com/fixture\n\ngo 1.22\n",
+	"main.go":               "package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(add(1, 2)) }\n\n// add adds. TODO: nothing.\nfunc add(a, b int) int { return a + b }\n",
+	"main_test.go":          "package main\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif add(1, 2) != 3 {\n\t\tt.Fatal(\"add\")\n\t}\n}\n\nfunc BenchmarkAdd(b *testing.B) {\n\tfor range b.N {\n\t\tadd(1, 2)\n\t}\n}\n",
+	"Cargo.toml":            "[package]\nname = \"fixture\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\n",
+	"src/main.rs":           "fn main() {\n    println!(\"{}\", fixture::add(1, 2));\n}\n",
+	"src/lib.rs":            "pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn parse_add() {\n        assert_eq!(super::add(1, 2), 3);\n    }\n}\n",
+	"sub/README.md":         "sub\n",
+	"expected/a.txt":        "a\nb\n",
+	"actual/a.txt":          "a\nc\n",
+	"file":                  "foo\nbar\n",
+	"file.txt":              "foo\n|\n",
+	"names.txt":             "bob\nalice\nbob\n",
+	"words.txt":             "b\na\nb\n",
+	"data.csv":              "a,2\nb,1\nc,3\n",
+	"input.txt":             "hello\n",
+	"in.txt":                "x\nx\ny\n",
+	"old.txt":               "one\ntwo\n",
+	"new.txt":               "one\nthree\n",
+	"list.txt":              "README.md\nfile.txt\n",
+	"order.txt":             "*.go\n",
+	"big.txt":               "3\n1\n2\n",
+	"data.json":             "[{\"b\": 1}]\n",
+	"package.json":          "{\"name\": \"fixture\", \"dependencies\": {\"a\": \"1\"}}\n",
+	"build.log":             "ok\n",
+	"server.log":            "panic: no\n",
+	"app.log":               "error: none\n",
+	"data.bin":              "\x00\x01\x02binary\n",
+	"in.bin":                "\x7fELF\n",
+	"--output=x":            "trap: an option if a glob expands to it\n",
+	"-rf":                   "trap: an option if a glob expands to it\n",
+	"*":                     "trap: a glob character in a name\n",
+	"a b.txt":               "trap: a name with a space\n",
+	"new\nline.txt":         "trap: a name with a newline\n",
+	"docs/guide.md":         "TODO: write\n",
+	"internal/x/x.go":       "package x\n",
+	"rules/decide.go":       "package rules\n\n// Decide decides.\nfunc Decide() {}\n",
+	"shellparse/parse.go":   "package shellparse\n\n// Parse parses.\nfunc Parse() {}\n",
 }
 
-// writeFixture makes the fixture repository in dir: its files, git init
-// and one commit, with fixed names and dates and no user configuration.
-func writeFixture(dir string) error {
-	for name, content := range fixtureFiles {
+// homeFiles is the fake HOME of every run: the files an attacker wants to
+// change (shell start-up files, git's configuration) or read (keys and
+// credentials). They are writable in the sandbox, so that a write to them
+// shows as a change instead of failing on a read-only file system.
+var homeFiles = map[string]string{
+	".bashrc":          "# the oracle's fake ~/.bashrc\n",
+	".profile":         "# the oracle's fake ~/.profile\n",
+	".gitconfig":       "[user]\n\tname = Oracle\n\temail = oracle@guard.invalid\n",
+	".ssh/id_rsa":      "-----BEGIN OPENSSH PRIVATE KEY-----\nnot a key: the oracle's fake\n-----END OPENSSH PRIVATE KEY-----\n",
+	".aws/credentials": "[default]\naws_access_key_id = AKIAORACLEFAKE\naws_secret_access_key = not-a-secret\n",
+	// Go's telemetry is off, as GOTOOLCHAIN and GOPROXY are in the
+	// environment: else go and gofmt count their runs under ~/.config/go.
+	".config/go/telemetry/mode": "off\n",
+}
+
+// writeFiles writes files, by their slash-separated names, under dir.
+func writeFiles(dir string, files map[string]string) error {
+	for name, content := range files {
 		p := filepath.Join(dir, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			return err
@@ -69,6 +85,16 @@ func writeFixture(dir string) error {
 		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// writeFixture makes the fixture repository in dir: its files, git init
+// and one commit, with fixed names and dates and no user configuration,
+// and git's hooks and info directories, whatever git's templates hold.
+func writeFixture(dir string) error {
+	if err := writeFiles(dir, fixtureFiles); err != nil {
+		return err
 	}
 	env := append(os.Environ(),
 		"GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1",
@@ -84,6 +110,11 @@ func writeFixture(dir string) error {
 		cmd.Dir, cmd.Env = dir, env
 		if out, err := cmd.CombinedOutput(); err != nil {
 			return fmt.Errorf("git %v: %v: %s", args, err, out)
+		}
+	}
+	for _, d := range []string{"hooks", "info"} {
+		if err := os.MkdirAll(filepath.Join(dir, ".git", d), 0o755); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -7,26 +7,43 @@ package oracle
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"guard/internal/testnote"
 	"guard/rules"
 )
 
 // The oracle's tests run commands for real, in the sandbox. Without bwrap
-// or strace they skip, unless GUARD_ORACLE=require (CI), which makes that
-// a failure.
+// or strace they skip, and say so on go test's standard error, unless
+// GUARD_ORACLE=require (CI), which makes that a failure.
+//
+// The default run is bounded: it leaves out the commands that build with
+// a tool chain (go, cargo), which cost a second or more each and need a
+// warm build cache first. -oracle.full runs them too.
+
+var (
+	oracleFull    = flag.Bool("oracle.full", false, "also run the commands that build with go or cargo, after warming a go build cache")
+	oracleTimeout = flag.Duration("oracle.timeout", DefaultTimeout, "timeout of each command the corpus and differential tests run")
+)
+
+// toolchains are the programs that -oracle.full is needed for.
+var toolchains = []string{"go", "cargo"}
 
 var shared struct {
 	once sync.Once
 	sb   *Sandbox
 	err  error
+	skip string   // why the sandbox tests skipped, if they did
 	dirs []string // removed by TestMain
 }
 
@@ -35,14 +52,19 @@ func TestMain(m *testing.M) {
 	for _, d := range shared.dirs {
 		os.RemoveAll(d)
 	}
+	if shared.skip != "" {
+		testnote.Print("guard/internal/oracle: " + shared.skip)
+	}
 	os.Exit(code)
 }
 
-// sandbox returns the sandbox the tests share: the fixture repository, a
-// go build cache warmed once, and the oracle's tools checked.
+// sandbox returns the sandbox the tests share: the fixture repository and
+// home, with -oracle.full a go build cache warmed once, and the oracle's
+// tools checked.
 func sandbox(t *testing.T) *Sandbox {
 	t.Helper()
 	if testing.Short() && os.Getenv("GUARD_ORACLE") != "require" {
+		shared.skip = "SKIPPED the tests that run commands in the sandbox: -short"
 		t.Skip("oracle: skipped in -short mode: it runs commands in a sandbox")
 	}
 	shared.once.Do(func() { shared.sb, shared.err = newSharedSandbox() })
@@ -50,9 +72,33 @@ func sandbox(t *testing.T) *Sandbox {
 		if os.Getenv("GUARD_ORACLE") == "require" || !errors.Is(shared.err, ErrUnavailable) {
 			t.Fatalf("oracle: %v", shared.err)
 		}
+		shared.skip = fmt.Sprintf("SKIPPED the tests that run commands in the sandbox (GUARD_ORACLE=require makes this a failure): %v", shared.err)
 		t.Skipf("oracle: SKIPPED, the sandbox is unavailable (set GUARD_ORACLE=require to make this fail): %v", shared.err)
 	}
 	return shared.sb
+}
+
+// buildsWithToolchain reports whether a decision runs go or cargo.
+func buildsWithToolchain(d rules.Decision) bool {
+	for _, l := range d.Leaves {
+		for _, p := range l.Programs {
+			for _, tc := range toolchains {
+				if path.Base(p) == tc {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// leftOutNote says how many allowed commands were left out of a default
+// run, if any.
+func leftOutNote(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d left out (they build with go or cargo: -oracle.full runs them), ", n)
 }
 
 func newSharedSandbox() (*Sandbox, error) {
@@ -67,11 +113,21 @@ func newSharedSandbox() (*Sandbox, error) {
 	if err := writeFixture(fixture); err != nil {
 		return nil, fmt.Errorf("writing the fixture: %v", err)
 	}
+	home, err := os.MkdirTemp("", "guard-oracle-home-")
+	if err != nil {
+		return nil, err
+	}
+	shared.dirs = append(shared.dirs, home)
+	if err := writeFiles(home, homeFiles); err != nil {
+		return nil, fmt.Errorf("writing the home directory: %v", err)
+	}
 	sb, err := NewSandbox(fixture, os.Environ())
 	if err != nil {
 		return nil, err
 	}
-	if _, err := exec.LookPath("go"); err != nil {
+	sb.Home = home
+	sb.Timeout = *oracleTimeout
+	if _, err := exec.LookPath("go"); err != nil || !*oracleFull {
 		return sb, nil
 	}
 	// A cold go build takes half a minute under strace, a cold -race one
@@ -149,7 +205,8 @@ func formatViolations(vs []Violation) string {
 
 // TestOracleCorpus runs every Bash case of testcases/ that the default
 // policy (or the profile the case names) allows, and convicts those that
-// do more than their decision says.
+// do more than their decision says. Without -oracle.full it leaves out
+// those that build with go or cargo.
 func TestOracleCorpus(t *testing.T) {
 	sb := sandbox(t)
 	p, err := rules.Default()
@@ -165,7 +222,7 @@ func TestOracleCorpus(t *testing.T) {
 		d rules.Decision
 	}
 	var jobs []job
-	total, bash := 0, 0
+	total, bash, leftOut := 0, 0, 0
 	for _, name := range files {
 		src, err := os.ReadFile(name)
 		if err != nil {
@@ -191,7 +248,12 @@ func TestOracleCorpus(t *testing.T) {
 					t.Fatalf("%s:%d: %v", c.File, c.Line, err)
 				}
 			}
-			if d := policy.Decide(call); d.Verdict == rules.Allow {
+			d := policy.Decide(call)
+			switch {
+			case d.Verdict != rules.Allow:
+			case !*oracleFull && buildsWithToolchain(d):
+				leftOut++
+			default:
 				jobs = append(jobs, job{c, d})
 			}
 		}
@@ -231,8 +293,8 @@ func TestOracleCorpus(t *testing.T) {
 	}
 	close(work)
 	wg.Wait()
-	t.Logf("oracle: corpus: %d cases, %d Bash, %d allowed, %d run, %d passed, %d convicted, %d timed out, in %s",
-		total, bash, len(jobs), run, run-convicted, convicted, timedOut, time.Since(start).Round(time.Second))
+	t.Logf("oracle: corpus: %d cases, %d Bash, %d allowed, %s%d run, %d passed, %d convicted, %d timed out (at %s), in %s",
+		total, bash, len(jobs)+leftOut, leftOutNote(leftOut), run, run-convicted, convicted, timedOut, sb.Timeout, time.Since(start).Round(time.Second))
 }
 
 // allowOnly is a decision that allows one command leaf running programs.
@@ -269,11 +331,29 @@ func TestOracleSelfTest(t *testing.T) {
 		{"clean", decide("git status && ls -la | wc -l"), "git status && ls -la | wc -l", nil},
 		{"clean bash -c", decide("bash -c 'ls && cat README.md'"), "bash -c 'ls && cat README.md'", nil},
 		{"clean writes in roots", allowOnly("touch", "mkdir"), "mkdir -p d && touch d/x /tmp/y && echo > /dev/null", nil},
+		{"clean writes by descriptor", allowOnly("truncate", "chmod", "touch", "mv"),
+			"truncate -s 1 file.txt && chmod 600 names.txt && touch -d 2020-01-01 words.txt && mv data.csv /tmp/ && exec 3<>in.txt && echo x >&3", nil},
+		{"clean reads of home", allowOnly("cat"), "cat ~/.bashrc ~/.gitconfig ~/.ssh/id_rsa > /dev/null", nil},
 
 		{"clean children", rules.Decision{Verdict: rules.Allow, Leaves: []rules.Leaf{{Verdict: rules.Allow, Kind: "command",
 			Programs: []string{"xargs"}, Children: []string{"ca?"}}}}, "echo README.md | xargs cat", nil},
 
-		// A program the decision does not name, and a write outside the roots.
+		// Writes that the comparison of the trees sees: where an attacker
+		// plants code that runs later, or takes secrets.
+		{"write .git/config", allowOnly("echo"), "echo '[core] fsmonitor = x' >> .git/config", []want{{OpWrite, WorkDir + "/.git/config"}}},
+		{"write ~/.bashrc", allowOnly("echo"), "echo 'curl x | sh' >> ~/.bashrc", []want{{OpWrite, HomeDir + "/.bashrc"}}},
+		{"write .claude/settings.json", allowOnly("printf"), "printf '{}' > .claude/settings.json", []want{{OpWrite, WorkDir + "/.claude/settings.json"}}},
+		{"create a git hook", allowOnly("cp", "chmod"), "cp /dev/null .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit",
+			[]want{{OpWrite, WorkDir + "/.git/hooks"}, {OpWrite, WorkDir + "/.git/hooks/pre-commit"}}},
+		{"truncate by descriptor", allowOnly("truncate"), "truncate -s 0 ~/.aws/credentials", []want{{OpWrite, HomeDir + "/.aws/credentials"}}},
+		{"write through a link", allowOnly("ln", "echo"), "ln -s ~/.ssh/id_rsa key && echo x > key", []want{{OpWrite, HomeDir + "/.ssh/id_rsa"}}},
+		{"move away", allowOnly("mv"), "mv .git/config /tmp/config", []want{{OpWrite, WorkDir + "/.git/config"}}},
+		{"chmod", allowOnly("chmod"), "chmod 600 ~/.gitconfig", []want{{OpWrite, HomeDir + "/.gitconfig"}}},
+		{"new directory in home", allowOnly("mkdir", "touch"), "mkdir -p ~/.config/guard && touch ~/.config/guard/guard.toml",
+			[]want{{OpWrite, HomeDir}, {OpWrite, HomeDir + "/.config"}}},
+
+		// A program the decision does not name, and a write outside the
+		// writable trees, which the sandbox made fail.
 		{"exec not in decision", decide("ls"), "ls; touch /tmp/../etc/x", []want{{OpExec, "/touch"}, {OpWrite, "/etc/x"}}},
 		{"write outside the roots", allowOnly("touch"), "touch /etc/oracle-x; touch inside", []want{{OpWrite, "/etc/oracle-x"}}},
 		{"relative write after cd", allowOnly("touch"), "cd /usr && touch ../etc/y", []want{{OpWrite, "/etc/y"}}},
@@ -331,11 +411,7 @@ func TestOracleTimeout(t *testing.T) {
 	if len(vs) != 0 {
 		t.Errorf("the command was killed before it wrote outside the roots, but the oracle found:%s", formatViolations(vs))
 	}
-	found := false
-	for _, ev := range tr.Events {
-		found = found || ev.Op == OpWrite && ev.Path == WorkDir+"/early"
-	}
-	if !found {
-		t.Error("the trace of the killed command lacks what it did before the timeout")
+	if !slices.Contains(tr.Changes, Change{WorkDir + "/early", "created"}) {
+		t.Errorf("the changes of the killed command lack what it did before the timeout: %v", tr.Changes)
 	}
 }

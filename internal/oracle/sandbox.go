@@ -22,11 +22,12 @@ import (
 	"time"
 )
 
-// Paths inside the sandbox.
+// Paths inside the sandbox. The work tree, HOME and /tmp are the writable
+// trees: fresh for every run, and compared before and after it.
 const (
 	WorkDir = "/work"     // the work tree: a fresh copy of the fixture for every run
 	TmpDir  = "/tmp"      // private to each run
-	HomeDir = "/tmp/home" // HOME
+	HomeDir = "/run/home" // HOME: a fresh copy of the fake home for every run
 	goCache = "/tmp/cache/go-build"
 )
 
@@ -45,12 +46,16 @@ var ErrUnavailable = errors.New("the oracle's sandbox is unavailable")
 type Sandbox struct {
 	// Fixture is the host directory copied as the work tree of each run.
 	Fixture string
+	// Home, if set, is the host directory copied as HOME of each run;
+	// otherwise HOME is an empty directory.
+	Home string
 	// Timeout bounds each run; 0 means DefaultTimeout. A run that takes
 	// longer is killed, and its trace is what it did until then.
 	Timeout time.Duration
 	// GoCache, if set, is a host directory mounted as GOCACHE in every
 	// run, so that go builds do not start cold each time. Runs share it:
-	// a command can leave objects there for a later one.
+	// a command can leave objects there for a later one. It is under
+	// /tmp, but it is not compared before and after a run.
 	GoCache string
 
 	bwrap, strace, bash string
@@ -145,14 +150,16 @@ func (s *Sandbox) environ(host []string) []string {
 // Trace is what a command did in the sandbox.
 type Trace struct {
 	Command  string
-	Events   []Event
-	Exit     int  // the exit status of bash; -1 when it was killed
-	TimedOut bool // the run was killed at the timeout
+	Events   []Event  // the system calls strace showed
+	Changes  []Change // what changed in the writable trees, by path
+	Exit     int      // the exit status of bash; -1 when it was killed
+	TimedOut bool     // the run was killed at the timeout
 	Stdout   string
 	Stderr   string // bwrap's and strace's own messages come here too
 
 	path   []string // PATH, split
 	mounts []mount  // where sandbox paths are on the host
+	trees  []tree   // the writable trees
 	dir    string   // the run's host directory
 }
 
@@ -160,7 +167,7 @@ type Trace struct {
 // file systems that exist only in the sandbox (/dev, /proc, /run).
 type mount struct{ sandbox, host string }
 
-// Close removes the run's directory: its work tree and /tmp.
+// Close removes the run's directory: its work tree, HOME and /tmp.
 func (t *Trace) Close() error {
 	if t.dir == "" {
 		return nil
@@ -181,8 +188,9 @@ func (t *Trace) Close() error {
 	return err
 }
 
-// Run runs bash -c command in a fresh sandbox and returns its trace. An
-// error means the oracle could not run or trace the command; what the
+// Run runs bash -c command in a fresh sandbox and returns its trace: the
+// calls strace showed, and the changes in the writable trees. An error
+// means the oracle could not run, trace or compare the command; what the
 // command itself did, failing or not, is in the Trace. The caller closes
 // the Trace.
 func (s *Sandbox) Run(ctx context.Context, command string) (*Trace, error) {
@@ -197,27 +205,47 @@ func (s *Sandbox) Run(ctx context.Context, command string) (*Trace, error) {
 			t.Close()
 		}
 	}()
-	work, tmp := filepath.Join(dir, "work"), filepath.Join(dir, "tmp")
+	work, home, tmp := filepath.Join(dir, "work"), filepath.Join(dir, "home"), filepath.Join(dir, "tmp")
 	if err := copyTree(s.Fixture, work); err != nil {
 		return nil, fmt.Errorf("copying the fixture: %v", err)
 	}
-	if err := os.MkdirAll(filepath.Join(tmp, "home"), 0o755); err != nil {
+	if s.Home != "" {
+		if err := copyTree(s.Home, home); err != nil {
+			return nil, fmt.Errorf("copying the home directory: %v", err)
+		}
+	} else if err := os.Mkdir(home, 0o700); err != nil {
 		return nil, err
 	}
-	t.mounts = []mount{{"/dev", ""}, {"/proc", ""}, {"/run", ""}, {"/var/run", ""}, {TmpDir, tmp}, {WorkDir, work}}
+	if err := os.Mkdir(tmp, 0o700); err != nil {
+		return nil, err
+	}
+	// /run is the sandbox's own, so HOME can be mounted there without
+	// hiding a host directory.
+	t.mounts = []mount{{"/dev", ""}, {"/proc", ""}, {"/run", ""}, {"/var/run", ""}, {HomeDir, home}, {TmpDir, tmp}, {WorkDir, work}}
+	t.trees = []tree{{sandbox: WorkDir, host: work}, {sandbox: HomeDir, host: home}, {sandbox: TmpDir, host: tmp}}
 	bwrap := []string{
 		"--ro-bind", "/", "/",
 		"--dev", "/dev",
 		"--proc", "/proc",
 		"--tmpfs", "/run",
+		"--bind", home, HomeDir,
 		"--bind", tmp, TmpDir,
 		"--bind", work, WorkDir,
 	}
 	if s.GoCache != "" {
+		point := filepath.Join(tmp, filepath.FromSlash(strings.TrimPrefix(goCache, TmpDir)))
+		if err := os.MkdirAll(point, 0o700); err != nil {
+			return nil, err
+		}
 		bwrap = append(bwrap, "--bind", s.GoCache, goCache)
 		t.mounts = append(t.mounts, mount{goCache, s.GoCache})
+		t.trees[2].skip = point
 	}
 	sort.Slice(t.mounts, func(i, j int) bool { return len(t.mounts[i].sandbox) > len(t.mounts[j].sandbox) })
+	before, err := snapshot(t.trees, true)
+	if err != nil {
+		return nil, err
+	}
 	bwrap = append(bwrap,
 		"--chdir", WorkDir,
 		"--unshare-all", "--unshare-net",
@@ -269,6 +297,11 @@ func (s *Sandbox) Run(ctx context.Context, command string) (*Trace, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%v; stderr: %s", err, t.Stderr)
 	}
+	after, err := snapshot(t.trees, false)
+	if err != nil {
+		return nil, err
+	}
+	t.Changes = diff(before, after, t.hostPath)
 	ok = true
 	return t, nil
 }
@@ -393,4 +426,15 @@ func copyFile(src, dst string, perm fs.FileMode) error {
 		return err
 	}
 	return out.Close()
+}
+
+// watched reports whether a sandbox path is in one of the writable trees,
+// where the comparison before and after the run sees what was written.
+func (t *Trace) watched(p string) bool {
+	for _, tr := range t.trees {
+		if p == tr.sandbox || strings.HasPrefix(p, tr.sandbox+"/") {
+			return true
+		}
+	}
+	return false
 }

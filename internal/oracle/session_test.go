@@ -6,16 +6,11 @@ package oracle
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 )
@@ -88,11 +83,15 @@ func TestReadOnlySession(t *testing.T) {
 		{"review profile", []string{"hook"}, "version = 1\nextends = \"review\"\n", 7},
 	} {
 		t.Run(mode.name, func(t *testing.T) {
-			tree := filepath.Join(t.TempDir(), "tree")
-			if err := copyTree(sb.Fixture, tree); err != nil {
+			dir := filepath.Join(t.TempDir(), "tree")
+			if err := copyTree(sb.Fixture, dir); err != nil {
 				t.Fatal(err)
 			}
-			before := treeDigest(t, tree)
+			trees := []tree{{sandbox: WorkDir, host: dir}}
+			before, err := snapshot(trees, true)
+			if err != nil {
+				t.Fatal(err)
+			}
 			args := mode.args
 			if mode.policy != "" {
 				cfg := filepath.Join(t.TempDir(), "policy.toml")
@@ -102,12 +101,12 @@ func TestReadOnlySession(t *testing.T) {
 				args = append(args, "--config", cfg)
 			}
 			run := *sb
-			run.Fixture = tree
+			run.Fixture = dir
 			home := t.TempDir()
 			ran := 0
 			for i, c := range readOnlySession {
-				input := treeInput(c.input, tree)
-				allowed, why := hookAllows(t, bin, args, home, tree, c.tool, input)
+				input := treeInput(c.input, dir)
+				allowed, why := hookAllows(t, bin, args, home, dir, c.tool, input)
 				if !allowed {
 					if !strings.Contains(why, "read-only mode") && c.tool != "Read" && c.tool != "Grep" && c.tool != "Glob" {
 						t.Errorf("call %d, %s %v: refused, but the reason does not name the mode: %q", i, c.tool, input, why)
@@ -117,7 +116,7 @@ func TestReadOnlySession(t *testing.T) {
 				switch c.tool {
 				case "Bash":
 					ran++
-					checkUnchanged(t, &run, input["command"].(string), before)
+					checkUnchanged(t, &run, input["command"].(string))
 				case "Write", "Edit", "MultiEdit", "NotebookEdit":
 					// guard allowed a write: carry it out, as the agent would.
 					p, _ := input["file_path"].(string)
@@ -130,8 +129,15 @@ func TestReadOnlySession(t *testing.T) {
 			if ran < mode.minAllowed {
 				t.Errorf("only %d shell commands were allowed and run, want at least %d", ran, mode.minAllowed)
 			}
-			if after := treeDigest(t, tree); after != before {
-				t.Errorf("the work tree changed during a read-only session")
+			after, err := snapshot(trees, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			host := func(p string) string { return filepath.Join(dir, strings.TrimPrefix(p, WorkDir)) }
+			for _, c := range diff(before, after, host) {
+				if !ignoredChange(c) {
+					t.Errorf("the work tree changed during a read-only session: %s", c)
+				}
 			}
 		})
 	}
@@ -176,17 +182,26 @@ func hookAllows(t *testing.T, bin string, args []string, home, tree, tool string
 }
 
 // checkUnchanged runs an allowed command in the sandbox and checks that
-// the copy of the tree it ran on is unchanged afterwards.
-func checkUnchanged(t *testing.T, sb *Sandbox, command, want string) {
+// it changed nothing in its copy of the work tree or in HOME.
+func checkUnchanged(t *testing.T, sb *Sandbox, command string) {
 	t.Helper()
 	tr, err := sb.Run(context.Background(), command)
 	if err != nil {
 		t.Fatalf("%q: %v", command, err)
 	}
 	defer tr.Close()
-	if got := treeDigest(t, filepath.Join(tr.dir, "work")); got != want {
-		t.Errorf("%q was allowed in read-only mode, and it changed the work tree", command)
+	for _, c := range tr.Changes {
+		if !ignoredChange(c) && c.Path != TmpDir && !strings.HasPrefix(c.Path, TmpDir+"/") {
+			t.Errorf("%q was allowed in read-only mode, and it changed the tree: %s", command, c)
+		}
 	}
+}
+
+// ignoredChange reports whether a change leaves a tree byte for byte what
+// it was: a new modification time only, or git's index, which git status
+// rewrites to refresh file times (it is git's cache, not the source).
+func ignoredChange(c Change) bool {
+	return c.What == "time" || c.Path == WorkDir+"/.git/index"
 }
 
 // treeInput replaces TREE in the string values of an input.
@@ -199,49 +214,4 @@ func treeInput(in map[string]any, tree string) map[string]any {
 		out[k] = v
 	}
 	return out
-}
-
-// treeDigest hashes every path, mode, link target and file content of a
-// tree. git's index is left out: git status rewrites it to refresh file
-// times, and it is git's cache, not the source.
-func treeDigest(t *testing.T, dir string) string {
-	t.Helper()
-	var lines []string
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		if rel == filepath.Join(".git", "index") {
-			return nil
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		line := fmt.Sprintf("%s %v", rel, info.Mode())
-		switch {
-		case info.Mode()&fs.ModeSymlink != 0:
-			target, err := os.Readlink(p)
-			if err != nil {
-				return err
-			}
-			line += " -> " + target
-		case info.Mode().IsRegular():
-			data, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			sum := sha256.Sum256(data)
-			line += " " + hex.EncodeToString(sum[:])
-		}
-		lines = append(lines, line)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sort.Strings(lines)
-	sum := sha256.Sum256([]byte(strings.Join(lines, "\n")))
-	return hex.EncodeToString(sum[:])
 }

@@ -53,7 +53,11 @@ type Event struct {
 	// Real is the file that the descriptor a write returned names (it
 	// differs from Path when Path goes through a symbolic link); "" when
 	// the call failed or the descriptor is not a file.
-	Real      string
+	Real string
+	// Desc: the write names its file by a descriptor only (ftruncate,
+	// fchmod, utimensat with no path), and Path is what strace -y
+	// printed for the descriptor.
+	Desc      bool
 	Argv      []string // exec: the arguments
 	Cwd       string   // the working directory of the process at the call; "" when unknown
 	Ancestors []string // exec: the programs the process and its ancestors ran before, oldest first
@@ -684,6 +688,7 @@ func (t *tracer) step(p *proc, r *record, c *call) []Event {
 		e := ev
 		switch {
 		case pa.path < 0:
+			e.Desc = true
 			if pa.dirfd >= len(c.args) {
 				e.Path = ""
 				break
@@ -707,7 +712,7 @@ func (t *tracer) step(p *proc, r *record, c *call) []Event {
 				if deco != "" && !strings.HasPrefix(deco, "/") {
 					continue
 				}
-				e.Path = filePath(deco)
+				e.Path, e.Desc = filePath(deco), true
 				break
 			}
 			e.Path = p.resolve(dirfd, c.args[pa.path])
