@@ -49,10 +49,10 @@ func joinContinuations(src string, v syntax.LangVariant, zsh bool) (string, bool
 	// Even without a continuation (\\ before a newline) a comment that
 	// ends in a backslash must be checked.
 	pairs := continuationPairs(src)
-	// First guess: no pair is in a literal context, the common case of a
-	// long command split over lines. Then the literal contexts the parser
-	// finds in src.
-	guesses := [][]bool{make([]bool, len(pairs))}
+	// First guess: the literal contexts the parser finds in src. Then: no
+	// pair is in a literal context, the common case of a long command
+	// split over lines.
+	var guesses [][]bool
 	if f, err := parseKeepComments(src, v); err == nil {
 		lits := literalRanges(f, src)
 		keep := make([]bool, len(pairs))
@@ -61,9 +61,10 @@ func joinContinuations(src string, v syntax.LangVariant, zsh bool) (string, bool
 		}
 		guesses = append(guesses, keep)
 	}
-	var last *Error
+	guesses = append(guesses, make([]bool, len(pairs)))
+	var first *Error
 	for _, keep := range guesses {
-		joined, err := checkJoin(src, pairs, keep, v)
+		joined, err := checkJoin(src, pairs, keep, v, zsh)
 		if err == nil {
 			if zsh {
 				if err := zshJoins(src, pairs, keep); err != nil {
@@ -72,9 +73,11 @@ func joinContinuations(src string, v syntax.LangVariant, zsh bool) (string, bool
 			}
 			return joined, len(pairs) > 0, nil
 		}
-		last = err
+		if first == nil {
+			first = err
+		}
 	}
-	return "", false, last
+	return "", false, first
 }
 
 // continuationPairs returns the offsets of the backslashes that end a line
@@ -98,7 +101,7 @@ func continuationPairs(src string) []int {
 
 // checkJoin removes the pairs not kept and checks the result against its
 // own parse.
-func checkJoin(src string, pairs []int, keep []bool, v syntax.LangVariant) (string, *Error) {
+func checkJoin(src string, pairs []int, keep []bool, v syntax.LangVariant, zsh bool) (string, *Error) {
 	var b strings.Builder
 	b.Grow(len(src))
 	// at maps each pair to its offset in the joined text: a kept pair's
@@ -127,6 +130,20 @@ func checkJoin(src string, pairs []int, keep []bool, v syntax.LangVariant) (stri
 			return "", continuationError(offsetPos(joined, c.start), "a comment ends in a backslash: bash ends the comment at the newline, guard's parser would join the next line into it; remove the backslash")
 		}
 	}
+	for _, off := range at {
+		why := ""
+		switch {
+		case within(lits.backquotes, off):
+			why = "a line continuation inside `...`: bash removes it before it reads the quotes there; use $(...) or one line"
+		case within(lits.dashDocs, off):
+			why = "a line continuation in a <<- here-document: write the body without backslash-newlines"
+		case zsh && within(lits.bodies, off):
+			why = "a line continuation in a here-document: zsh joins its lines differently from bash"
+		}
+		if why != "" {
+			return "", continuationError(offsetPos(joined, off), why)
+		}
+	}
 	for i, off := range at {
 		switch {
 		case keep[i] && !lits.contains(off):
@@ -138,6 +155,16 @@ func checkJoin(src string, pairs []int, keep []bool, v syntax.LangVariant) (stri
 	return joined, nil
 }
 
+// within reports whether off is inside one of the spans, ends included.
+func within(spans []span, off int) bool {
+	for _, s := range spans {
+		if off >= s.start && off <= s.end {
+			return true
+		}
+	}
+	return false
+}
+
 // zshJoins refuses the continuations that zsh would not join as bash does:
 // those between two characters that could form an operator.
 func zshJoins(src string, pairs []int, keep []bool) *Error {
@@ -146,8 +173,13 @@ func zshJoins(src string, pairs []int, keep []bool) *Error {
 			continue
 		}
 		before, after := src[off-1], src[off+2]
-		if strings.IndexByte("&|;<>()$=!", before) >= 0 && strings.IndexByte(" \t\n", after) < 0 {
+		blank := func(c byte) bool { return c == ' ' || c == '\t' || c == '\n' }
+		switch {
+		case strings.IndexByte("&|;<>()$=!", before) >= 0 && !blank(after):
 			return continuationError(offsetPos(src, off), fmt.Sprintf("a line continuation right after %q: bash joins it into one token, zsh does not; put a space before the backslash", string(before)))
+		case strings.IndexByte("&|;<>()", after) >= 0 && !blank(before):
+			// 1\⏎>x: bash reads 1>x, zsh the word 1 and >x.
+			return continuationError(offsetPos(src, off), fmt.Sprintf("a line continuation right before %q: bash joins it into one token, zsh does not; put a space before the backslash", string(after)))
 		}
 	}
 	return nil
@@ -164,7 +196,12 @@ type span struct{ start, end int } // [start, end) byte offsets
 type literals struct {
 	quotes   []span // '...' and $'...', quotes included
 	comments []span // # to the end of the line, newline excluded
-	heredocs []span // bodies of heredocs with quoted delimiters
+	heredocs []span // bodies of heredocs with quoted delimiters, delimiter line included
+
+	// Where a continuation is refused whatever the guess.
+	backquotes []span // `...`: bash removes continuations inside before it reads the quotes in it
+	dashDocs   []span // bodies of <<- heredocs: bash strips tabs and joins lines in an order guard does not model
+	bodies     []span // bodies of heredocs with unquoted delimiters: zsh joins lines in them differently
 }
 
 // contains reports whether the backslash at off is in a literal context.
@@ -201,7 +238,8 @@ func (l *literals) inside(off int) bool {
 		}
 	}
 	for _, s := range l.heredocs {
-		if off > s.start && off < s.end {
+		// A pair at the end of the delimiter line kept it from being one.
+		if off > s.start && off <= s.end {
 			return true
 		}
 	}
@@ -221,14 +259,76 @@ func literalRanges(f *syntax.File, src string) *literals {
 				end = len(src)
 			}
 			l.comments = append(l.comments, span{start, end})
+		case *syntax.CmdSubst:
+			if n.Backquotes {
+				l.backquotes = append(l.backquotes, span{int(n.Left.Offset()), int(n.Right.Offset()) + 1})
+			}
 		case *syntax.Redirect:
-			if (n.Op == syntax.Hdoc || n.Op == syntax.DashHdoc) && n.Hdoc != nil && quotedDelimiter(n.Word) {
-				l.heredocs = append(l.heredocs, span{int(n.Hdoc.Pos().Offset()), int(n.Hdoc.End().Offset())})
+			if (n.Op == syntax.Hdoc || n.Op == syntax.DashHdoc) && (n.Hdoc == nil || !n.Hdoc.Pos().IsValid()) {
+				// An empty body: its delimiter line is the first line after
+				// the operator's that is the delimiter.
+				if sp, ok := emptyBodyLine(src, n); ok {
+					l.addHeredoc(n, sp)
+				}
+			}
+			if (n.Op == syntax.Hdoc || n.Op == syntax.DashHdoc) && n.Hdoc != nil && n.Hdoc.Pos().IsValid() {
+				// The body, and the delimiter line after it.
+				start, end := int(n.Hdoc.Pos().Offset()), int(n.Hdoc.End().Offset())
+				if end < len(src) {
+					if i := strings.IndexByte(src[end:], '\n'); i >= 0 {
+						end += i
+					} else {
+						end = len(src)
+					}
+				}
+				l.addHeredoc(n, span{start, end})
 			}
 		}
 		return true
 	})
 	return l
+}
+
+func (l *literals) addHeredoc(r *syntax.Redirect, sp span) {
+	if r.Op == syntax.DashHdoc {
+		l.dashDocs = append(l.dashDocs, sp)
+	}
+	if quotedDelimiter(r.Word) {
+		l.heredocs = append(l.heredocs, sp)
+	} else {
+		l.bodies = append(l.bodies, sp)
+	}
+}
+
+// emptyBodyLine returns the delimiter line of a heredoc whose body the
+// parser found empty.
+func emptyBodyLine(src string, r *syntax.Redirect) (span, bool) {
+	if r.Word == nil {
+		return span{}, false
+	}
+	delim := strings.NewReplacer("'", "", "\"", "", "\\", "").Replace(src[r.Word.Pos().Offset():r.Word.End().Offset()])
+	off := int(r.Word.End().Offset())
+	nl := strings.IndexByte(src[off:], '\n')
+	if nl < 0 {
+		return span{}, false
+	}
+	for start := off + nl + 1; start < len(src); {
+		end := strings.IndexByte(src[start:], '\n')
+		if end < 0 {
+			end = len(src)
+		} else {
+			end += start
+		}
+		line := src[start:end]
+		if r.Op == syntax.DashHdoc {
+			line = strings.TrimLeft(line, "\t")
+		}
+		if line == delim {
+			return span{start, end}, true
+		}
+		start = end + 1
+	}
+	return span{}, false
 }
 
 // quotedDelimiter reports whether a heredoc delimiter has any quoting, which

@@ -41,7 +41,8 @@ var continuationTests = []struct {
 
 	// In an unquoted here-document a joined line can be the delimiter.
 	{"cat <<E\nx\n\\\nE\ntouch ~/x\nE", false, "cmd 1:1 \"cat\" <<\"E\"\ncmd 4:1 \"touch\" tilde:\"~/x\"\ncmd 5:1 \"E\""},
-	{"cat <<E\nx \\\ny\nE\nls", true, "cmd 1:1 \"cat\" <<\"E\"\ncmd 4:1 \"ls\""},
+	{"cat <<E\nx \\\ny\nE\nls", false, "cmd 1:1 \"cat\" <<\"E\"\ncmd 4:1 \"ls\""},
+	{"cat <<E\nx \\\ny\nE\nls", true, "error: zsh joins its lines differently"},
 
 	// Continuations inside tokens: bash joins them before it tokenises.
 	{"echo $\\\n{HOME}", false, "cmd 1:1 \"echo\" <parameter expansion>\nfinding 1:6 parameter-expansion"},

@@ -97,3 +97,12 @@ func quoteSnippet(s string) string {
 	}
 	return fmt.Sprintf("%q", s)
 }
+
+func hasNonASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return true
+		}
+	}
+	return false
+}

@@ -513,8 +513,38 @@ func plainStmt(st *syntax.Stmt) bool {
 	return !st.Negated && !st.Background && !st.Coprocess && !st.Disown && len(st.Redirs) == 0
 }
 
+// heredocThenMore refuses a here-document inside $(...) that more
+// commands follow: bash 5.2 joins the lines after its delimiter into the
+// words of the command before them ($(cat <<E⏎E⏎{ git diff;echo
+// --output=x⏎}) runs git diff echo --output=x), the parser does not.
+func (p *parser) heredocThenMore(list []*syntax.Stmt) {
+	for _, st := range list[:max(len(list)-1, 0)] {
+		syntax.Walk(st, func(n syntax.Node) bool {
+			if r, ok := n.(*syntax.Redirect); ok && (r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc) {
+				p.fail(r, "a here-document inside a substitution with more commands after it: bash reads the lines after its delimiter differently; put the here-document last")
+				return false
+			}
+			return p.err == nil
+		})
+	}
+}
+
 func (p *parser) redirect(r *syntax.Redirect, dir Dir, ctx []Frame, depth int) Redirect {
 	out := Redirect{Op: r.Op.String(), Dir: dir, Pos: position(r.Pos())}
+	switch {
+	case (r.Op == syntax.DplOut || r.Op == syntax.DplIn) && r.Word != nil:
+		// bash reads >&- as closing the descriptor and what follows as
+		// another word: >&-x is >&- and x.
+		if t := p.text(r.Word); len(t) > 1 && t[0] == '-' {
+			p.fail(r, "%s%s: bash closes the descriptor at - and reads %s as another word; put a space after the -", r.Op, t, t[1:])
+		}
+	case (r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc) && r.Word != nil:
+		// The parser does not find a delimiter line that holds non-ASCII
+		// text, and would read the commands after it as the body.
+		if hasNonASCII(p.text(r.Word)) {
+			p.fail(r, "a here-document delimiter with non-ASCII text: write it in ASCII (EOF)")
+		}
+	}
 	if r.N != nil {
 		out.Fd = r.N.Value
 		if strings.HasPrefix(r.N.Value, "{") {
@@ -585,6 +615,7 @@ func (p *parser) builtin(c *syntax.CallExpr, cmd *Command, dir Dir) (succ, fail 
 	rest := args[1:]
 	if p.zsh {
 		p.zshBuiltin(c, args[0].Value, rest)
+		p.zshArgs(c)
 	}
 	switch args[0].Value {
 	case "cd":
@@ -875,9 +906,11 @@ func (p *parser) parts(parts []syntax.WordPart, dir Dir, ctx []Frame, depth int)
 			p.param(x, dir, ctx, depth+1)
 		case *syntax.CmdSubst:
 			p.find(KindCmdSubst, x)
+			p.heredocThenMore(x.Stmts)
 			p.stmts(x.Stmts, dir, with(ctx, FrameCmdSubst, x), depth+1)
 		case *syntax.ProcSubst:
 			p.find(KindProcSubst, x)
+			p.heredocThenMore(x.Stmts)
 			p.stmts(x.Stmts, dir, with(ctx, FrameProcSubst, x), depth+1)
 		case *syntax.ArithmExp:
 			p.find(KindArithmetic, x)

@@ -30,6 +30,8 @@ import (
 //   - a redirection without a command runs cat (`> f`) or a pager (`< f`);
 //   - `>! f` and `>>! f` write f (bash writes a file named "!");
 //   - `<1-10>` is a glob of numbers, not two redirections;
+//   - `{a} >x` opens a descriptor into $a, even with the blank (bash: the
+//     argument {a}), and a command word `{y}` is a group;
 //   - `cd +N` is an entry of the directory stack, and `cd OLD NEW` replaces
 //     OLD by NEW in the working directory (already unknown to guard: bash
 //     refuses two operands).
@@ -169,8 +171,30 @@ func (p *parser) zshRedirect(r *syntax.Redirect, out Redirect) {
 
 var numericGlob = regexp.MustCompile(`^[0-9]*-[0-9]*$`)
 
+// namedFd matches a word zsh may take for a named descriptor ({fd}>file),
+// even with a blank before the redirection.
+var namedFd = regexp.MustCompile(`^\{[A-Za-z_][A-Za-z0-9_]*\}$`)
+
+// zshArgs refuses arguments zsh reads as something else: {NAME} before a
+// redirection is a descriptor zsh opens into NAME.
+func (p *parser) zshArgs(c *syntax.CallExpr) {
+	if len(c.Args) < 2 {
+		return
+	}
+	for _, w := range c.Args[1:] {
+		if namedFd.MatchString(p.text(w)) {
+			p.findZsh(w, "zsh reads {NAME} before a redirection as a descriptor it opens into NAME, blank or not")
+			return
+		}
+	}
+}
+
 // zshBuiltin refuses builtins whose arguments zsh evaluates as arithmetic.
 func (p *parser) zshBuiltin(c *syntax.CallExpr, name string, args []Word) {
+	if strings.HasPrefix(name, "{") {
+		p.findZsh(c, "zsh reads a command word that starts with { as a group")
+		return
+	}
 	switch name {
 	case "exit", "return", "shift", "break", "continue":
 		for _, a := range args {
