@@ -26,7 +26,9 @@ package shellparse
 //
 //   - guard refuses it (a parse error, or a finding no policy may allow):
 //     passes, whatever the shell reads;
-//   - the shell rejects it (the function is not defined): skipped;
+//   - the shell rejects it (the function is not defined), or dies of a
+//     signal reading it (bash 5.2.15 aborts on heap corruption for some
+//     heredocs in $(...) in a function): skipped, the crash logged;
 //   - the shell's function lost a sentinel (the input closed the body early,
 //     and the shell would run what follows as top-level code), or the input
 //     stopped the shell: guard must refuse it;
@@ -117,8 +119,8 @@ func TestDifferentialKnown(t *testing.T) {
 		}
 		for i, v := range vs {
 			switch v.state {
-			case shellRejects:
-				t.Logf("input: %q: %s rejects it", srcs[i], sh.name)
+			case shellRejects, shellCrashes:
+				t.Logf("input: %q: %s", srcs[i], v.state)
 			case disagree:
 				t.Errorf("input: %q: %s\n%s", srcs[i], v.key, v.detail)
 			}
@@ -220,8 +222,8 @@ func TestDifferentialGenerated(t *testing.T) {
 		classes := map[string]*diffClass{}
 		for i, v := range vs {
 			counts[v.state]++
-			if *diffShowInput {
-				t.Logf("input %d: %q: %s %s", i, srcs[i], v.state, v.key)
+			if *diffShowInput || v.state == shellCrashes {
+				t.Logf("input %d: %q: %s %s %s", i, srcs[i], v.state, v.key, v.detail)
 			}
 			if v.state != disagree {
 				continue
@@ -236,9 +238,9 @@ func TestDifferentialGenerated(t *testing.T) {
 				c.src, c.v = srcs[i], v
 			}
 		}
-		t.Logf("%s, seed %d: %d inputs in %v: %d rejected by %s, %d printed lossily, %d refused by guard, %d read alike, %d disagreements in %d classes",
+		t.Logf("%s, seed %d: %d inputs in %v: %d refused by guard, %d rejected by %s, %d crashed it, %d printed lossily, %d ending in a backslash, %d read alike, %d disagreements in %d classes",
 			sh.name, *diffSeed, len(srcs), time.Since(start).Round(time.Millisecond),
-			counts[shellRejects], sh.name, counts[shellLossy], counts[guardRefuses], counts[agree], counts[disagree], len(classes))
+			counts[guardRefuses], counts[shellRejects], sh.name, counts[shellCrashes], counts[shellLossy], counts[untestable], counts[agree], counts[disagree], len(classes))
 		if len(classes) == 0 {
 			return
 		}
@@ -484,6 +486,7 @@ type readState int
 const (
 	shellRejected readState = iota // a syntax error: the function was not defined
 	shellEscaped                   // the input left the function, or stopped the shell
+	shellCrashed                   // the shell died of a signal reading the input (bash 5.2 has aborted on heap corruption)
 	shellRead                      // body holds the shell's canonical form
 )
 
@@ -600,7 +603,14 @@ func (o *oracle) batch(sh *shell, srcs []string, out []shellReading) (int, error
 		}
 		if !ok {
 			// The shell stopped (or hung) before the end of the script.
-			stop()
+			crashed := false
+			if timedOut {
+				stop()
+			} else {
+				// Killed by a signal: bwrap exits with 128 and its number.
+				cmd.Wait()
+				crashed = cmd.ProcessState != nil && cmd.ProcessState.ExitCode() >= 128
+			}
 			if cur < 0 {
 				return 0, fmt.Errorf("%s printed nothing: %s", sh.name, stderr.String())
 			}
@@ -609,11 +619,14 @@ func (o *oracle) batch(sh *shell, srcs []string, out []shellReading) (int, error
 				// that stopped it: it goes first in the next process.
 				return cur, nil
 			}
-			why := "stopped"
-			if timedOut {
+			why, state := "stopped", shellEscaped
+			switch {
+			case timedOut:
 				why = fmt.Sprintf("printed nothing for %v", diffStall)
+			case crashed:
+				why, state = "crashed", shellCrashed
 			}
-			out[cur] = shellReading{state: shellEscaped, printed: fmt.Sprintf("(the shell %s: %s)", why, stderr.String())}
+			out[cur] = shellReading{state: state, printed: fmt.Sprintf("(the shell %s: %s)", why, strings.TrimSpace(stderr.String()))}
 			return cur + 1, nil
 		}
 		rest, isMarker := strings.CutPrefix(line, marker)
@@ -696,6 +709,7 @@ type diffState int
 const (
 	unjudged     diffState = iota
 	shellRejects           // the shell's syntax error: nothing to compare
+	shellCrashes           // the shell crashed reading it: a bug of the shell, nothing to compare
 	shellLossy             // the shell prints something else than it read: nothing to compare
 	untestable             // ends in a backslash, which the function changes: nothing to compare
 	guardRefuses           // guard refuses the input: nothing can go wrong
@@ -704,7 +718,7 @@ const (
 )
 
 func (s diffState) String() string {
-	return [...]string{"unjudged", "rejected by the shell", "printed lossily by the shell", "untestable", "refused by guard", "read alike", "disagreement"}[s]
+	return [...]string{"unjudged", "rejected by the shell", "crashed the shell", "printed lossily by the shell", "untestable", "refused by guard", "read alike", "disagreement"}[s]
 }
 
 type verdict struct {
@@ -756,6 +770,8 @@ func (o *oracle) judge(sh *shell, srcs []string) ([]verdict, error) {
 		switch rs[k].state {
 		case shellRejected:
 			out[i] = verdict{state: shellRejects}
+		case shellCrashed:
+			out[i] = verdict{state: shellCrashes, detail: rs[k].printed}
 		case shellRead:
 			again = append(again, rs[k].body)
 			from = append(from, k)
