@@ -33,7 +33,7 @@ func runCheck(_ context.Context, s stdio, env getenv, args []string) error {
 	if *showPolicy && fs.NArg() == 0 && *input == "" {
 		return showLayers(s, env, *config, *cwd)
 	}
-	call := rules.Call{Tool: *tool, Home: env("HOME"), Temp: os.TempDir(), Guard: guardBinary(), Shell: shell, ReadOnly: *readOnly}
+	call := rules.Call{Tool: *tool, Home: env("HOME"), Temp: os.TempDir(), Guard: guardBinary(), Shell: shell, Locale: agentLocale(env), ReadOnly: *readOnly}
 	switch {
 	case *tool == "Bash" && *input == "":
 		if fs.NArg() != 1 {

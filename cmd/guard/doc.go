@@ -26,6 +26,9 @@
 // $CLAUDE_CODE_SHELL, else $SHELL, by base name: bash or zsh. Any other
 // shell, or none, is unknown, and a command is then allowed only when it is
 // safe both as bash and as zsh read it. guard check takes the same flag.
+// Both also read the agent's locale ($LC_ALL, else $LC_CTYPE, else $LANG):
+// outside C, POSIX and UTF-8 locales the shell splits non-ASCII text into
+// characters differently, and a command holding a non-ASCII byte is denied.
 //
 // guard hook denies when it has not answered --deadline (default 3s) after
 // its process started, and when SIGTERM, SIGINT, SIGHUP or SIGPIPE arrives

@@ -388,6 +388,7 @@ func decideHook(r io.Reader, env getenv, config string, readOnly bool, shell str
 		Temp:     os.TempDir(),
 		Guard:    guardBinary(),
 		Shell:    shell,
+		Locale:   agentLocale(env),
 		ReadOnly: readOnly,
 		Approved: sessionApproved(state),
 	})

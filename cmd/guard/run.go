@@ -276,6 +276,18 @@ func agentShell(env getenv) string {
 	return ""
 }
 
+// agentLocale returns the locale the agent runs commands in, as the C
+// library finds the character set: $LC_ALL, else $LC_CTYPE, else $LANG;
+// "" when none is set.
+func agentLocale(env getenv) string {
+	for _, name := range []string{"LC_ALL", "LC_CTYPE", "LANG"} {
+		if v := env(name); v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
 // callShell returns the shell for a call from the --shell flag: bash or
 // zsh as stated, auto as agentShell finds it.
 func callShell(flag string, env getenv) (string, error) {
