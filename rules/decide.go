@@ -918,6 +918,9 @@ func (m *matcher) match(n *node, args []shellparse.Word) result {
 			m.operandPath(n, o, acc, &r)
 		}
 	}
+	if n.writesCwd {
+		m.cwdOutput(n, operands, &r)
+	}
 	if len(n.require) > 0 && !slices.ContainsFunc(n.require, func(o string) bool { return present[o] || restHas(args, o) }) {
 		r.add(n.unknown, n.id, fmt.Sprintf("%s is allowed only with %s", n.id, strings.Join(n.require, " or ")), fmt.Sprintf("add %s", n.require[0]))
 	}
@@ -929,6 +932,45 @@ func (m *matcher) match(n *node, args []shellparse.Word) result {
 	}
 	r.add(n.verdict, n.id, n.why(n.verdict), n.hint)
 	return r
+}
+
+// cwdOutput checks the file a command like go build writes into its
+// working directory, named after the package it builds: cd .git/hooks &&
+// go build ../../pre-commit writes a hook.
+func (m *matcher) cwdOutput(n *node, operands []shellparse.Word, r *result) {
+	var names []string
+	for _, o := range operands {
+		switch {
+		case !o.Constant():
+			r.add(n.unknown, n.id, fmt.Sprintf("%s writes a file named after %s into its directory, which guard cannot name", n.id, o.Source), "")
+			return
+		case strings.Contains(o.Value, "..."), strings.HasSuffix(o.Value, ".go"):
+			// A pattern builds no binary here; a file list is named after the first file.
+			if strings.HasSuffix(o.Value, ".go") {
+				names = append(names, strings.TrimSuffix(path.Base(o.Value), ".go"))
+			}
+		default:
+			names = append(names, path.Base(o.Value))
+		}
+	}
+	if len(operands) == 0 {
+		names = append(names, ".")
+	}
+	if m.where == nil {
+		r.add(Deny, "paths.writable", fmt.Sprintf("%s writes into a directory guard does not know", n.id), "")
+		return
+	}
+	for _, dir := range m.where {
+		for _, name := range names {
+			if name == "." || name == "/" {
+				name = path.Base(dir)
+			}
+			if pc := m.d.checkPath(path.Join(dir, name), false, nil, writeAccess, Allow); pc.verdict != Allow {
+				r.add(pc.verdict, pc.rule, fmt.Sprintf("%s writes its output into its directory: %s", n.id, pc.why), "build with -o into the project, or from the project's root")
+				return
+			}
+		}
+	}
 }
 
 // operandPath checks an operand that names a path the command reads or
@@ -1165,11 +1207,11 @@ func (m *matcher) value(n *node, o *option, val string, attached bool, args []sh
 		}
 	case "dir", "path":
 		w := shellparse.Word{Value: val, Tilde: val == "~" || strings.HasPrefix(val, "~/")}
-		if !m.d.inProject(m.d.chdirAll(m.where, val)) {
-			return bad(fmt.Sprintf("%s %s: the path is outside the project", o.name, val))
-		}
 		if pc := m.d.checkPath(val, w.Tilde, m.where, readAccess, Allow); pc.verdict != Allow {
 			r.add(pc.verdict, pc.rule, fmt.Sprintf("%s %s: %s", n.id, o.name, pc.why), "")
+		}
+		if !m.d.inProject(m.d.chdirAll(m.where, val)) {
+			return bad(fmt.Sprintf("%s %s: the path is outside the project", o.name, val))
 		}
 	case "write":
 		tilde := val == "~" || strings.HasPrefix(val, "~/")

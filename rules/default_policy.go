@@ -595,6 +595,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 				},
 			},
 			ReadOnly: true,
+			Paths:    "read",
 		}, true
 	case "comm":
 		return ruleFile{
@@ -773,7 +774,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 					Type: "path",
 				},
 				"--from-file": valueSpec{
-					Type: "any",
+					Type: "path",
 				},
 				"--horizon-lines": valueSpec{
 					Type: "int",
@@ -800,7 +801,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 					Type: "int",
 				},
 				"--to-file": valueSpec{
-					Type: "any",
+					Type: "path",
 				},
 				"--unified": valueSpec{
 					Type: "int?",
@@ -996,7 +997,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 	case "file":
 		return ruleFile{
 			Verdict: "allow",
-			Flags:   []string{"-b", "-i", "-L", "-h", "-z", "-Z", "-k", "-r", "-s", "-E", "-N", "-n", "-p", "-0", "--mime", "--mime-type", "--mime-encoding", "--brief", "--dereference", "--no-dereference", "--uncompress", "--keep-going", "--raw", "--special-files", "--no-pad", "--no-buffer", "--print0", "--preserve-date", "--extension", "--apple"},
+			Flags:   []string{"-b", "-i", "-L", "-h", "-k", "-r", "-s", "-E", "-N", "-n", "-p", "-0", "--mime", "--mime-type", "--mime-encoding", "--brief", "--dereference", "--no-dereference", "--keep-going", "--raw", "--special-files", "--no-pad", "--no-buffer", "--print0", "--preserve-date", "--extension", "--apple"},
 			Options: map[string]valueSpec{
 				"--exclude": valueSpec{
 					Type: "any",
@@ -1032,11 +1033,15 @@ func defaultCommand(name string) (ruleFile, bool) {
 			Deny: []escalationFile{escalationFile{
 				Flags:  []string{"-C", "--compile"},
 				Reason: "it writes a compiled magic file",
+			}, escalationFile{
+				Flags:  []string{"-z", "--uncompress", "-Z", "--uncompress-noreport"},
+				Reason: "it runs decompressors on the files",
 			}},
 			ReadOnly: true,
 			Paths:    "read",
 			Examples: examplesFile{
 				Allow: []string{"file README.md", "file -b --mime-type bin/x"},
+				Deny:  []string{"file -z x.gz"},
 			},
 		}, true
 	case "find":
@@ -1376,9 +1381,13 @@ func defaultCommand(name string) (ruleFile, bool) {
 					},
 				},
 				"diff": ruleFile{
-					Like:     "git log",
-					Verdict:  "allow",
-					Flags:    []string{"--cached", "--staged", "--merge-base", "--no-index", "--ours", "--theirs", "--base", "-0", "-1", "-2", "-3"},
+					Like:    "git log",
+					Verdict: "allow",
+					Flags:   []string{"--cached", "--staged", "--merge-base", "--ours", "--theirs", "--base", "-0", "-1", "-2", "-3"},
+					Ask: []escalationFile{escalationFile{
+						Flags:  []string{"--no-index"},
+						Reason: "it compares any two files, inside the repository or not, secret ones too",
+					}},
 					ReadOnly: true,
 					Examples: examplesFile{
 						Allow: []string{"git diff", "git diff --cached", "git diff --stat main...HEAD", "git diff HEAD~2 -- src/main.rs", "git diff --name-only"},
@@ -1398,7 +1407,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 				},
 				"grep": ruleFile{
 					Verdict: "allow",
-					Flags:   []string{"-#", "-i", "--ignore-case", "-I", "-w", "--word-regexp", "-v", "--invert-match", "-n", "--line-number", "--column", "-h", "-H", "--full-name", "-E", "--extended-regexp", "-G", "--basic-regexp", "-F", "--fixed-strings", "-P", "--perl-regexp", "-l", "--files-with-matches", "--name-only", "-L", "--files-without-match", "-c", "--count", "-o", "--only-matching", "-q", "--quiet", "--no-color", "--break", "--heading", "-p", "--show-function", "-W", "--function-context", "-z", "--null", "--cached", "--untracked", "--no-index", "--no-exclude-standard", "--exclude-standard", "--recurse-submodules", "-a", "--text", "--no-textconv", "--all-match", "--and", "--or", "--not", "-r", "--recursive", "--no-recursive"},
+					Flags:   []string{"-#", "-i", "--ignore-case", "-I", "-w", "--word-regexp", "-v", "--invert-match", "-n", "--line-number", "--column", "-h", "-H", "--full-name", "-E", "--extended-regexp", "-G", "--basic-regexp", "-F", "--fixed-strings", "-P", "--perl-regexp", "-l", "--files-with-matches", "--name-only", "-L", "--files-without-match", "-c", "--count", "-o", "--only-matching", "-q", "--quiet", "--no-color", "--break", "--heading", "-p", "--show-function", "-W", "--function-context", "-z", "--null", "--cached", "--no-exclude-standard", "--exclude-standard", "--recurse-submodules", "-a", "--text", "--no-textconv", "--all-match", "--and", "--or", "--not", "-r", "--recursive", "--no-recursive"},
 					Options: map[string]valueSpec{
 						"--after-context": valueSpec{
 							Type: "int",
@@ -1446,6 +1455,10 @@ func defaultCommand(name string) (ruleFile, bool) {
 					}, escalationFile{
 						Flags:  []string{"--textconv"},
 						Reason: "it runs textconv programs",
+					}},
+					Ask: []escalationFile{escalationFile{
+						Flags:  []string{"--no-index", "--untracked"},
+						Reason: "it searches files git does not track, which may be secret (.env)",
 					}},
 					ReadOnly: true,
 					Examples: examplesFile{
@@ -2064,6 +2077,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 						Flags:  []string{"-overlay", "-modfile", "-pkgdir"},
 						Reason: "it makes go read or write files outside the module's usual places",
 					}},
+					WritesCwd: true,
 					Examples: examplesFile{
 						Allow: []string{"go build ./...", "go build -v -race ./cmd/guard", "go build -tags=integration ./..."},
 						Ask:   []string{"go build -o /usr/local/bin/x .", "go build -ldflags=-X=main.v=1 ."},
@@ -2133,7 +2147,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 							Type: "int",
 						},
 						"-coverprofile": valueSpec{
-							Type: "path",
+							Type: "write",
 						},
 						"-cpu": valueSpec{
 							Type: "any",
@@ -2220,6 +2234,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 				Hint:   "use gofmt -l or -d to see what would change",
 			}},
 			ReadOnly: true,
+			Paths:    "read",
 			Examples: examplesFile{
 				Allow: []string{"gofmt -l .", "gofmt -d -s main.go"},
 				Deny:  []string{"gofmt -w ."},
@@ -3568,6 +3583,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 				Hint:   "let the output come back on standard output",
 			}},
 			ReadOnly: true,
+			Paths:    "read",
 			Examples: examplesFile{
 				Allow: []string{"tree", "tree -L 2 src", "tree -a -I node_modules"},
 				Deny:  []string{"tree -o /tmp/x"},

@@ -81,6 +81,7 @@ type ruleFile struct {
 	Interpreter bool                 `toml:"interpreter"`
 	ReadOnly    bool                 `toml:"read_only"`
 	Paths       string               `toml:"paths"`
+	WritesCwd   bool                 `toml:"writes_cwd"`
 	Children    []string             `toml:"children"`
 	Examples    examplesFile         `toml:"examples"`
 }

@@ -28,6 +28,7 @@ type node struct {
 	children   []string // programs it may start itself: base-name or path patterns
 	readOnly   bool     // it neither writes files nor runs other code (read-only mode may allow it)
 	pathMode   string   // its operands are paths it reads ("read"), writes ("write"), or reads and then writes the last ("copy")
+	writesCwd  bool     // without an output option it writes a file named after its operand into its working directory (go build)
 	escs       []*escalation
 	subFiles   map[string]ruleFile // subcommand rules, compiled when first named
 	subKey     []string            // the policy key of this rule, for errors
@@ -98,7 +99,7 @@ func (c *compiler) compileNode(p *Policy, id string, parent *node, rf *ruleFile,
 		}
 		rf = merged
 	}
-	n := &node{id: id, opts: make(map[string]*option, len(rf.Flags)+len(rf.Options)), reason: rf.Reason, hint: rf.Hint, globs: rf.Globs}
+	n := &node{id: id, opts: make(map[string]*option, len(rf.Flags)+len(rf.Options)), reason: rf.Reason, hint: rf.Hint, globs: rf.Globs, writesCwd: rf.WritesCwd}
 	if rf.ID != "" {
 		if where, dup := c.ids[rf.ID]; dup {
 			return nil, c.errorf(key, "rule %q: id %q is already used by %s", id, rf.ID, where)

@@ -185,6 +185,16 @@ func TestShellPaths(t *testing.T) {
 		{"go build -C deep/.. ./...", Ask, "outside the project"},
 		{"git -C deep/.. status", Ask, "outside the project"},
 		{"go build -C src/.. ./...", Allow, ""},
+		// Options and outputs that name files.
+		{"cd .git && go build ../src", Deny, "protected"},
+		{"go build ./...", Allow, ""},
+		{"go test -coverprofile=.claude/settings.json ./...", Deny, "protected"},
+		{"diff --from-file key src/main.go", Deny, "secret"},
+		{"column key", Deny, "secret"},
+		{"gofmt -l ~/.ssh", Deny, "secret"},
+		{"tree --fromfile key", Deny, "secret"},
+		{"file -z src/main.go", Deny, "decompressors"},
+		{"git diff --no-index key src/main.go", Ask, "secret ones too"},
 		// What xargs and find -exec pass is judged too.
 		{"echo key | xargs cat", Ask, "named on standard input"},
 		{"find . -name '*.go' -exec cat {} +", Ask, "holds the secret"},
