@@ -233,10 +233,17 @@ func build(root, pkg, out string) error {
 }
 
 // childEnv is the environment of both programs: this one's, without
-// CLAUDE_PROJECT_DIR, so that guard takes the project from the input's cwd.
+// CLAUDE_PROJECT_DIR, so that guard takes the project from the input's cwd,
+// and without SHELL and CLAUDE_CODE_SHELL, so that guard judges for an
+// unknown shell (bash and zsh), the dearer case, whatever shell runs this.
 func childEnv() []string {
 	return slices.DeleteFunc(os.Environ(), func(kv string) bool {
-		return strings.HasPrefix(kv, "CLAUDE_PROJECT_DIR=")
+		for _, name := range []string{"CLAUDE_PROJECT_DIR=", "SHELL=", "CLAUDE_CODE_SHELL="} {
+			if strings.HasPrefix(kv, name) {
+				return true
+			}
+		}
+		return false
 	})
 }
 
