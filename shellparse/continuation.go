@@ -66,11 +66,6 @@ func joinContinuations(src string, v syntax.LangVariant, zsh bool) (string, bool
 	for _, keep := range guesses {
 		joined, err := checkJoin(src, pairs, keep, v, zsh)
 		if err == nil {
-			if zsh {
-				if err := zshJoins(src, pairs, keep); err != nil {
-					return "", false, err
-				}
-			}
 			return joined, len(pairs) > 0, nil
 		}
 		if first == nil {
@@ -130,6 +125,11 @@ func checkJoin(src string, pairs []int, keep []bool, v syntax.LangVariant, zsh b
 			return "", continuationError(offsetPos(joined, c.start), "a comment ends in a backslash: bash ends the comment at the newline, guard's parser would join the next line into it; remove the backslash")
 		}
 	}
+	if zsh {
+		if err := zshJoins(joined, at, keep); err != nil {
+			return "", err
+		}
+	}
 	for _, off := range at {
 		why := ""
 		switch {
@@ -167,19 +167,21 @@ func within(spans []span, off int) bool {
 
 // zshJoins refuses the continuations that zsh would not join as bash does:
 // those between two characters that could form an operator.
-func zshJoins(src string, pairs []int, keep []bool) *Error {
-	for i, off := range pairs {
-		if keep[i] || off == 0 || off+2 >= len(src) {
+// It looks at the joined text, where at holds the join points, so that
+// continuations in a row (1\⏎\⏎>f) are judged by what they join.
+func zshJoins(joined string, at []int, keep []bool) *Error {
+	for i, off := range at {
+		if keep[i] || off == 0 || off >= len(joined) {
 			continue
 		}
-		before, after := src[off-1], src[off+2]
+		before, after := joined[off-1], joined[off]
 		blank := func(c byte) bool { return c == ' ' || c == '\t' || c == '\n' }
 		switch {
 		case strings.IndexByte("&|;<>()$=!", before) >= 0 && !blank(after):
-			return continuationError(offsetPos(src, off), fmt.Sprintf("a line continuation right after %q: bash joins it into one token, zsh does not; put a space before the backslash", string(before)))
+			return continuationError(offsetPos(joined, off), fmt.Sprintf("a line continuation right after %q: bash joins it into one token, zsh does not; put a space before the backslash", string(before)))
 		case strings.IndexByte("&|;<>()", after) >= 0 && !blank(before):
 			// 1\⏎>x: bash reads 1>x, zsh the word 1 and >x.
-			return continuationError(offsetPos(src, off), fmt.Sprintf("a line continuation right before %q: bash joins it into one token, zsh does not; put a space before the backslash", string(after)))
+			return continuationError(offsetPos(joined, off), fmt.Sprintf("a line continuation right before %q: bash joins it into one token, zsh does not; put a space before the backslash", string(after)))
 		}
 	}
 	return nil

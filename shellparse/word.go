@@ -128,8 +128,11 @@ func (p *parser) resolve(w *syntax.Word, kind wordKind) Word {
 	if out.Dynamic == "" && hasBraceExpansion(w) {
 		out.Dynamic = "brace expansion"
 	}
-	if out.Dynamic == "" && p.zsh {
-		out.Dynamic = zshWord(w)
+	if p.zsh {
+		p.zshStructure(w)
+		if out.Dynamic == "" {
+			out.Dynamic = zshWord(w)
+		}
 	}
 	if out.Dynamic != "" {
 		out.Glob, out.GlobLead = false, false

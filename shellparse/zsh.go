@@ -71,10 +71,24 @@ func zshWord(w *syntax.Word) string {
 	if zshBraces(u) {
 		return "zsh brace expansion"
 	}
-	if zshStrayBrace(u) {
-		return "zsh reads a } that no { in the word opens as the end of a group"
-	}
 	return ""
+}
+
+// zshStructure refuses a word that changes the structure of the command
+// for zsh: a "}" that ends a group. It is a finding, not a dynamic word,
+// since what follows it is no longer the same command.
+func (p *parser) zshStructure(w *syntax.Word) {
+	var unq strings.Builder
+	for _, part := range w.Parts {
+		if lit, ok := part.(*syntax.Lit); ok {
+			unq.WriteString(lit.Value)
+		} else {
+			unq.WriteByte(0)
+		}
+	}
+	if zshStrayBrace(unq.String()) {
+		p.findZsh(w, "zsh reads a } that no { in the word opens as the end of a group")
+	}
 }
 
 // zshStrayBrace reports whether unquoted text holds a "}" that no "{"

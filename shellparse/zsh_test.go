@@ -18,9 +18,9 @@ var zshTests = []struct {
 	{`find . {-..-}exec touch x ';'`, `cmd 1:1 "find" "." <zsh brace expansion> "touch" "x" ";"`},
 	{`echo {-..-} {a..-} {%,%}`, `cmd 1:1 "echo" <zsh brace expansion> <zsh brace expansion> <brace expansion>`},
 	{`echo {-,-}x`, `cmd 1:1 "echo" <brace expansion>`},
-	{`echo '{-..-}' \{-..-} {} x{y} { a{`, `cmd 1:1 "echo" "{-..-}" <zsh reads a } that no { in the word opens as the end of a group> "{}" "x{y}" "{" "a{"`},
-	{`{ echo a}; }`, "cmd 1:3 \"echo\" <zsh reads a } that no { in the word opens as the end of a group>\nfinding 1:1 group"},
-	{`echo a{b}c} '}' \}`, `cmd 1:1 "echo" <zsh reads a } that no { in the word opens as the end of a group> "}" "}"`},
+	{`echo '{-..-}' \{-..-} {} x{y} { a{`, "cmd 1:1 \"echo\" \"{-..-}\" \"{-..-}\" \"{}\" \"x{y}\" \"{\" \"a{\"\nfinding 1:15 zsh"},
+	{`{ echo a}; }`, "cmd 1:3 \"echo\" \"a}\"\nfinding 1:1 group\nfinding 1:8 zsh"},
+	{`echo a{b}c} '}' \}`, "cmd 1:1 \"echo\" \"a{b}c}\" \"}\" \"}\"\nfinding 1:6 zsh"},
 	{`git log HEAD@{1} @{u}`, `cmd 1:1 "git" "log" "HEAD@{1}" "@{u}"`},
 
 	// =cmd is the path of cmd.
