@@ -147,9 +147,10 @@ type decider struct {
 
 	// Caches for one decision: a long command names the same directories
 	// and matches the same patterns many times.
-	patterns    map[string]expanded // path patterns with their placeholders replaced
-	reals       map[string]string   // real paths of directories, by their lexical path
-	checkedDirs map[string]bool     // working directories found not secret
+	patterns    map[string]expanded  // path patterns with their placeholders replaced
+	reals       map[string]string    // real paths of directories, by their lexical path
+	checkedDirs map[string]bool      // working directories found not secret
+	gitChecked  map[string]pathCheck // repositories git finds, by working directory
 
 	// fds is what the call's redirections do to descriptors, in every
 	// script of the call: /dev/stdout and the like reopen them.
@@ -866,6 +867,9 @@ func (m *matcher) match(n *node, args []shellparse.Word) result {
 				return r
 			}
 			r.notRO = nil // the subcommand's own mark decides
+			if n.config == "git" {
+				m.gitConfig(n, values, &r)
+			}
 			r.merge(m.match(sub, args[i+1:]))
 			return r
 		}
@@ -921,6 +925,9 @@ func (m *matcher) match(n *node, args []shellparse.Word) result {
 	if n.writesCwd {
 		m.cwdOutput(n, operands, &r)
 	}
+	if n.config == "git" {
+		m.gitConfig(n, values, &r)
+	}
 	if len(n.require) > 0 && !slices.ContainsFunc(n.require, func(o string) bool { return present[o] || restHas(args, o) }) {
 		r.add(n.unknown, n.id, fmt.Sprintf("%s is allowed only with %s", n.id, strings.Join(n.require, " or ")), fmt.Sprintf("add %s", n.require[0]))
 	}
@@ -932,6 +939,25 @@ func (m *matcher) match(n *node, args []shellparse.Word) result {
 	}
 	r.add(n.verdict, n.id, n.why(n.verdict), n.hint)
 	return r
+}
+
+// gitConfig checks the repository git uses from where it runs, after its
+// -C options, and the configuration of that repository.
+func (m *matcher) gitConfig(n *node, values map[string][]string, r *result) {
+	dirs := m.where
+	for _, v := range values["-C"] {
+		dirs = m.d.chdirAll(dirs, v)
+	}
+	if dirs == nil {
+		r.add(n.unknown, n.id, fmt.Sprintf("%s runs in a directory guard does not know, so guard cannot tell which repository it uses", n.id), "")
+		return
+	}
+	for _, dir := range dirs {
+		if v, why := m.d.checkGit(dir); v != Allow {
+			r.add(v, "git.repository", fmt.Sprintf("%s: %s", n.id, why), "run git from the project's own working tree")
+			return
+		}
+	}
 }
 
 // cwdOutput checks the file a command like go build writes into its

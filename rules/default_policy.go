@@ -2021,6 +2021,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 				},
 			},
 			ReadOnly: true,
+			Config:   "git",
 			Children: []string{"git", "git-*"},
 			Examples: examplesFile{
 				Allow: []string{"git --version", "git -C sub status"},

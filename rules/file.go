@@ -82,6 +82,7 @@ type ruleFile struct {
 	ReadOnly    bool                 `toml:"read_only"`
 	Paths       string               `toml:"paths"`
 	WritesCwd   bool                 `toml:"writes_cwd"`
+	Config      string               `toml:"config"`
 	Children    []string             `toml:"children"`
 	Examples    examplesFile         `toml:"examples"`
 }

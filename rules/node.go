@@ -29,6 +29,7 @@ type node struct {
 	readOnly   bool     // it neither writes files nor runs other code (read-only mode may allow it)
 	pathMode   string   // its operands are paths it reads ("read"), writes ("write"), or reads and then writes the last ("copy")
 	writesCwd  bool     // without an output option it writes a file named after its operand into its working directory (go build)
+	config     string   // "git": it reads the configuration of the repository it finds, which guard checks
 	escs       []*escalation
 	subFiles   map[string]ruleFile // subcommand rules, compiled when first named
 	subKey     []string            // the policy key of this rule, for errors
@@ -99,7 +100,7 @@ func (c *compiler) compileNode(p *Policy, id string, parent *node, rf *ruleFile,
 		}
 		rf = merged
 	}
-	n := &node{id: id, opts: make(map[string]*option, len(rf.Flags)+len(rf.Options)), reason: rf.Reason, hint: rf.Hint, globs: rf.Globs, writesCwd: rf.WritesCwd}
+	n := &node{id: id, opts: make(map[string]*option, len(rf.Flags)+len(rf.Options)), reason: rf.Reason, hint: rf.Hint, globs: rf.Globs, writesCwd: rf.WritesCwd, config: rf.Config}
 	if rf.ID != "" {
 		if where, dup := c.ids[rf.ID]; dup {
 			return nil, c.errorf(key, "rule %q: id %q is already used by %s", id, rf.ID, where)
@@ -213,6 +214,9 @@ func (c *compiler) compileNode(p *Policy, id string, parent *node, rf *ruleFile,
 	}
 	n.interp = rf.Interpreter
 	n.readOnly = rf.ReadOnly || parent != nil && parent.readOnly && strings.HasSuffix(id, " --")
+	if rf.Config != "" && rf.Config != "git" {
+		return nil, errf(append(key, "config"), "config = %q: want git", rf.Config)
+	}
 	switch rf.Paths {
 	case "", "read", "write", "copy":
 		n.pathMode = rf.Paths

@@ -1,0 +1,216 @@
+// Copyright 2026 The guard Authors. SPDX-License-Identifier: MIT
+
+package rules
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"strings"
+)
+
+// Programs' configuration on disk.
+//
+// git reads the configuration of the repository it finds, and that
+// configuration runs programs: core.fsmonitor under git status,
+// core.hooksPath, pagers, textconv and filter drivers, aliases. A
+// repository can hide in a project: a committed directory with HEAD,
+// objects/ and refs/ is a bare repository to git (git -C sub status ran
+// sub/config's fsmonitor), and a file named .git can point anywhere. So
+// for a rule with config = "git", guard finds the repository git will use
+// from each directory the command runs in, as git's discovery does, and
+// allows the command only when that is the project's own repository (or
+// none), and its configuration names no program. The user's own
+// configuration (~/.gitconfig, /etc/gitconfig) is the user's and is not
+// read: no tool may write it.
+
+// gitRunsPrograms are the configuration keys (section, variable; "*" for a
+// subsection of any name) whose values git runs, or that load more
+// configuration guard does not read.
+var gitRunsPrograms = [][2]string{
+	{"core", "fsmonitor"}, {"core", "hookspath"}, {"core", "pager"}, {"core", "editor"},
+	{"core", "sshcommand"}, {"core", "askpass"}, {"core", "gitproxy"}, {"core", "worktree"},
+	{"diff", "external"}, {"diff.*", "textconv"}, {"diff.*", "command"}, {"merge.*", "driver"},
+	{"filter.*", "clean"}, {"filter.*", "smudge"}, {"filter.*", "process"}, {"pager", "*"},
+	{"alias", "*"}, {"credential", "helper"}, {"credential.*", "helper"}, {"gpg", "program"},
+	{"gpg.*", "program"}, {"sequence", "editor"}, {"interactive", "difffilter"},
+	{"uploadpack", "packobjectshook"}, {"include", "path"}, {"includeif.*", "path"},
+	{"web", "browser"}, {"browser.*", "cmd"}, {"man.*", "cmd"}, {"difftool.*", "cmd"},
+	{"mergetool.*", "cmd"}, {"remote.*", "uploadpack"}, {"remote.*", "receivepack"},
+	{"http", "proxy"}, {"submodule.*", "update"}, {"protocol.*", "allow"},
+}
+
+// gitRepository returns the git directory git finds from dir, as its
+// discovery does: in each directory up to the root, a .git directory, a
+// .git file naming one, or the directory itself being a git directory.
+// It returns "" when there is none.
+func gitRepository(dir string) (string, error) {
+	for d := path.Clean(dir); ; d = path.Dir(d) {
+		dotgit := path.Join(d, ".git")
+		fi, err := os.Stat(dotgit)
+		switch {
+		case err == nil && fi.IsDir() && isGitDir(dotgit):
+			return dotgit, nil
+		case err == nil && fi.Mode().IsRegular():
+			target, err := readGitFile(dotgit)
+			if err != nil {
+				return "", err
+			}
+			return target, nil
+		case err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, fs.ErrPermission):
+			return "", fmt.Errorf("%s: %v", dotgit, errors.Unwrap(err))
+		}
+		if isGitDir(d) {
+			return d, nil
+		}
+		if d == "/" {
+			return "", nil
+		}
+	}
+}
+
+// isGitDir reports whether git takes dir for a git directory: a HEAD file
+// and objects/ and refs/ directories.
+func isGitDir(dir string) bool {
+	if fi, err := os.Stat(path.Join(dir, "HEAD")); err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	for _, sub := range []string{"objects", "refs"} {
+		if fi, err := os.Stat(path.Join(dir, sub)); err != nil || !fi.IsDir() {
+			return false
+		}
+	}
+	return true
+}
+
+// readGitFile returns the git directory a .git file names.
+func readGitFile(name string) (string, error) {
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return "", fmt.Errorf("%s: %v", name, errors.Unwrap(err))
+	}
+	line, _, _ := strings.Cut(string(data), "\n")
+	target, ok := strings.CutPrefix(strings.TrimSpace(line), "gitdir:")
+	if !ok {
+		return "", fmt.Errorf("%s is a .git file that names no git directory", name)
+	}
+	target = strings.TrimSpace(target)
+	if !path.IsAbs(target) {
+		target = path.Join(path.Dir(name), target)
+	}
+	return path.Clean(target), nil
+}
+
+// gitConfigRuns returns the first key of a git config file that makes git
+// run a program or read other configuration, or "" when there is none.
+func gitConfigRuns(name string) (string, error) {
+	f, err := os.Open(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("%s: %v", name, errors.Unwrap(err))
+	}
+	defer f.Close()
+	section := ""
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || line[0] == '#' || line[0] == ';' {
+			continue
+		}
+		if line[0] == '[' {
+			end := strings.IndexByte(line, ']')
+			if end < 0 {
+				return "", fmt.Errorf("%s: a section header guard cannot read: %q", name, line)
+			}
+			hdr := strings.TrimSpace(line[1:end])
+			// [diff "x"] is the subsection x of diff; [diff.x] the old form.
+			sec, sub, hasSub := strings.Cut(hdr, " ")
+			section = strings.ToLower(sec)
+			if hasSub || strings.Contains(sec, ".") {
+				_ = sub
+				section = strings.ToLower(strings.SplitN(sec, ".", 2)[0]) + ".*"
+			}
+			line = strings.TrimSpace(line[end+1:])
+			if line == "" || line[0] == '#' || line[0] == ';' {
+				continue
+			}
+		}
+		key, _, _ := strings.Cut(line, "=")
+		key = strings.ToLower(strings.TrimSpace(key))
+		for _, k := range gitRunsPrograms {
+			if k[0] == section && (k[1] == "*" || k[1] == key) {
+				return strings.TrimSuffix(section, ".*") + "." + key, nil
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return "", fmt.Errorf("%s: %v", name, err)
+	}
+	return "", nil
+}
+
+// checkGit judges the repository and configuration git uses from dir.
+func (d *decider) checkGit(dir string) (Verdict, string) {
+	if d.gitChecked == nil {
+		d.gitChecked = map[string]pathCheck{}
+	}
+	if pc, ok := d.gitChecked[dir]; ok {
+		return pc.verdict, pc.why
+	}
+	v, why := d.checkGitUncached(dir)
+	d.gitChecked[dir] = pathCheck{verdict: v, why: why}
+	return v, why
+}
+
+func (d *decider) checkGitUncached(dir string) (Verdict, string) {
+	real, err := realPath(dir)
+	if err != nil {
+		return Deny, fmt.Sprintf("git runs in %s, which cannot be resolved (%v)", dir, err)
+	}
+	gitdir, err := gitRepository(real)
+	if err != nil {
+		return d.p.def, fmt.Sprintf("guard cannot tell which repository git uses in %s: %v", dir, err)
+	}
+	if gitdir == "" {
+		return Allow, "" // no repository: git reads no repository configuration
+	}
+	realGit, err := realPath(gitdir)
+	if err != nil {
+		return d.p.def, fmt.Sprintf("git would use the repository %s, which cannot be resolved (%v)", gitdir, err)
+	}
+	own := ""
+	if proj, err := realPath(d.project()); err == nil {
+		own = path.Join(proj, ".git")
+	}
+	ownReal, _ := realPath(own)
+	switch {
+	case own != "" && (realGit == ownReal || strings.HasPrefix(realGit, ownReal+"/")):
+		// The project's repository, one of its worktrees or submodules.
+	default:
+		return d.p.def, fmt.Sprintf("git in %s would use the repository %s, not the project's own: its configuration can run programs", dir, gitdir)
+	}
+	configs := []string{path.Join(realGit, "config"), path.Join(realGit, "config.worktree")}
+	if common, err := os.ReadFile(path.Join(realGit, "commondir")); err == nil {
+		c := strings.TrimSpace(string(common))
+		if !path.IsAbs(c) {
+			c = path.Join(realGit, c)
+		}
+		configs = append(configs, path.Join(c, "config"))
+	}
+	for _, cfg := range configs {
+		key, err := gitConfigRuns(cfg)
+		if err != nil {
+			return d.p.def, fmt.Sprintf("guard cannot read git's configuration: %v", err)
+		}
+		if key != "" {
+			return d.p.def, fmt.Sprintf("the repository's configuration sets %s (%s), which makes git run a program", key, cfg)
+		}
+	}
+	return Allow, ""
+}

@@ -1,0 +1,112 @@
+// Copyright 2026 The guard Authors. SPDX-License-Identifier: MIT
+
+package rules
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// gitWorld is a project with its own repository, an embedded bare
+// repository whose configuration runs a program, a .git file that points
+// out of the project, and a second repository next to the project.
+func gitWorld(t *testing.T) (proj string, call func(cmd string) Call) {
+	t.Helper()
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	proj = filepath.Join(root, "proj")
+	mkGitDir := func(dir, config string) {
+		for _, d := range []string{"objects", "refs/heads"} {
+			if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		write(t, filepath.Join(dir, "HEAD"), "ref: refs/heads/main\n")
+		write(t, filepath.Join(dir, "config"), config)
+	}
+	plain := "[core]\n\trepositoryformatversion = 0\n\tbare = false\n"
+	mkGitDir(filepath.Join(proj, ".git"), plain)
+	mkGitDir(filepath.Join(proj, "vendor/evil.git"), "[core]\n\tbare = true\n\tfsmonitor = touch /tmp/pwned\n")
+	mkGitDir(filepath.Join(root, "other/.git"), plain)
+	mkGitDir(filepath.Join(root, "filtered/.git"), "[filter \"x\"]\n\tclean = sh -c id\n")
+	mkGitDir(filepath.Join(proj, ".git/modules/lib"), plain)
+	write(t, filepath.Join(proj, "away/.git"), "gitdir: "+filepath.Join(root, "other/.git")+"\n")
+	write(t, filepath.Join(proj, "lib/.git"), "gitdir: ../.git/modules/lib\n")
+	if err := os.MkdirAll(filepath.Join(proj, "src"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return proj, func(cmd string) Call {
+		return Call{Tool: "Bash", Input: map[string]any{"command": cmd}, Cwd: proj, Project: proj, Home: filepath.Join(root, "home"), Temp: filepath.Join(root, "tmp")}
+	}
+}
+
+func write(t *testing.T, name, data string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(name, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestGitRepository(t *testing.T) {
+	proj, call := gitWorld(t)
+	p, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		cmd  string
+		want Verdict
+		why  string
+	}{
+		{"git status", Allow, ""},
+		{"git -C src log --oneline", Allow, ""},
+		{"git -C lib status", Allow, ""}, // a submodule: its gitdir is in the project's
+		{"git -C vendor/evil.git status", Ask, "not the project's own"},
+		{"cd vendor/evil.git && git log", Ask, "not the project's own"},
+		{"cd vendor/evil.git/refs && git status", Ask, "not the project's own"},
+		{"git -C away status", Ask, "not the project's own"},
+	} {
+		d := p.Decide(call(tc.cmd))
+		if d.Verdict != tc.want || !strings.Contains(d.Reason(), tc.why) {
+			t.Errorf("%q: got %s: %s; want %s: ...%s...", tc.cmd, d.Verdict, d.Reason(), tc.want, tc.why)
+		}
+	}
+	// The project's own configuration may run programs too.
+	write(t, filepath.Join(proj, ".git/config"), "[core]\n\tbare = false\n[diff \"bin\"]\n\ttextconv = hexdump -C\n")
+	if d := p.Decide(call("git log -p")); d.Verdict == Allow || !strings.Contains(d.Reason(), "diff.textconv") {
+		t.Errorf("git log -p with a textconv driver: got %s: %s", d.Verdict, d.Reason())
+	}
+}
+
+func TestGitConfigRuns(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		config, want string
+	}{
+		{"[core]\n\tbare = false\n\tfilemode = true\n", ""},
+		{"[core]\n\tfsmonitor = x\n", "core.fsmonitor"},
+		{"[CORE]\n\tHooksPath = /tmp\n", "core.hookspath"},
+		{"[core] pager = less\n", "core.pager"},
+		{"[diff \"x\"]\n\ttextconv = cat\n", "diff.textconv"},
+		{"[diff.x]\n\ttextconv = cat\n", "diff.textconv"},
+		{"[filter \"lfs\"]\n\tprocess = git-lfs filter-process\n", "filter.process"},
+		{"[alias]\n\tst = !sh\n", "alias.st"},
+		{"[include]\n\tpath = other\n", "include.path"},
+		{"[includeIf \"gitdir:/x/\"]\n\tpath = other\n", "includeif.path"},
+		{"# [core]\n; fsmonitor = x\n[user]\n\tname = x\n", ""},
+	} {
+		name := filepath.Join(dir, "config")
+		write(t, name, tc.config)
+		got, err := gitConfigRuns(name)
+		if err != nil || got != tc.want {
+			t.Errorf("config %q: got %q, %v; want %q", tc.config, got, err, tc.want)
+		}
+	}
+}
