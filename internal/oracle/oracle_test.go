@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -92,6 +93,18 @@ func buildsWithToolchain(d rules.Decision) bool {
 	return false
 }
 
+// runDir returns where the runs make their directories: /dev/shm when it
+// is a tmpfs, where copying and removing the trees takes a tenth of the
+// time it takes on a disk, else the temp directory.
+func runDir() string {
+	const tmpfsMagic = 0x01021994
+	var st syscall.Statfs_t
+	if err := syscall.Statfs("/dev/shm", &st); err == nil && st.Type == tmpfsMagic && syscall.Access("/dev/shm", 2) == nil {
+		return "/dev/shm"
+	}
+	return ""
+}
+
 // leftOutNote says how many allowed commands were left out of a default
 // run, if any.
 func leftOutNote(n int) string {
@@ -125,7 +138,7 @@ func newSharedSandbox() (*Sandbox, error) {
 	if err != nil {
 		return nil, err
 	}
-	sb.Home = home
+	sb.Home, sb.Dir = home, runDir()
 	sb.Timeout = *oracleTimeout
 	if _, err := exec.LookPath("go"); err != nil || !*oracleFull {
 		return sb, nil

@@ -163,8 +163,6 @@ type record struct {
 }
 
 var (
-	lineRE       = regexp.MustCompile(`^(\d+) +(.*)$`)
-	resumedRE    = regexp.MustCompile(`^<\.\.\. ([a-z0-9_]+) resumed>(.*)$`)
 	supersededRE = regexp.MustCompile(`superseded by execve in pid (\d+)`)
 	pidnsRE      = regexp.MustCompile(`/\* (\d+) in strace's PID NS \*/`)
 	familyRE     = regexp.MustCompile(`sa_family=(AF_[A-Z0-9_]+)`)
@@ -178,15 +176,10 @@ func records(data []byte) []*record {
 	var out []*record
 	pending := map[int]*record{}
 	for _, line := range bytes.Split(data, []byte("\n")) {
-		m := lineRE.FindSubmatch(line)
-		if m == nil {
+		pid, rest, ok := splitLine(string(line))
+		if !ok {
 			continue
 		}
-		pid, err := strconv.Atoi(string(m[1]))
-		if err != nil {
-			continue
-		}
-		rest := string(m[2])
 		switch {
 		case strings.HasPrefix(rest, "---"):
 			continue // a signal
@@ -202,15 +195,15 @@ func records(data []byte) []*record {
 			delete(pending, pid)
 			continue
 		}
-		if rm := resumedRE.FindStringSubmatch(rest); rm != nil {
+		if name, tail, ok := resumed(rest); ok {
 			if r := pending[pid]; r != nil {
-				r.text += rm[2]
+				r.text += tail
 				r.done = true
 				delete(pending, pid)
 				continue
 			}
 			// A resumed call whose start the trace does not have.
-			out = append(out, &record{pid: pid, text: rm[1] + "(<the start of this call is missing from the trace>" + rm[2], done: true})
+			out = append(out, &record{pid: pid, text: name + "(<the start of this call is missing from the trace>" + tail, done: true})
 			continue
 		}
 		if t, ok := strings.CutSuffix(rest, unfinished); ok {
@@ -222,6 +215,41 @@ func records(data []byte) []*record {
 		out = append(out, &record{pid: pid, text: rest, done: true})
 	}
 	return out
+}
+
+// splitLine splits a line of strace -f into the pid that starts it and the
+// text after the spaces that follow the pid.
+func splitLine(line string) (pid int, rest string, ok bool) {
+	i := 0
+	for i < len(line) && line[i] >= '0' && line[i] <= '9' {
+		i++
+	}
+	j := i
+	for j < len(line) && line[j] == ' ' {
+		j++
+	}
+	if i == 0 || j == i {
+		return 0, "", false
+	}
+	pid, err := strconv.Atoi(line[:i])
+	if err != nil {
+		return 0, "", false
+	}
+	return pid, line[j:], true
+}
+
+// resumed takes apart "<... name resumed>tail", the end of a call that
+// was unfinished.
+func resumed(text string) (name, tail string, ok bool) {
+	rest, ok := strings.CutPrefix(text, "<... ")
+	if !ok {
+		return "", "", false
+	}
+	name, tail, ok = strings.Cut(rest, " resumed>")
+	if !ok || name == "" || strings.Trim(name, "abcdefghijklmnopqrstuvwxyz0123456789_") != "" {
+		return "", "", false
+	}
+	return name, tail, true
 }
 
 // call is a record taken apart.
