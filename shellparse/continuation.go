@@ -361,3 +361,23 @@ func offsetPos(src string, off int) Pos {
 	col := off - strings.LastIndexByte(src[:off], '\n')
 	return Pos{Line: line, Col: col}
 }
+
+// checkComments refuses a comment that does not start a word. bash starts
+// a comment only at the start of a word; inside $(...) the parser also
+// takes the # after $a for one ($(x $a# ; rm -rf ~) is x $a#, then rm for
+// bash), and would hide the rest of the line.
+func checkComments(f *syntax.File, src string) *Error {
+	var bad *Error
+	syntax.Walk(f, func(n syntax.Node) bool {
+		c, ok := n.(*syntax.Comment)
+		if !ok || bad != nil {
+			return bad == nil
+		}
+		off := int(c.Hash.Offset())
+		if off > 0 && off <= len(src) && strings.IndexByte(" \t\n;&|()", src[off-1]) < 0 {
+			bad = errorf(offsetPos(src, off), "a # inside a word, which guard's parser reads as a comment and bash does not; quote it")
+		}
+		return true
+	})
+	return bad
+}

@@ -41,9 +41,14 @@ func Parse(src string, opt Options) (*Script, error) {
 	if jerr != nil {
 		return nil, jerr
 	}
-	f, err := syntax.NewParser(syntax.Variant(opt.Dialect.variant())).Parse(strings.NewReader(src), "")
+	f, err := syntax.NewParser(syntax.Variant(opt.Dialect.variant()), syntax.KeepComments(true)).Parse(strings.NewReader(src), "")
 	if err != nil {
 		return nil, parseError(err)
+	}
+	if strings.Contains(src, "#") {
+		if err := checkComments(f, src); err != nil {
+			return nil, err
+		}
 	}
 	p := &parser{src: src, dialect: opt.Dialect, lim: lim, zsh: opt.Zsh}
 	if strings.Contains(src, "cd") || strings.Contains(src, "pushd") || strings.Contains(src, "popd") {
