@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"runtime"
 	"strings"
 	"syscall"
 
@@ -32,11 +33,15 @@ var (
 
 	defaultProtected = []string{
 		// The agent cannot loosen its own guard.
-		"{policy}", "{guard}", "{project}/.claude/guard.toml", "{project}/.claude/settings*.json",
-		"{project}/.claude/hooks/**", "~/.claude/settings*.json", "~/.claude/hooks/**", "~/.config/guard/**", "~/.local/state/guard/**",
+		// The whole of .claude/: settings, hooks, skills, agents and commands
+		// are the agent's configuration.
+		"{policy}", "{guard}", "{project}/.claude/**", "{project}/.claude", "**/.claude/settings*.json",
+		"~/.claude/**", "~/.config/guard/**", "~/.local/state/guard/**",
 		// Configuration that makes git, the tool chain, the editor or the
 		// shell run code.
-		"{project}/.git/**", "**/.git/config", "**/.git/hooks/**", "**/.git/info/**", "**/.gitattributes",
+		// Any file named .git (a .git file points git at another
+		// repository), and what is in a git directory.
+		"{project}/.git/**", "**/.git", "**/.git/config", "**/.git/hooks/**", "**/.git/info/**", "**/.gitattributes",
 		"**/.gitmodules", "**/.husky/**", "**/.pre-commit-config.yaml", "**/.cargo/config", "**/.cargo/config.toml",
 		"**/rust-toolchain", "**/rust-toolchain.toml", "**/.github/workflows/**", "**/.envrc", "**/.vscode/**",
 		"{project}/.mcp.json", "~/.mcp.json", "~/.claude.json",
@@ -48,7 +53,10 @@ var (
 		"~/.ssh/**", "~/.aws/**", "~/.gnupg/**", "~/.config/gcloud/**", "~/.azure/**", "~/.kube/**",
 		"~/.docker/config.json", "~/.netrc", "~/.git-credentials", "~/.config/gh/hosts.yml", "~/.npmrc",
 		"~/.pypirc", "~/.cargo/credentials", "~/.cargo/credentials.toml", "~/.gem/credentials",
-		"~/.password-store/**", "~/.claude/.credentials.json", "**/.env", "**/.env.*", "/proc/*/environ",
+		"~/.password-store/**", "~/.claude/.credentials.json", "~/.claude.json", "~/.pgpass", "~/.my.cnf",
+		"~/.vault-token", "~/.boto", "~/.s3cfg", "~/.terraform.d/credentials.tfrc.json", "~/.config/hub",
+		"~/.config/op/**", "~/.local/share/keyrings/**", "~/.oci/**", "~/.config/doctl/**",
+		"**/.env", "**/.env.*", "/proc/**/environ",
 		"/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/sudoers.d/**",
 	}
 )
@@ -140,20 +148,48 @@ func (d *decider) expand(pat string) expanded {
 	return e
 }
 
+// foldCase reports whether the file systems guard runs on usually ignore
+// case (macOS, Windows): there .ENV is .env and .Git/config is .git/config,
+// so path patterns match without regard to case.
+var foldCase = runtime.GOOS == "darwin" || runtime.GOOS == "windows"
+
 // matchAny reports the first pattern that matches any of the paths.
 func (d *decider) matchAny(patterns []string, paths []string) string {
+	return matchAnyFold(d, patterns, paths, foldCase)
+}
+
+func matchAnyFold(d *decider, patterns []string, paths []string, fold bool) string {
 	for _, pat := range patterns {
 		e := d.expand(pat)
 		if !e.ok {
 			continue
 		}
+		pattern, prefix := e.pattern, e.prefix
+		if fold {
+			pattern, prefix = strings.ToLower(pattern), strings.ToLower(prefix)
+		}
 		for _, p := range paths {
-			if e.prefix != "" && !strings.HasPrefix(p+"/", e.prefix) {
+			if fold {
+				p = strings.ToLower(p)
+			}
+			if prefix != "" && !strings.HasPrefix(p+"/", prefix) {
 				continue
 			}
-			if m, _ := doublestar.Match(e.pattern, p); m {
+			if m, _ := doublestar.Match(pattern, p); m {
 				return pat
 			}
+		}
+	}
+	return ""
+}
+
+// gitDirAncestor returns the nearest directory above p that git takes for
+// a git directory (HEAD, objects/, refs/), or "": writing there changes a
+// repository, whatever its name.
+func gitDirAncestor(p string) string {
+	for d := path.Dir(p); d != "/" && d != "."; d = path.Dir(d) {
+		if isGitDir(d) {
+			return d
 		}
 	}
 	return ""
@@ -369,6 +405,11 @@ func (d *decider) checkPath(p string, tilde bool, where []string, acc access, al
 	}
 	if pat := d.matchAny(pp.protected, forms); pat != "" {
 		return pathCheck{Deny, "paths.protected " + pat, fmt.Sprintf("%s is protected (%s): no tool may change it", p, pat)}
+	}
+	for _, f := range forms {
+		if g := gitDirAncestor(f); g != "" {
+			return pathCheck{Deny, "paths.protected", fmt.Sprintf("%s is inside %s, which git takes for a repository: no tool may change it", p, g)}
+		}
 	}
 	if !d.allWithin(pp.writable, forms) {
 		return pathCheck{Deny, "paths.writable", fmt.Sprintf("%s is outside the writable roots", p)}

@@ -110,3 +110,61 @@ func TestGitConfigRuns(t *testing.T) {
 		}
 	}
 }
+
+// TestProtectedByRole: paths are protected and secret by what they are,
+// not how they are spelled.
+func TestProtectedByRole(t *testing.T) {
+	proj, call := gitWorld(t)
+	p, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := filepath.Join(filepath.Dir(proj), "home")
+	for _, tc := range []struct {
+		cmd  string
+		want Verdict
+		why  string
+	}{
+		{"echo 'gitdir: /tmp/x' > src/.git", Deny, "protected"},
+		{"touch vendor/evil.git/hooks/pre-commit", Deny, "which git takes for a repository"},
+		{"echo x > vendor/evil.git/config", Deny, "which git takes for a repository"},
+		{"echo x > .claude/skills/x.md", Deny, "protected"},
+		{"echo x > .claude/agents/a.md", Deny, "protected"},
+		{"touch ~/.claude/commands/c.md", Deny, "protected"},
+		{"cat /proc/1/task/1/environ", Deny, "secret"},
+		{"cat ~/.pgpass", Deny, "secret"},
+		{"cat ~/.claude.json", Deny, "secret"},
+		{"echo x > src/notes.txt", Ask, "writing src/notes.txt"},
+	} {
+		c := call(tc.cmd)
+		c.Home = home
+		d := p.Decide(c)
+		if d.Verdict != tc.want || !strings.Contains(d.Reason(), tc.why) {
+			t.Errorf("%q: got %s: %s; want %s: ...%s...", tc.cmd, d.Verdict, d.Reason(), tc.want, tc.why)
+		}
+	}
+}
+
+// TestFoldCase: where the file system ignores case, so do the patterns.
+func TestFoldCase(t *testing.T) {
+	p, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := &decider{p: p, call: Call{Cwd: "/project", Project: "/project", Home: "/home/u"}}
+	for _, tc := range []struct {
+		path string
+		fold bool
+		want bool
+	}{
+		{"/project/.ENV", true, true},
+		{"/project/.ENV", false, false},
+		{"/home/u/.SSH/id_rsa", true, true},
+		{"/project/src/main.go", true, false},
+	} {
+		got := matchAnyFold(d, p.paths.secret, []string{tc.path}, tc.fold) != ""
+		if got != tc.want {
+			t.Errorf("%s (fold %v): secret = %v, want %v", tc.path, tc.fold, got, tc.want)
+		}
+	}
+}
