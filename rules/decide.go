@@ -928,6 +928,9 @@ func (m *matcher) match(n *node, args []shellparse.Word) result {
 	if n.config == "git" {
 		m.gitConfig(n, values, &r)
 	}
+	if n.revPaths {
+		m.revPaths(n, operands, &r)
+	}
 	if len(n.require) > 0 && !slices.ContainsFunc(n.require, func(o string) bool { return present[o] || restHas(args, o) }) {
 		r.add(n.unknown, n.id, fmt.Sprintf("%s is allowed only with %s", n.id, strings.Join(n.require, " or ")), fmt.Sprintf("add %s", n.require[0]))
 	}

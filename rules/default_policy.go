@@ -1278,6 +1278,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 						Reason: "it reads revisions from another file",
 					}},
 					ReadOnly: true,
+					RevPaths: true,
 					Examples: examplesFile{
 						Allow: []string{"git blame -L 10,20 src/main.rs", "git blame -w -M README.md"},
 						Deny:  []string{"git blame --contents=/etc/passwd x", "git blame --cont=x f"},
@@ -1333,6 +1334,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 						Reason: "it runs textconv or filter programs",
 					}},
 					ReadOnly: true,
+					RevPaths: true,
 					Examples: examplesFile{
 						Allow: []string{"git cat-file -p HEAD", "git cat-file -t HEAD~1"},
 					},
@@ -1389,6 +1391,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 						Reason: "it compares any two files, inside the repository or not, secret ones too",
 					}},
 					ReadOnly: true,
+					RevPaths: true,
 					Examples: examplesFile{
 						Allow: []string{"git diff", "git diff --cached", "git diff --stat main...HEAD", "git diff HEAD~2 -- src/main.rs", "git diff --name-only"},
 						Deny:  []string{"git diff --ext-diff", "git diff --output=patch.diff"},
@@ -1461,6 +1464,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 						Reason: "it searches files git does not track, which may be secret (.env)",
 					}},
 					ReadOnly: true,
+					RevPaths: true,
 					Examples: examplesFile{
 						Allow: []string{"git grep -n TODO", "git grep -e foo -- '*.go'", "git grep -il readme"},
 						Deny:  []string{"git grep -Ovim foo", "git grep -iOsh foo", "git grep --open=x foo"},
@@ -1691,6 +1695,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 						Reason: "signature placeholders run gpg, which configuration can replace with another program",
 					}},
 					ReadOnly: true,
+					RevPaths: true,
 					Examples: examplesFile{
 						Allow: []string{"git log --oneline -5", "git log -n 3 --stat", "git log --format=%H%x09%s main..HEAD -- src", "git log -p -U3 --follow README.md"},
 						Ask:   []string{"git log --frobnicate"},
@@ -1875,6 +1880,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 						},
 					},
 					ReadOnly: true,
+					RevPaths: true,
 					Examples: examplesFile{
 						Allow: []string{"git shortlog -sn HEAD"},
 					},
@@ -1883,6 +1889,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 					Like:     "git log",
 					Verdict:  "allow",
 					ReadOnly: true,
+					RevPaths: true,
 					Examples: examplesFile{
 						Allow: []string{"git show HEAD", "git show --stat HEAD~1", "git show HEAD:README.md"},
 						Deny:  []string{"git show --output=x HEAD"},
@@ -1920,6 +1927,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 							Verdict:  "allow",
 							Flags:    []string{"--include-untracked", "--only-untracked"},
 							ReadOnly: true,
+							RevPaths: true,
 						},
 					},
 				},

@@ -83,6 +83,7 @@ type ruleFile struct {
 	Paths       string               `toml:"paths"`
 	WritesCwd   bool                 `toml:"writes_cwd"`
 	Config      string               `toml:"config"`
+	RevPaths    bool                 `toml:"revpaths"`
 	Children    []string             `toml:"children"`
 	Examples    examplesFile         `toml:"examples"`
 }

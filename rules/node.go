@@ -30,6 +30,7 @@ type node struct {
 	pathMode   string   // its operands are paths it reads ("read"), writes ("write"), or reads and then writes the last ("copy")
 	writesCwd  bool     // without an output option it writes a file named after its operand into its working directory (go build)
 	config     string   // "git": it reads the configuration of the repository it finds, which guard checks
+	revPaths   bool     // its operands are revisions, REV:PATH and paths whose contents git prints from its object store
 	escs       []*escalation
 	subFiles   map[string]ruleFile // subcommand rules, compiled when first named
 	subKey     []string            // the policy key of this rule, for errors
@@ -100,7 +101,7 @@ func (c *compiler) compileNode(p *Policy, id string, parent *node, rf *ruleFile,
 		}
 		rf = merged
 	}
-	n := &node{id: id, opts: make(map[string]*option, len(rf.Flags)+len(rf.Options)), reason: rf.Reason, hint: rf.Hint, globs: rf.Globs, writesCwd: rf.WritesCwd, config: rf.Config}
+	n := &node{id: id, opts: make(map[string]*option, len(rf.Flags)+len(rf.Options)), reason: rf.Reason, hint: rf.Hint, globs: rf.Globs, writesCwd: rf.WritesCwd, config: rf.Config, revPaths: rf.RevPaths}
 	if rf.ID != "" {
 		if where, dup := c.ids[rf.ID]; dup {
 			return nil, c.errorf(key, "rule %q: id %q is already used by %s", id, rf.ID, where)

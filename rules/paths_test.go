@@ -194,7 +194,8 @@ func TestShellPaths(t *testing.T) {
 		{"gofmt -l ~/.ssh", Deny, "secret"},
 		{"tree --fromfile key", Deny, "secret"},
 		{"file -z src/main.go", Deny, "decompressors"},
-		{"git diff --no-index key src/main.go", Ask, "secret ones too"},
+		{"git diff --no-index key src/main.go", Deny, "secret"},
+		{"git diff --no-index src/main.go src/x.go", Ask, "secret ones too"},
 		// What xargs and find -exec pass is judged too.
 		{"echo key | xargs cat", Ask, "named on standard input"},
 		{"find . -name '*.go' -exec cat {} +", Ask, "holds the secret"},

@@ -10,6 +10,8 @@ import (
 	"os"
 	"path"
 	"strings"
+
+	"guard/shellparse"
 )
 
 // Programs' configuration on disk.
@@ -213,4 +215,53 @@ func (d *decider) checkGitUncached(dir string) (Verdict, string) {
 		}
 	}
 	return Allow, ""
+}
+
+// revPaths judges the operands of a git command that prints what git
+// stores: a path or pathspec, and the PATH of REV:PATH, are read paths
+// (git show HEAD:.env prints the committed .env), relative to the
+// working directory, or for REV:PATH to the top of the working tree,
+// taken to be the project. An object named by its hash alone may be any
+// file's contents.
+func (m *matcher) revPaths(n *node, operands []shellparse.Word, r *result) {
+	for _, o := range operands {
+		if !o.Constant() {
+			continue // already short of allow
+		}
+		v := o.Value
+		where := m.where
+		if rev, p, ok := strings.Cut(v, ":"); ok && !strings.HasPrefix(p, "/") {
+			_ = rev
+			v = p
+			if !strings.HasPrefix(p, "./") && !strings.HasPrefix(p, "../") {
+				where = []string{m.d.project()}
+			}
+		} else if ok {
+			continue // :/text searches commit messages
+		}
+		if v == "" {
+			continue
+		}
+		if n.id == "git cat-file" && isObjectName(v) {
+			r.add(n.unknown, n.id, fmt.Sprintf("%s: %s names an object by its hash, which may be any file's contents, a secret too", n.id, o.Source), "name it as REV:PATH")
+			continue
+		}
+		if pc := m.d.checkPath(v, false, where, readAccess, Allow); pc.verdict == Deny && strings.HasPrefix(pc.rule, "paths.secret") {
+			r.add(Deny, pc.rule, fmt.Sprintf("%s %s: git prints what it stores for %s", n.id, o.Source, pc.why), "")
+			return
+		}
+	}
+}
+
+// isObjectName reports whether s looks like an object's hash.
+func isObjectName(s string) bool {
+	if len(s) < 4 {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }

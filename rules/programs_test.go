@@ -168,3 +168,38 @@ func TestFoldCase(t *testing.T) {
 		}
 	}
 }
+
+// TestRevPaths: what git prints from its object store is read like the
+// path it was committed at.
+func TestRevPaths(t *testing.T) {
+	_, call := gitWorld(t)
+	p, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		cmd  string
+		want Verdict
+		why  string
+	}{
+		{"git show HEAD:.env", Deny, "secret"},
+		{"git show main~2:config/.env.production", Deny, "secret"},
+		{"git -C src show HEAD:./.env", Deny, "secret"},
+		{"git log -p -- .env", Deny, "secret"},
+		{"git log -p src/.env", Deny, "secret"},
+		{"git diff HEAD~1 -- .env", Deny, "secret"},
+		{"git blame .env.local", Deny, "secret"},
+		{"git cat-file -p HEAD:.env", Deny, "secret"},
+		{"git cat-file -p 4b825dc642cb", Ask, "by its hash"},
+		{"git grep TOKEN -- .env", Deny, "secret"},
+		{"git show HEAD:README.md", Allow, ""},
+		{"git cat-file -p HEAD", Allow, ""},
+		{"git log -p -- src", Allow, ""},
+		{"git show :/fix", Allow, ""},
+	} {
+		d := p.Decide(call(tc.cmd))
+		if d.Verdict != tc.want || !strings.Contains(d.Reason(), tc.why) {
+			t.Errorf("%q: got %s: %s; want %s: ...%s...", tc.cmd, d.Verdict, d.Reason(), tc.want, tc.why)
+		}
+	}
+}
