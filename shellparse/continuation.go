@@ -43,6 +43,11 @@ import (
 // continuations removed, or an error when guard cannot be sure where bash
 // removes them. The second result reports whether anything was removed.
 func joinContinuations(src string, v syntax.LangVariant, zsh bool) (string, bool, *Error) {
+	// A backslash at the very end: bash -c and eval keep it in the word,
+	// a script file and zsh drop it.
+	if run := len(src) - len(strings.TrimRight(src, "\\")); run%2 == 1 {
+		return "", false, continuationError(offsetPos(src, len(src)-1), "the command ends in a backslash, which shells read differently; remove it")
+	}
 	if !strings.Contains(src, "\\\n") {
 		return src, false, nil
 	}
@@ -274,8 +279,15 @@ func literalRanges(f *syntax.File, src string) *literals {
 				}
 			}
 			if (n.Op == syntax.Hdoc || n.Op == syntax.DashHdoc) && n.Hdoc != nil && n.Hdoc.Pos().IsValid() {
-				// The body, and the delimiter line after it.
+				// The body, and the delimiter line after it. The parser puts
+				// a body that starts with backslash-newlines after them.
 				start, end := int(n.Hdoc.Pos().Offset()), int(n.Hdoc.End().Offset())
+				for start >= 2 && start <= len(src) && src[start-2:start] == "\\\n" {
+					start -= 2
+				}
+				if start <= len(src) {
+					start = strings.LastIndexByte(src[:start], '\n') + 1
+				}
 				if end < len(src) {
 					if i := strings.IndexByte(src[end:], '\n'); i >= 0 {
 						end += i

@@ -42,7 +42,6 @@ var parseTests = []struct {
 	{`echo $'100%s' $'--out\x70ut'`, `cmd 1:1 "echo" "100%s" "--output"`},
 	{`echo $'rm\x00junk'`, `cmd 1:1 "echo" "rm"`},
 	{"echo a\\\nb", `cmd 1:1 "echo" "ab"`},
-	{`echo a\`, `cmd 1:1 "echo" "a"`},
 
 	// Globs, tildes and braces.
 	{`ls *.go`, `cmd 1:1 "ls" glob:"*.go"`},
@@ -193,6 +192,7 @@ var errorTests = []struct {
 	want string
 }{
 	{"", "empty command"},
+	{`echo a\`, "1:7: the command ends in a backslash, which shells read differently; remove it"},
 	{"# only a comment", "empty command"},
 	{"echo 'unclosed", "1:6: parse error: reached EOF without closing quote `'`"},
 	{"cat <<EOF\nx", "parse error"},

@@ -518,19 +518,49 @@ func plainStmt(st *syntax.Stmt) bool {
 	return !st.Negated && !st.Background && !st.Coprocess && !st.Disown && len(st.Redirs) == 0
 }
 
-// heredocThenMore refuses a here-document inside $(...) that more
-// commands follow: bash 5.2 joins the lines after its delimiter into the
+// heredocThenMore refuses a here-document inside $(...) unless it is the
+// plain form $(cat <<'EOF' ... EOF): one simple command, and nothing after
+// the delimiter line. bash 5.2 joins the lines after the delimiter into the
 // words of the command before them ($(cat <<E⏎E⏎{ git diff;echo
-// --output=x⏎}) runs git diff echo --output=x), the parser does not.
+// --output=x⏎}) runs git diff echo --output=x), and moves what follows the
+// operator on its line after the body; the parser does neither.
 func (p *parser) heredocThenMore(list []*syntax.Stmt) {
-	for _, st := range list[:max(len(list)-1, 0)] {
+	if len(list) == 0 {
+		return
+	}
+	var docs []*syntax.Redirect
+	for _, st := range list {
 		syntax.Walk(st, func(n syntax.Node) bool {
 			if r, ok := n.(*syntax.Redirect); ok && (r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc) {
-				p.fail(r, "a here-document inside a substitution with more commands after it: bash reads the lines after its delimiter differently; put the here-document last")
-				return false
+				docs = append(docs, r)
 			}
-			return p.err == nil
+			return true
 		})
+	}
+	if len(docs) == 0 {
+		return
+	}
+	const why = "a here-document inside a substitution, other than $(cat <<'EOF' ... EOF): bash reads the lines around it differently"
+	if _, simple := list[0].Cmd.(*syntax.CallExpr); len(list) > 1 || len(docs) > 1 || list[0].Cmd != nil && !simple {
+		p.fail(docs[0], why)
+		return
+	}
+	r := docs[0]
+	var from int
+	if r.Hdoc != nil && r.Hdoc.Pos().IsValid() {
+		from = int(r.Hdoc.End().Offset())
+		if nl := strings.IndexByte(p.src[min(from, len(p.src)):], '\n'); nl >= 0 {
+			from += nl
+		} else {
+			from = len(p.src)
+		}
+	} else if sp, ok := emptyBodyLine(p.src, r); ok {
+		from = sp.end
+	} else {
+		from = len(p.src)
+	}
+	if end := int(list[0].End().Offset()); from < end && strings.TrimSpace(p.src[from:end]) != "" {
+		p.fail(r, why)
 	}
 }
 
