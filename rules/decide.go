@@ -18,9 +18,13 @@ type Call struct {
 	Input   map[string]any // the tool's input
 	Cwd     string         // the absolute working directory of the call
 	Project string         // the absolute project root; "" means Cwd
-	Home    string         // the user's home directory; "" means unknown
-	Temp    string         // the system temp directory; "" means unknown
-	Guard   string         // the guard binary, a protected path; "" means unknown
+	Home    string         // the user's home directory ($HOME); "" means unknown
+	Homes   []string       // other homes of the user (the passwd entry's): ~ in secret and protected paths stands for each
+	// Protect names more directories no write may touch: guard's own
+	// state and the user's policy, wherever the environment puts them.
+	Protect []string
+	Temp    string // the system temp directory; "" means unknown
+	Guard   string // the guard binary, a protected path; "" means unknown
 	// Locale is the agent's locale, as LC_ALL, else LC_CTYPE, else LANG
 	// of its environment set it ("" when none is). Outside C, POSIX and
 	// UTF-8 locales a command holding non-ASCII bytes is refused: the shell
@@ -147,10 +151,11 @@ type decider struct {
 
 	// Caches for one decision: a long command names the same directories
 	// and matches the same patterns many times.
-	patterns    map[string]expanded  // path patterns with their placeholders replaced
-	reals       map[string]string    // real paths of directories, by their lexical path
-	checkedDirs map[string]bool      // working directories found not secret
-	gitChecked  map[string]pathCheck // repositories git finds, by working directory
+	patterns    map[string][]expanded // path patterns with their placeholders replaced
+	spelled     map[string][]string   // the spellings of each placeholder
+	reals       map[string]string     // real paths of directories, by their lexical path
+	checkedDirs map[string]bool       // working directories found not secret
+	gitChecked  map[string]pathCheck  // repositories git finds, by working directory
 
 	// fds is what the call's redirections do to descriptors, in every
 	// script of the call: /dev/stdout and the like reopen them.

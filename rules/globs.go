@@ -125,16 +125,14 @@ func (d *decider) globPatterns(o shellparse.Word, where []string) []string {
 func (d *decider) globMayBeSecret(glob string) string {
 	g := strings.Split(strings.TrimPrefix(path.Clean(glob), "/"), "/")
 	for _, sec := range d.p.paths.secret {
-		e := d.expand(sec)
-		if !e.ok {
-			continue
-		}
-		s := strings.Split(strings.TrimPrefix(e.pattern, "/"), "/")
-		if strings.HasPrefix(e.pattern, "**/") {
-			s = strings.Split(e.pattern, "/")
-		}
-		if componentsMeet(g, s) {
-			return sec
+		for _, e := range d.expand(sec) {
+			s := strings.Split(strings.TrimPrefix(e.pattern, "/"), "/")
+			if strings.HasPrefix(e.pattern, "**/") {
+				s = strings.Split(e.pattern, "/")
+			}
+			if componentsMeet(g, s) {
+				return sec
+			}
 		}
 	}
 	return ""
@@ -279,22 +277,20 @@ func (d *decider) treeSecret(dir string) (string, error) {
 	// without walking to them.
 	var names []string // secret patterns on a name alone: **/.env
 	for _, sec := range d.p.paths.secret {
-		e := d.expand(sec)
-		if !e.ok {
-			continue
-		}
-		if rest, ok := strings.CutPrefix(e.pattern, "**/"); ok && !strings.Contains(rest, "/") {
-			names = append(names, rest)
-			continue
-		}
-		lit := e.pattern
-		if i := strings.IndexAny(lit, "*?[{"); i >= 0 {
-			lit = path.Dir(lit[:i] + "x")
-		}
-		for _, root := range []string{path.Clean(dir), real} {
-			if root == "/" || strings.HasPrefix(lit, root+"/") {
-				if _, err := os.Lstat(lit); err == nil {
-					return lit, nil
+		for _, e := range d.expand(sec) {
+			if rest, ok := strings.CutPrefix(e.pattern, "**/"); ok && !strings.Contains(rest, "/") {
+				names = append(names, rest)
+				continue
+			}
+			lit := e.pattern
+			if i := strings.IndexAny(lit, "*?[{"); i >= 0 {
+				lit = path.Dir(lit[:i] + "x")
+			}
+			for _, root := range []string{path.Clean(dir), real} {
+				if root == "/" || strings.HasPrefix(lit, root+"/") {
+					if _, err := os.Lstat(lit); err == nil {
+						return lit, nil
+					}
 				}
 			}
 		}

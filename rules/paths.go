@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"runtime"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -92,29 +93,68 @@ const (
 	writeAccess
 )
 
-// expandPattern replaces the placeholders of a pattern for this call, and
-// reports false when one of them is unknown (no home directory, say): such
-// a pattern matches nothing.
-func (d *decider) expandPattern(p string) (string, bool) {
+// expandPattern replaces the placeholders of a pattern for this call. A
+// placeholder stands for each spelling of its directory: as given, and its
+// real path (a home reached through a link is still the home), and for
+// {home} also the other homes of the call (the passwd entry's). A
+// placeholder with no absolute value leaves the pattern out: it matches
+// nothing.
+func (d *decider) expandPattern(p string) []string {
 	if strings.HasPrefix(p, "~") {
 		p = phHome + p[1:]
 	}
-	for _, ph := range []struct{ name, value string }{
-		{phProject, d.project()},
-		{phTmp, d.call.Temp},
-		{phHome, d.call.Home},
-		{phPolicy, d.p.file()},
-		{phGuard, d.call.Guard},
+	out := []string{p}
+	for _, ph := range []struct {
+		name   string
+		values []string
+	}{
+		{phProject, []string{d.project()}},
+		{phTmp, []string{d.call.Temp}},
+		{phHome, append([]string{d.call.Home}, d.call.Homes...)},
+		{phPolicy, []string{d.p.file()}},
+		{phGuard, []string{d.call.Guard}},
 	} {
 		if !strings.Contains(p, ph.name) {
 			continue
 		}
-		if !path.IsAbs(ph.value) {
-			return "", false
+		var next []string
+		for _, v := range d.spellings(ph.name, ph.values) {
+			for _, o := range out {
+				next = append(next, strings.ReplaceAll(o, ph.name, v))
+			}
 		}
-		p = strings.ReplaceAll(p, ph.name, path.Clean(ph.value))
+		out = next
 	}
-	return p, true
+	return out
+}
+
+// spellings returns the absolute directories among values, cleaned, with
+// their real paths, each once; cached for the decision by placeholder.
+func (d *decider) spellings(name string, values []string) []string {
+	if out, ok := d.spelled[name]; ok {
+		return out
+	}
+	out := spellings(values)
+	if d.spelled == nil {
+		d.spelled = map[string][]string{}
+	}
+	d.spelled[name] = out
+	return out
+}
+
+func spellings(values []string) []string {
+	var out []string
+	for _, v := range values {
+		if !path.IsAbs(v) {
+			continue
+		}
+		out = append(out, path.Clean(v))
+		if r, err := realPath(v); err == nil {
+			out = append(out, r)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // expanded is a path pattern with its placeholders replaced for a call,
@@ -123,29 +163,31 @@ func (d *decider) expandPattern(p string) (string, bool) {
 type expanded struct {
 	pattern string
 	prefix  string // "" when the pattern starts with a wildcard
-	ok      bool   // false: a placeholder is unknown, and it matches nothing
 }
 
-func (d *decider) expand(pat string) expanded {
+// expand returns a pattern of the policy for this call, once for each
+// spelling of its placeholders; none when a placeholder is unknown.
+func (d *decider) expand(pat string) []expanded {
 	if e, ok := d.patterns[pat]; ok {
 		return e
 	}
-	var e expanded
-	e.pattern, e.ok = d.expandPattern(pat)
-	if e.ok {
-		lit := e.pattern
+	var out []expanded
+	for _, p := range d.expandPattern(pat) {
+		e := expanded{pattern: p}
+		lit := p
 		if i := strings.IndexAny(lit, "*?[{\\"); i >= 0 {
 			lit = lit[:i]
 		}
 		if j := strings.LastIndexByte(lit, '/'); j >= 0 {
 			e.prefix = lit[:j+1]
 		}
+		out = append(out, e)
 	}
 	if d.patterns == nil {
-		d.patterns = map[string]expanded{}
+		d.patterns = map[string][]expanded{}
 	}
-	d.patterns[pat] = e
-	return e
+	d.patterns[pat] = out
+	return out
 }
 
 // foldCase reports whether the file systems guard runs on usually ignore
@@ -160,23 +202,21 @@ func (d *decider) matchAny(patterns []string, paths []string) string {
 
 func matchAnyFold(d *decider, patterns []string, paths []string, fold bool) string {
 	for _, pat := range patterns {
-		e := d.expand(pat)
-		if !e.ok {
-			continue
-		}
-		pattern, prefix := e.pattern, e.prefix
-		if fold {
-			pattern, prefix = strings.ToLower(pattern), strings.ToLower(prefix)
-		}
-		for _, p := range paths {
+		for _, e := range d.expand(pat) {
+			pattern, prefix := e.pattern, e.prefix
 			if fold {
-				p = strings.ToLower(p)
+				pattern, prefix = strings.ToLower(pattern), strings.ToLower(prefix)
 			}
-			if prefix != "" && !strings.HasPrefix(p+"/", prefix) {
-				continue
-			}
-			if m, _ := doublestar.Match(pattern, p); m {
-				return pat
+			for _, p := range paths {
+				if fold {
+					p = strings.ToLower(p)
+				}
+				if prefix != "" && !strings.HasPrefix(p+"/", prefix) {
+					continue
+				}
+				if m, _ := doublestar.Match(pattern, p); m {
+					return pat
+				}
 			}
 		}
 	}
@@ -405,6 +445,13 @@ func (d *decider) checkPath(p string, tilde bool, where []string, acc access, al
 	}
 	if pat := d.matchAny(pp.protected, forms); pat != "" {
 		return pathCheck{Deny, "paths.protected " + pat, fmt.Sprintf("%s is protected (%s): no tool may change it", p, pat)}
+	}
+	for _, dir := range spellings(d.call.Protect) {
+		for _, f := range forms {
+			if f == dir || strings.HasPrefix(f, dir+"/") {
+				return pathCheck{Deny, "paths.protected", fmt.Sprintf("%s is in %s, which is guard's own: no tool may change it", p, dir)}
+			}
+		}
 	}
 	for _, f := range forms {
 		if g := gitDirAncestor(f); g != "" {

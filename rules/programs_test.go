@@ -203,3 +203,64 @@ func TestRevPaths(t *testing.T) {
 		}
 	}
 }
+
+// TestHomes: secret and protected paths under ~ hold for each spelling of
+// the home: through a link, and the passwd entry's when $HOME is unset,
+// relative or another directory.
+func TestHomes(t *testing.T) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	real := filepath.Join(root, "real-home")
+	write(t, filepath.Join(real, ".ssh/id_rsa"), "key")
+	link := filepath.Join(root, "home-link")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	proj := filepath.Join(root, "proj")
+	write(t, filepath.Join(proj, "README"), "x")
+	p, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		home  string
+		homes []string
+		cmd   string
+	}{
+		{"HOME through a link, path by its real name", link, nil, "cat " + real + "/.ssh/id_rsa"},
+		{"HOME through a link, path by the link", link, nil, "cat " + link + "/.ssh/id_rsa"},
+		{"HOME unset", "", []string{real}, "cat " + real + "/.ssh/id_rsa"},
+		{"HOME relative", "home", []string{real}, "cat " + real + "/.ssh/id_rsa"},
+		{"HOME is /", "/", []string{real}, "cat " + real + "/.ssh/id_rsa"},
+		{"HOME elsewhere", proj, []string{real}, "cat " + real + "/.ssh/id_rsa"},
+		{"protected under the passwd home", proj, []string{real}, "echo x >> " + real + "/.bashrc"},
+	} {
+		d := p.Decide(Call{Tool: "Bash", Input: map[string]any{"command": tc.cmd}, Cwd: proj, Project: proj,
+			Home: tc.home, Homes: tc.homes, Temp: filepath.Join(root, "tmp")})
+		if d.Verdict != Deny {
+			t.Errorf("%s: %q: got %s: %s; want deny", tc.name, tc.cmd, d.Verdict, d.Reason())
+		}
+	}
+}
+
+// TestProtect: the directories the caller names as guard's own are
+// protected, wherever they are.
+func TestProtect(t *testing.T) {
+	_, call := gitWorld(t)
+	p, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := call("echo x > state/guard/sessions/s1")
+	c.Protect = []string{filepath.Join(c.Project, "state/guard")}
+	if d := p.Decide(c); d.Verdict != Deny || !strings.Contains(d.Reason(), "guard's own") {
+		t.Errorf("write into the state directory: got %s: %s", d.Verdict, d.Reason())
+	}
+	c.Protect = nil
+	if d := p.Decide(c); d.Verdict == Deny {
+		t.Errorf("without Protect, the same write: got %s: %s; want ask (a write in the project)", d.Verdict, d.Reason())
+	}
+}

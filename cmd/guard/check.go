@@ -34,6 +34,10 @@ func runCheck(_ context.Context, s stdio, env getenv, args []string) error {
 		return showLayers(s, env, *config, *cwd)
 	}
 	call := rules.Call{Tool: *tool, Home: env("HOME"), Temp: os.TempDir(), Guard: guardBinary(), Shell: shell, Locale: agentLocale(env), ReadOnly: *readOnly}
+	if h := passwdHome(); h != "" {
+		call.Homes = []string{h}
+	}
+	call.Protect = ownDirs(env, append([]string{call.Home}, call.Homes...))
 	switch {
 	case *tool == "Bash" && *input == "":
 		if fs.NArg() != 1 {

@@ -379,12 +379,18 @@ func decideHook(r io.Reader, env getenv, config string, readOnly bool, shell str
 		}
 		return nil, nil
 	}
+	var homes []string
+	if h := passwdHome(); h != "" {
+		homes = []string{h}
+	}
 	d := layers.Decide(rules.Call{
 		Tool:     in.toolName,
 		Input:    in.toolInput,
 		Cwd:      in.cwd,
 		Project:  project,
 		Home:     env("HOME"),
+		Homes:    homes,
+		Protect:  ownDirs(env, append([]string{env("HOME")}, homes...)),
 		Temp:     os.TempDir(),
 		Guard:    guardBinary(),
 		Shell:    shell,

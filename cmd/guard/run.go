@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/user"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
@@ -274,6 +275,36 @@ func agentShell(env getenv) string {
 		return base
 	}
 	return ""
+}
+
+// passwdHome returns the home directory of the user in the passwd
+// database, or "": ~ means it too when $HOME is unset, relative, or another
+// directory.
+func passwdHome() string {
+	u, err := user.Current()
+	if err != nil || !filepath.IsAbs(u.HomeDir) {
+		return ""
+	}
+	return u.HomeDir
+}
+
+// ownDirs returns guard's own directories, which no write may touch:
+// the state directory and the user's policy directory, wherever the
+// environment puts them, and where they would be without it.
+func ownDirs(env getenv, homes []string) []string {
+	var out []string
+	if d := env("XDG_STATE_HOME"); filepath.IsAbs(d) {
+		out = append(out, filepath.Join(d, "guard"))
+	}
+	if d := env("XDG_CONFIG_HOME"); filepath.IsAbs(d) {
+		out = append(out, filepath.Join(d, "guard"))
+	}
+	for _, h := range homes {
+		if filepath.IsAbs(h) {
+			out = append(out, filepath.Join(h, ".local", "state", "guard"), filepath.Join(h, ".config", "guard"))
+		}
+	}
+	return out
 }
 
 // agentLocale returns the locale the agent runs commands in, as the C

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 )
 
 // A tool of session tier is asked for once per agent session. Claude Code
@@ -41,11 +42,14 @@ func sessionApproved(name string) map[string]bool {
 	if name == "" {
 		return nil
 	}
-	f, err := os.Open(name)
+	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
 	if err != nil {
 		return nil
 	}
 	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return nil
+	}
 	out := map[string]bool{}
 	sc := bufio.NewScanner(f)
 	for n := 0; sc.Scan() && n < maxSessionFile; n += len(sc.Bytes()) + 1 {
@@ -65,7 +69,12 @@ func recordSession(name, tool string) {
 	if err := os.MkdirAll(filepath.Dir(name), 0o700); err != nil {
 		return
 	}
-	f, err := os.OpenFile(name, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	// The sessions directory and the file are never followed through a
+	// link: a link planted there would make guard append elsewhere.
+	if fi, err := os.Lstat(filepath.Dir(name)); err != nil || !fi.IsDir() {
+		return
+	}
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_APPEND|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
 	if err != nil {
 		return
 	}
