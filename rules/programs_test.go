@@ -264,3 +264,43 @@ func TestProtect(t *testing.T) {
 		t.Errorf("without Protect, the same write: got %s: %s; want ask (a write in the project)", d.Verdict, d.Reason())
 	}
 }
+
+// TestInProject: a sibling directory whose name starts with the project's
+// is not in the project.
+func TestInProject(t *testing.T) {
+	d := &decider{call: Call{Cwd: "/project", Project: "/project"}}
+	for _, tc := range []struct {
+		paths []string
+		want  bool
+	}{
+		{[]string{"/project"}, true},
+		{[]string{"/project/src/x"}, true},
+		{[]string{"/project2"}, false},
+		{[]string{"/project2/x"}, false},
+		{[]string{"/projectx", "/project/a"}, false},
+		{[]string{"/"}, false},
+		{nil, false},
+	} {
+		if got := d.inProject(tc.paths); got != tc.want {
+			t.Errorf("inProject(%q) = %v, want %v", tc.paths, got, tc.want)
+		}
+	}
+}
+
+// TestReadOnlyRedirectAllow: read-only mode denies a write redirection even
+// when the policy allows writes.
+func TestReadOnlyRedirectAllow(t *testing.T) {
+	src := "version = 1\nextends = \"default\"\nread_only_shell = true\n[redirect]\nwrite = \"allow\"\n"
+	p, err := Load("ro.toml", strings.NewReader(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	call := exampleCall("echo x > out.txt")
+	if d := p.Decide(call); d.Verdict != Allow {
+		t.Fatalf("the policy should allow the write outside read-only mode: got %s: %s", d.Verdict, d.Reason())
+	}
+	call.ReadOnly = true
+	if d := p.Decide(call); d.Verdict != Deny {
+		t.Errorf("read-only mode: got %s: %s; want deny", d.Verdict, d.Reason())
+	}
+}
