@@ -1247,6 +1247,12 @@ func (m *matcher) value(n *node, o *option, val string, attached bool, args []sh
 		if !m.d.inProject(m.d.chdirAll(m.where, val)) {
 			return bad(fmt.Sprintf("%s %s: the path is outside the project", o.name, val))
 		}
+	case "env":
+		// The value names a variable the program sets for the commands it
+		// runs (xargs --process-slot-var=NAME): judged as an assignment.
+		l := m.d.assign(shellparse.Assign{Name: val, Value: shellparse.Word{Value: "0", Source: "0"}, Scope: shellparse.ScopeCommand})
+		l.Text = o.name + "=" + val
+		m.d.add(l)
 	case "write":
 		tilde := val == "~" || strings.HasPrefix(val, "~/")
 		if pc := m.d.checkPath(val, tilde, m.where, writeAccess, Allow); pc.verdict != Allow {

@@ -3726,7 +3726,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 					Type: "int",
 				},
 				"--process-slot-var": valueSpec{
-					Type: "any",
+					Type: "env",
 				},
 				"--replace": valueSpec{
 					Type: "any?",

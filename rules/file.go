@@ -116,7 +116,9 @@ type examplesFile struct {
 }
 
 // valueSpec is what an option's value may be: a type name ("any", "int",
-// "dir", "path"; a trailing "?" makes the value optional and attached only)
+// "dir", "path", "write", "env" (the name of a variable the program sets for
+// the commands it runs); a trailing "?" makes the value optional and
+// attached only)
 // or a list of the values allowed.
 type valueSpec struct {
 	Type   string

@@ -88,7 +88,7 @@ type escalation struct {
 	args    []string // patterns: * matches any run of characters, ? one
 }
 
-var valueTypes = []string{"any", "int", "dir", "path", "write"}
+var valueTypes = []string{"any", "int", "dir", "path", "write", "env"}
 
 // compileNode compiles a rule. With eager set it compiles the rule's
 // subcommands too, which checks them and collects their examples;
