@@ -99,10 +99,11 @@ type leaf struct {
 // or match the children patterns of an allowed leaf whose program is its
 // ancestor; bash itself, which runs the command, is always allowed. Every
 // path created, removed or changed in the writable trees must be one that
-// roots allows; elsewhere the root file system is read-only, and a call
-// that tried to write a file there, by its path, is a violation too,
-// although it failed. A write the trace shows by a descriptor, or on a
-// path it cannot resolve, is left to the comparison of the trees. No
+// roots allows. Elsewhere the root file system is read-only; when the
+// sandbox traced the writes ([Sandbox].Writes), a call that tried to write
+// a file there, by its path, is a violation too, although it failed. A
+// write the trace shows by a descriptor, or on a path it cannot resolve,
+// is left to the comparison of the trees. No
 // socket may connect, and no message may go to an address, except to
 // nscd's. Check must be called before the trace is closed.
 func Check(t *Trace, d rules.Decision, roots Roots) []Violation {

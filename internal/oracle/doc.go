@@ -4,17 +4,18 @@
 //
 // For a command and the decision guard gave it (a rules.Decision), it runs
 // bash -c COMMAND inside bubblewrap (bwrap) under strace: the root file
-// system read-only, a fresh copy of a fixture repository as the working
-// directory, a fresh copy of a fake HOME, a private /tmp, no network, no
-// capabilities, its own PID namespace. Those three trees are the only
+// system read-only, a fresh copy of a fake HOME, a fresh copy of a fixture
+// repository in it as the working directory, a private /tmp, no network,
+// no capabilities, its own PID namespace. Those trees are the only
 // writable ones, and each is compared before and after the run. [Check]
 // then reports every [Violation]: a program that ran (or was tried)
 // although the decision did not name it; a path created, removed or
 // changed in the writable trees where the [Roots] do not allow it (HOME,
 // the work tree's git configuration and hooks, .claude/); a file that a
-// call tried to write, by its path, anywhere else (the attempt counts,
-// although the read-only root made it fail); a socket connected or a
-// datagram sent to an address; and anything the oracle could not follow.
+// call tried to write, by its path, anywhere else, if the sandbox traces
+// writes (the attempt counts, although the read-only root made it fail);
+// a socket connected or a datagram sent to an address; and anything the
+// oracle could not follow.
 // A write that strace shows only by a descriptor, or on a path it cannot
 // resolve, is left to the comparison of the trees.
 //

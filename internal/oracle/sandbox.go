@@ -21,12 +21,14 @@ import (
 	"time"
 )
 
-// Paths inside the sandbox. The work tree, HOME and /tmp are the writable
-// trees: fresh for every run, and compared before and after it.
+// Paths inside the sandbox. HOME, the work tree in it and /tmp are the
+// writable trees: fresh for every run, and compared before and after it.
+// The work tree is in HOME, as a project is, so that a write that leaves
+// it by .. lands where it is seen.
 const (
-	WorkDir = "/work"     // the work tree: a fresh copy of the fixture for every run
-	TmpDir  = "/tmp"      // private to each run
-	HomeDir = "/run/home" // HOME: a fresh copy of the fake home for every run
+	HomeDir = "/run/home"         // HOME: a fresh copy of the fake home for every run
+	WorkDir = "/run/home/project" // the work tree: a fresh copy of the fixture for every run
+	TmpDir  = "/tmp"              // private to each run
 	goCache = "/tmp/cache/go-build"
 )
 
@@ -48,6 +50,13 @@ type Sandbox struct {
 	// Home, if set, is the host directory copied as HOME of each run;
 	// otherwise HOME is an empty directory.
 	Home string
+	// Writes makes strace show the calls that write files too, so that
+	// Check also sees the attempts to write outside the writable trees,
+	// which the read-only root makes fail and so the trees cannot show.
+	// Without it, the trees alone show what was written. Those calls are
+	// most of what strace stops at (every open is one): a run takes about
+	// twice as long with them.
+	Writes bool
 	// Dir is the host directory where each run gets a directory of its
 	// own, for its copies of the trees and its trace; "" means
 	// os.TempDir(). A run creates, compares and removes every file of
@@ -220,13 +229,17 @@ func (s *Sandbox) Run(ctx context.Context, command string) (*Trace, error) {
 	} else if err := os.Mkdir(home, 0o700); err != nil {
 		return nil, err
 	}
+	project := filepath.Join(home, filepath.FromSlash(strings.TrimPrefix(WorkDir, HomeDir)))
+	if err := os.MkdirAll(project, 0o755); err != nil {
+		return nil, err
+	}
 	if err := os.Mkdir(tmp, 0o700); err != nil {
 		return nil, err
 	}
 	// /run is the sandbox's own, so HOME can be mounted there without
 	// hiding a host directory.
 	t.mounts = []mount{{"/dev", ""}, {"/proc", ""}, {"/run", ""}, {"/var/run", ""}, {HomeDir, home}, {TmpDir, tmp}, {WorkDir, work}}
-	t.trees = []tree{{sandbox: WorkDir, host: work}, {sandbox: HomeDir, host: home}, {sandbox: TmpDir, host: tmp}}
+	t.trees = []tree{{sandbox: WorkDir, host: work}, {sandbox: HomeDir, host: home, skip: project}, {sandbox: TmpDir, host: tmp}}
 	bwrap := []string{
 		"--ro-bind", "/", "/",
 		"--dev", "/dev",
@@ -260,7 +273,7 @@ func (s *Sandbox) Run(ctx context.Context, command string) (*Trace, error) {
 	traceFile := filepath.Join(dir, "strace.out")
 	args := append([]string{
 		"-f", "-qq", "-y", "--pidns-translation", "--seccomp-bpf",
-		"-e", "signal=none", "-e", traceExpr(),
+		"-e", "signal=none", "-e", traceExpr(s.Writes),
 		"-s", "4096", "-o", traceFile,
 		"--", s.bwrap}, bwrap...)
 
@@ -415,17 +428,18 @@ func copyTree(src, dst string) error {
 	})
 }
 
+// copyFile copies a file of the fixture or the home directory, which are
+// small: whole, without a buffer to allocate for each.
 func copyFile(src, dst string, perm fs.FileMode) error {
-	in, err := os.Open(src)
+	data, err := os.ReadFile(src)
 	if err != nil {
 		return err
 	}
-	defer in.Close()
 	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 	if err != nil {
 		return err
 	}
-	if _, err := out.ReadFrom(in); err != nil { // copy_file_range, no buffer
+	if _, err := out.Write(data); err != nil {
 		out.Close()
 		return err
 	}

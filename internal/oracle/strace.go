@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -69,32 +70,30 @@ type Event struct {
 	Line      string   // the call as strace printed it
 }
 
-// traced lists the calls the oracle needs strace to show: those it judges,
-// and those it follows processes and their working directories by.
+// traced lists the calls the oracle always needs strace to show: those it
+// judges, and those it follows processes and their working directories by.
 var traced = []string{
 	"execve", "execveat",
-	"open", "openat", "openat2", "creat",
-	"rename", "renameat", "renameat2",
-	"unlink", "unlinkat", "rmdir",
-	"mkdir", "mkdirat", "mknod", "mknodat",
-	"link", "linkat", "symlink", "symlinkat",
-	"truncate", "ftruncate",
-	"chmod", "fchmod", "fchmodat", "fchmodat2",
-	"chown", "fchown", "lchown", "fchownat",
-	"utime", "utimes", "futimesat", "utimensat",
-	"setxattr", "lsetxattr", "fsetxattr", "removexattr", "lremovexattr", "fremovexattr",
 	"connect", "bind", "sendto", "sendmsg", "sendmmsg",
 	"io_uring_setup",
 	"chdir", "fchdir",
 	"clone", "clone3", "fork", "vfork",
 }
 
-// traceExpr is the -e trace= expression for traced. A leading ? lets
-// strace skip a call the architecture does not have.
-func traceExpr() string {
+// traceExpr is the -e trace= expression for traced, and with files for the
+// calls that write files too (those of writes). A leading ? lets strace
+// skip a call the architecture does not have.
+func traceExpr(files bool) string {
+	calls := slices.Clone(traced)
+	if files {
+		for c := range writes {
+			calls = append(calls, c)
+		}
+		slices.Sort(calls[len(traced):])
+	}
 	var b strings.Builder
 	b.WriteString("trace=")
-	for i, c := range traced {
+	for i, c := range calls {
 		if i > 0 {
 			b.WriteByte(',')
 		}

@@ -141,8 +141,8 @@ func TestOracleCheckWrites(t *testing.T) {
 		`write "/run/home": time, in the tree after the run`,
 		`write "/run/home/.bashrc": content, in the tree after the run`,
 		`write "/run/home/.config" (with 2 paths under it): created, in the tree after the run`,
-		`write "/work/.git/config": content, in the tree after the run`,
-		`write "/work/.git/hooks/pre-commit": created, in the tree after the run`,
+		`write "` + WorkDir + `/.git/config": content, in the tree after the run`,
+		`write "` + WorkDir + `/.git/hooks/pre-commit": created, in the tree after the run`,
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("violations:\n\t%s\nwant:\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
