@@ -20,6 +20,9 @@ type Call struct {
 	Project string         // the absolute project root; "" means Cwd
 	Home    string         // the user's home directory ($HOME); "" means unknown
 	Homes   []string       // other homes of the user (the passwd entry's): ~ in secret and protected paths stands for each
+	// Path is the agent's search path for programs ($PATH), where guard
+	// finds the go whose version go.mod lines are compared with.
+	Path string
 	// Protect names more directories no write may touch: guard's own
 	// state and the user's policy, wherever the environment puts them.
 	Protect []string
@@ -872,8 +875,8 @@ func (m *matcher) match(n *node, args []shellparse.Word) result {
 				return r
 			}
 			r.notRO = nil // the subcommand's own mark decides
-			if n.config == "git" {
-				m.gitConfig(n, values, &r)
+			if n.config != "" {
+				m.programConfig(n, values, &r)
 			}
 			r.merge(m.match(sub, args[i+1:]))
 			return r
@@ -930,8 +933,8 @@ func (m *matcher) match(n *node, args []shellparse.Word) result {
 	if n.writesCwd {
 		m.cwdOutput(n, operands, &r)
 	}
-	if n.config == "git" {
-		m.gitConfig(n, values, &r)
+	if n.config != "" {
+		m.programConfig(n, values, &r)
 	}
 	if n.revPaths {
 		m.revPaths(n, operands, &r)
@@ -949,21 +952,30 @@ func (m *matcher) match(n *node, args []shellparse.Word) result {
 	return r
 }
 
-// gitConfig checks the repository git uses from where it runs, after its
-// -C options, and the configuration of that repository.
-func (m *matcher) gitConfig(n *node, values map[string][]string, r *result) {
+// programConfig checks the configuration a program reads from where it
+// runs, after its -C options: the repository git uses and its
+// configuration, or the toolchain go.mod makes go download.
+func (m *matcher) programConfig(n *node, values map[string][]string, r *result) {
 	dirs := m.where
 	for _, v := range values["-C"] {
 		dirs = m.d.chdirAll(dirs, v)
 	}
 	if dirs == nil {
-		r.add(n.unknown, n.id, fmt.Sprintf("%s runs in a directory guard does not know, so guard cannot tell which repository it uses", n.id), "")
+		r.add(n.unknown, n.id, fmt.Sprintf("%s runs in a directory guard does not know, so guard cannot tell what configuration it reads there", n.id), "")
 		return
 	}
 	for _, dir := range dirs {
-		if v, why := m.d.checkGit(dir); v != Allow {
-			r.add(v, "git.repository", fmt.Sprintf("%s: %s", n.id, why), "run git from the project's own working tree")
-			return
+		switch n.config {
+		case "git":
+			if v, why := m.d.checkGit(dir); v != Allow {
+				r.add(v, "git.repository", fmt.Sprintf("%s: %s", n.id, why), "run git from the project's own working tree")
+				return
+			}
+		case "go":
+			if v, why := m.d.checkGo(dir); v != Allow {
+				r.add(v, "go.toolchain", fmt.Sprintf("%s: %s", n.id, why), "ask the user to install that go, or to run with GOTOOLCHAIN=local")
+				return
+			}
 		}
 	}
 }

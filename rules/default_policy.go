@@ -2087,6 +2087,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 						Reason: "it makes go read or write files outside the module's usual places",
 					}},
 					WritesCwd: true,
+					Config:    "go",
 					Examples: examplesFile{
 						Allow: []string{"go build ./...", "go build -v -race ./cmd/guard", "go build -tags=integration ./..."},
 						Ask:   []string{"go build -o /usr/local/bin/x .", "go build -ldflags=-X=main.v=1 ."},
@@ -2189,6 +2190,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 							Type: "any",
 						},
 					},
+					Config: "go",
 					Examples: examplesFile{
 						Allow: []string{"go test ./...", "go test -run TestParse -v ./shellparse", "go test -race -count=1 ./...", "go test -coverprofile=cover.out ./...", "go test -bench=. -benchmem ./rules"},
 						Ask:   []string{"go test -cpuprofile=/tmp/cpu.out ./...", "go test -fuzz=FuzzParse ./shellparse"},
@@ -2223,6 +2225,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 						Flags:  []string{"-vettool", "-toolexec", "-exec"},
 						Reason: "it runs another program as the vet tool",
 					}},
+					Config: "go",
 					Examples: examplesFile{
 						Allow: []string{"go vet ./..."},
 						Deny:  []string{"go vet -vettool=/tmp/x ./..."},
@@ -2230,6 +2233,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 				},
 			},
 			ReadOnly: true,
+			Config:   "go",
 			Children: []string{"go", "compile", "link", "asm", "cgo", "vet", "buildid", "cover", "covdata", "preprofile", "pack", "gcc", "cc", "clang", "cc1", "as", "ld", "ld.*", "collect2", "*.test", "git", "git-*"},
 		}, true
 	case "gofmt":

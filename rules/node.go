@@ -29,7 +29,7 @@ type node struct {
 	readOnly   bool     // it neither writes files nor runs other code (read-only mode may allow it)
 	pathMode   string   // its operands are paths it reads ("read"), writes ("write"), or reads and then writes the last ("copy")
 	writesCwd  bool     // without an output option it writes a file named after its operand into its working directory (go build)
-	config     string   // "git": it reads the configuration of the repository it finds, which guard checks
+	config     string   // "git" or "go": the configuration it reads where it runs (the repository, go.mod's toolchain), which guard checks
 	revPaths   bool     // its operands are revisions, REV:PATH and paths whose contents git prints from its object store
 	escs       []*escalation
 	subFiles   map[string]ruleFile // subcommand rules, compiled when first named
@@ -215,8 +215,8 @@ func (c *compiler) compileNode(p *Policy, id string, parent *node, rf *ruleFile,
 	}
 	n.interp = rf.Interpreter
 	n.readOnly = rf.ReadOnly || parent != nil && parent.readOnly && strings.HasSuffix(id, " --")
-	if rf.Config != "" && rf.Config != "git" {
-		return nil, errf(append(key, "config"), "config = %q: want git", rf.Config)
+	if rf.Config != "" && rf.Config != "git" && rf.Config != "go" {
+		return nil, errf(append(key, "config"), "config = %q: want git or go", rf.Config)
 	}
 	switch rf.Paths {
 	case "", "read", "write", "copy":

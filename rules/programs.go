@@ -265,3 +265,130 @@ func isObjectName(s string) bool {
 	}
 	return true
 }
+
+// The go command reads go.work or go.mod from where it runs: with
+// GOTOOLCHAIN=auto, the default, a go or toolchain line newer than the
+// local go makes it download that toolchain and run it (go version too).
+// For a rule with config = "go", guard asks when the module asks for a
+// newer toolchain than the go on PATH. Without a go on PATH, go does not
+// run at all.
+
+// checkGo judges the toolchain the go command would pick in dir.
+func (d *decider) checkGo(dir string) (Verdict, string) {
+	local, ok := localGoVersion(d.call.Path)
+	if !ok {
+		return Allow, ""
+	}
+	real, err := realPath(dir)
+	if err != nil {
+		return Deny, fmt.Sprintf("go runs in %s, which cannot be resolved (%v)", dir, err)
+	}
+	// go reads the nearest go.mod and, in workspace mode, the nearest
+	// go.work, each found by walking up.
+	var files []string
+	for _, name := range []string{"go.work", "go.mod"} {
+		for d := real; ; d = path.Dir(d) {
+			if fi, err := os.Stat(path.Join(d, name)); err == nil && fi.Mode().IsRegular() {
+				files = append(files, path.Join(d, name))
+				break
+			}
+			if d == "/" {
+				break
+			}
+		}
+	}
+	for _, file := range files {
+		if v, why := d.checkGoFile(file, local); v != Allow {
+			return v, why
+		}
+	}
+	return Allow, ""
+}
+
+// checkGoFile judges the go and toolchain lines of a go.mod or go.work.
+func (d *decider) checkGoFile(file, local string) (Verdict, string) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return d.p.def, fmt.Sprintf("guard cannot read %s: %v", file, errors.Unwrap(err))
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 2 || f[0] != "go" && f[0] != "toolchain" {
+			continue
+		}
+		want := strings.TrimPrefix(f[1], "go")
+		if f[0] == "toolchain" && !strings.HasPrefix(f[1], "go") {
+			return d.p.def, fmt.Sprintf("%s names the toolchain %s, which go would download and run", file, f[1])
+		}
+		if newerGo(want, local) {
+			return d.p.def, fmt.Sprintf("%s asks for go %s, newer than the local go %s: go would download that toolchain and run it", file, want, local)
+		}
+	}
+	return Allow, ""
+}
+
+// localGoVersion returns the version of the go command found on the
+// search path, read from the VERSION file of its GOROOT.
+func localGoVersion(search string) (string, bool) {
+	for _, dir := range filepathList(search) {
+		bin := path.Join(dir, "go")
+		fi, err := os.Stat(bin)
+		if err != nil || fi.IsDir() || fi.Mode()&0o111 == 0 {
+			continue
+		}
+		real, err := realPath(bin)
+		if err != nil {
+			return "", false
+		}
+		data, err := os.ReadFile(path.Join(path.Dir(path.Dir(real)), "VERSION"))
+		if err != nil {
+			return "", false
+		}
+		line, _, _ := strings.Cut(string(data), "\n")
+		return strings.TrimPrefix(strings.TrimSpace(line), "go"), true
+	}
+	return "", false
+}
+
+func filepathList(p string) []string {
+	var out []string
+	for _, d := range strings.Split(p, ":") {
+		if path.IsAbs(d) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// newerGo reports whether the go version a is newer than b ("1.27" than
+// "1.26.8"). A pre-release (1.27rc1) counts as its release.
+func newerGo(a, b string) bool {
+	num := func(v string) []int {
+		var out []int
+		for _, part := range strings.Split(v, ".") {
+			n := 0
+			for _, c := range part {
+				if c < '0' || c > '9' {
+					break
+				}
+				n = n*10 + int(c-'0')
+			}
+			out = append(out, n)
+		}
+		return out
+	}
+	x, y := num(a), num(b)
+	for i := 0; i < len(x) || i < len(y); i++ {
+		var xi, yi int
+		if i < len(x) {
+			xi = x[i]
+		}
+		if i < len(y) {
+			yi = y[i]
+		}
+		if xi != yi {
+			return xi > yi
+		}
+	}
+	return false
+}

@@ -304,3 +304,69 @@ func TestReadOnlyRedirectAllow(t *testing.T) {
 		t.Errorf("read-only mode: got %s: %s; want deny", d.Verdict, d.Reason())
 	}
 }
+
+// TestGoToolchain: a go.mod or go.work asking for a newer go than the one
+// on the search path makes go download and run it.
+func TestGoToolchain(t *testing.T) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(root, "goroot/bin")
+	write(t, filepath.Join(bin, "go"), "#!/bin/sh\n")
+	if err := os.Chmod(filepath.Join(bin, "go"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(root, "goroot/VERSION"), "go1.26.8\ntime 2026-01-01T00:00:00Z\n")
+	mods := map[string]string{
+		"newer":     "module x\n\ngo 1.99\n",
+		"toolchain": "module x\n\ngo 1.21\ntoolchain go1.27.0\n",
+		"older":     "module x\n\ngo 1.21\ntoolchain go1.22.1\n",
+		"same":      "module x\n\ngo 1.26.8\n",
+	}
+	for dir, mod := range mods {
+		write(t, filepath.Join(root, dir, "go.mod"), mod)
+		write(t, filepath.Join(root, dir, "sub/x.go"), "package x\n")
+	}
+	write(t, filepath.Join(root, "work/go.work"), "go 1.30\n\nuse ./a\n")
+	write(t, filepath.Join(root, "work/a/go.mod"), "module a\n\ngo 1.21\n")
+	p, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		dir, cmd string
+		path     string
+		want     Verdict
+	}{
+		{"newer", "go version", bin, Ask},
+		{"newer/sub", "go build ./...", bin, Ask},
+		{"toolchain", "go test ./...", bin, Ask},
+		{"work/a", "go vet ./...", bin, Ask},
+		{"older", "go build ./...", bin, Allow},
+		{"same", "go version", bin, Allow},
+		{"older", "go build -C ../newer ./...", bin, Ask},
+		{"newer", "go version", "/nonexistent", Allow}, // no go: nothing runs
+		{"newer", "go version", "", Allow},
+	} {
+		proj := filepath.Join(root, tc.dir)
+		d := p.Decide(Call{Tool: "Bash", Input: map[string]any{"command": tc.cmd}, Cwd: proj, Project: root, Path: tc.path, Temp: filepath.Join(root, "tmp")})
+		if d.Verdict != tc.want {
+			t.Errorf("%s: %q (PATH %q): got %s: %s; want %s", tc.dir, tc.cmd, tc.path, d.Verdict, d.Reason(), tc.want)
+		}
+	}
+}
+
+func TestNewerGo(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		want bool
+	}{
+		{"1.27", "1.26.8", true}, {"1.26.9", "1.26.8", true}, {"1.26.8", "1.26.8", false},
+		{"1.26", "1.26.8", false}, {"1.27rc1", "1.26.8", true}, {"2", "1.99", true}, {"1.9", "1.26", false},
+	} {
+		if got := newerGo(tc.a, tc.b); got != tc.want {
+			t.Errorf("newerGo(%q, %q) = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
+	}
+}

@@ -38,6 +38,7 @@ func runCheck(_ context.Context, s stdio, env getenv, args []string) error {
 		call.Homes = []string{h}
 	}
 	call.Protect = ownDirs(env, append([]string{call.Home}, call.Homes...))
+	call.Path = env("PATH")
 	switch {
 	case *tool == "Bash" && *input == "":
 		if fs.NArg() != 1 {

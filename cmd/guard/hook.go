@@ -390,6 +390,7 @@ func decideHook(r io.Reader, env getenv, config string, readOnly bool, shell str
 		Project:  project,
 		Home:     env("HOME"),
 		Homes:    homes,
+		Path:     env("PATH"),
 		Protect:  ownDirs(env, append([]string{env("HOME")}, homes...)),
 		Temp:     os.TempDir(),
 		Guard:    guardBinary(),
