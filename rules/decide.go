@@ -939,6 +939,9 @@ func (m *matcher) match(n *node, args []shellparse.Word) result {
 	if n.revPaths {
 		m.revPaths(n, operands, &r)
 	}
+	if n.recursive != nil {
+		m.recursiveRead(n, present, values, operands, &r)
+	}
 	if len(n.require) > 0 && !slices.ContainsFunc(n.require, func(o string) bool { return present[o] || restHas(args, o) }) {
 		r.add(n.unknown, n.id, fmt.Sprintf("%s is allowed only with %s", n.id, strings.Join(n.require, " or ")), fmt.Sprintf("add %s", n.require[0]))
 	}

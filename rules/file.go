@@ -84,8 +84,14 @@ type ruleFile struct {
 	WritesCwd   bool                 `toml:"writes_cwd"`
 	Config      string               `toml:"config"`
 	RevPaths    bool                 `toml:"revpaths"`
-	Children    []string             `toml:"children"`
-	Examples    examplesFile         `toml:"examples"`
+	// Recursive readers: the command reads every file under its directory
+	// operands, or under its working directory without one.
+	Recursive     bool         `toml:"recursive"`      // always
+	RecursiveWith []string     `toml:"recursive_with"` // with one of these options (-r; -d=recurse for a value)
+	HiddenWith    []string     `toml:"hidden_with"`    // it skips hidden files unless one of these is present
+	PatternFirst  bool         `toml:"pattern_first"`  // its first operand is a pattern, unless -e, -f or --files name it
+	Children      []string     `toml:"children"`
+	Examples      examplesFile `toml:"examples"`
 }
 
 type escalationFile struct {

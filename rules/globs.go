@@ -265,7 +265,11 @@ const maxTreeEntries = 20000
 // link points, or "" when there is none. The .git directory is not
 // walked: git's own files are not secret, and it holds many. A tree too
 // large to walk within the bound is an error.
-func (d *decider) treeSecret(dir string) (string, error) {
+func (d *decider) treeSecret(dir string) (string, error) { return d.treeSecretHidden(dir, true) }
+
+// treeSecretHidden is treeSecret for a reader that may skip hidden files:
+// then a secret named like a hidden file (.env) is not reached.
+func (d *decider) treeSecretHidden(dir string, hidden bool) (string, error) {
 	if pc := d.checkPath(dir, false, nil, readAccess, Allow); pc.verdict == Deny {
 		return dir, nil
 	}
@@ -309,6 +313,9 @@ func (d *decider) treeSecret(dir string) (string, error) {
 		for _, e := range ents {
 			name := e.Name()
 			p := path.Join(at, name)
+			if !hidden && strings.HasPrefix(name, ".") {
+				continue // the reader skips it, and what is under it
+			}
 			for _, pat := range names {
 				if ok, _ := path.Match(pat, name); ok {
 					return p, nil
@@ -328,4 +335,74 @@ func (d *decider) treeSecret(dir string) (string, error) {
 		return "", nil
 	}
 	return walk(real)
+}
+
+// recursion is how a recursive reader (grep -r, rg, tree, ls -R, diff -r)
+// walks: every file under its directory operands, or under its working
+// directory when it names none.
+type recursion struct {
+	always       bool
+	with         []string // options that make it recursive; NAME=VALUE for an option's value
+	hiddenWith   []string // it skips hidden files unless one of these is present; none: it reads them
+	patternFirst bool     // the first operand is a pattern, unless -e, -f or --files is present
+}
+
+func (rc *recursion) on(present map[string]bool, values map[string][]string) bool {
+	if rc.always {
+		return true
+	}
+	for _, w := range rc.with {
+		if name, val, ok := strings.Cut(w, "="); ok {
+			if slices.Contains(values[name], val) {
+				return true
+			}
+		} else if present[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// recursiveRead judges the trees a recursive reader walks: a secret under
+// one (a .env, a link to ~/.aws) is not allowed. Hidden secrets count only
+// when the command reads hidden files.
+func (m *matcher) recursiveRead(n *node, present map[string]bool, values map[string][]string, operands []shellparse.Word, r *result) {
+	rc := n.recursive
+	if !rc.on(present, values) {
+		return
+	}
+	ops := operands
+	if rc.patternFirst && len(ops) > 0 && !present["-e"] && !present["--regexp"] && !present["-f"] && !present["--file"] && !present["--files"] {
+		ops = ops[1:]
+	}
+	var roots []string
+	for _, o := range ops {
+		if !o.Constant() || o.Glob {
+			continue // judged as a path or a glob already
+		}
+		for _, a := range m.d.absPaths(o.Value, o.Tilde, m.where) {
+			if fi, err := os.Stat(a); err == nil && fi.IsDir() {
+				roots = append(roots, path.Clean(a))
+			}
+		}
+	}
+	if len(ops) == 0 {
+		if m.where == nil {
+			r.add(n.unknown, n.id, fmt.Sprintf("%s reads the files under a directory guard does not know", n.id), "")
+			return
+		}
+		roots = m.where
+	}
+	hidden := len(rc.hiddenWith) == 0 || slices.ContainsFunc(rc.hiddenWith, func(f string) bool { return present[f] })
+	for _, root := range roots {
+		found, err := m.d.treeSecretHidden(root, hidden)
+		switch {
+		case err != nil:
+			r.add(n.unknown, n.id, fmt.Sprintf("%s reads every file under %s: %v", n.id, root, err), "search a smaller directory")
+			return
+		case found != "":
+			r.add(n.unknown, n.id, fmt.Sprintf("%s reads every file under %s, which holds the secret %s", n.id, root, found), "search the directories without secrets, or name the files")
+			return
+		}
+	}
 }

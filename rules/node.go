@@ -31,6 +31,7 @@ type node struct {
 	writesCwd  bool     // without an output option it writes a file named after its operand into its working directory (go build)
 	config     string   // "git" or "go": the configuration it reads where it runs (the repository, go.mod's toolchain), which guard checks
 	revPaths   bool     // its operands are revisions, REV:PATH and paths whose contents git prints from its object store
+	recursive  *recursion
 	escs       []*escalation
 	subFiles   map[string]ruleFile // subcommand rules, compiled when first named
 	subKey     []string            // the policy key of this rule, for errors
@@ -102,6 +103,9 @@ func (c *compiler) compileNode(p *Policy, id string, parent *node, rf *ruleFile,
 		rf = merged
 	}
 	n := &node{id: id, opts: make(map[string]*option, len(rf.Flags)+len(rf.Options)), reason: rf.Reason, hint: rf.Hint, globs: rf.Globs, writesCwd: rf.WritesCwd, config: rf.Config, revPaths: rf.RevPaths}
+	if rf.Recursive || len(rf.RecursiveWith) > 0 {
+		n.recursive = &recursion{always: rf.Recursive, with: rf.RecursiveWith, hiddenWith: rf.HiddenWith, patternFirst: rf.PatternFirst}
+	}
 	if rf.ID != "" {
 		if where, dup := c.ids[rf.ID]; dup {
 			return nil, c.errorf(key, "rule %q: id %q is already used by %s", id, rf.ID, where)

@@ -196,6 +196,18 @@ func TestShellPaths(t *testing.T) {
 		{"file -z src/main.go", Deny, "decompressors"},
 		{"git diff --no-index key src/main.go", Deny, "secret"},
 		{"git diff --no-index src/main.go src/x.go", Ask, "secret ones too"},
+		// Recursive readers over a tree that holds a secret (.env, the link key).
+		{"grep -r TODO .", Ask, "holds the secret"},
+		{"grep -rn TODO src", Allow, ""},
+		{"grep --directories=recurse TODO .", Ask, "holds the secret"},
+		{"rg TODO", Ask, "holds the secret"}, // the links key and keys reach ~/.ssh
+		{"rg TODO src", Allow, ""},
+		{"tree", Ask, "holds the secret"},
+		{"ls -R", Ask, "holds the secret"},
+		{"ls -R src", Allow, ""},
+		{"diff -r src out", Allow, ""},
+		{"diff -r src .", Ask, "holds the secret"},
+		{"grep TODO src/main.go", Allow, ""},
 		// What xargs and find -exec pass is judged too.
 		{"echo key | xargs cat", Ask, "named on standard input"},
 		{"find . -name '*.go' -exec cat {} +", Ask, "holds the secret"},

@@ -370,3 +370,39 @@ func TestNewerGo(t *testing.T) {
 		}
 	}
 }
+
+// TestRecursiveHidden: a reader that skips hidden files (rg, tree, ls -R)
+// does not reach a .env unless told to read hidden files.
+func TestRecursiveHidden(t *testing.T) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(root, "src/main.go"), "package main\n")
+	write(t, filepath.Join(root, "config/.env"), "TOKEN=x\n")
+	p, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		cmd  string
+		want Verdict
+	}{
+		{"rg TOKEN", Allow},
+		{"rg --hidden TOKEN", Ask},
+		{"rg -uu TOKEN", Ask},
+		{"tree", Allow},
+		{"tree -a", Ask},
+		{"ls -R", Allow},
+		{"ls -Ra", Ask},
+		{"grep -r TOKEN .", Ask}, // grep reads hidden files
+		{"grep -r TOKEN src", Allow},
+		{"rg -e TOKEN config", Allow}, // rg skips the hidden .env under config too
+		{"rg --hidden -e TOKEN config", Ask},
+	} {
+		d := p.Decide(Call{Tool: "Bash", Input: map[string]any{"command": tc.cmd}, Cwd: root, Project: root, Temp: "/tmp"})
+		if d.Verdict != tc.want {
+			t.Errorf("%q: got %s: %s; want %s", tc.cmd, d.Verdict, d.Reason(), tc.want)
+		}
+	}
+}
