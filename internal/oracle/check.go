@@ -64,7 +64,8 @@ func (r Roots) allows(p string) bool { return inRoots(p, r.Writable) && !inRoots
 // so that reading it fails). Protected in the work tree is what makes git,
 // the tool chains, the editor, the shell or the agent run code or change
 // guard: git's config, hooks and info, .claude/, and the configuration
-// files at the top of the tree. HOME is not writable at all.
+// files at the top of the tree. HOME, outside the work tree, is not
+// writable at all.
 func DefaultRoots() Roots {
 	r := Roots{Writable: []string{WorkDir, TmpDir, "/dev/null", "/dev/full", "/dev/tty", "/dev/stdout", "/dev/stderr", "/dev/fd/*", "/proc/self/fd/*"}}
 	for _, p := range []string{
@@ -103,9 +104,9 @@ type leaf struct {
 // sandbox traced the writes ([Sandbox].Writes), a call that tried to write
 // a file there, by its path, is a violation too, although it failed. A
 // write the trace shows by a descriptor, or on a path it cannot resolve,
-// is left to the comparison of the trees. No
-// socket may connect, and no message may go to an address, except to
-// nscd's. Check must be called before the trace is closed.
+// is left to the comparison of the trees. No socket may connect, and no
+// message may go to an address, except to nscd's. Check must be called
+// before the trace is closed.
 func Check(t *Trace, d rules.Decision, roots Roots) []Violation {
 	var leaves []leaf
 	for _, l := range d.Leaves {
@@ -156,8 +157,9 @@ func Check(t *Trace, d rules.Decision, roots Roots) []Violation {
 			case ev.Desc, ev.Path == "", t.watched(ev.Path):
 				// The comparison of the trees decides.
 			case ev.Err == "EEXIST":
-				// mkdir -p on the directories that lead to HOME: nothing
-				// to write, and nothing the sandbox stopped.
+				// A directory that is there already, as mkdir -p finds
+				// /run on its way to HOME: nothing was written, and the
+				// sandbox stopped nothing.
 			case !roots.allows(ev.Path):
 				add(ev, ev.Path)
 			case ev.Real != "" && !t.watched(ev.Real) && !roots.allows(ev.Real):

@@ -32,7 +32,9 @@ func (c Change) String() string { return c.What + " " + c.Path }
 // A tree is a writable directory of the sandbox that the oracle watches.
 type tree struct {
 	sandbox, host string
-	skip          string // a host directory under host that is not watched, or ""
+	// skip is a host directory under host that is left out, or "": a
+	// mount point, where another tree or the shared go cache is.
+	skip string
 }
 
 // node is what a snapshot records of one path.
@@ -70,7 +72,6 @@ func snapshot(trees []tree, sums bool) (map[string]node, error) {
 				return nil
 			}
 			if tr.skip != "" && p == tr.skip {
-				out[name] = node{mode: fs.ModeDir}
 				return filepath.SkipDir
 			}
 			n, err := stat(p, sums)
