@@ -297,7 +297,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 							Type: "int",
 						},
 						"--lockfile-path": valueSpec{
-							Type: "path",
+							Type: "write",
 						},
 						"--manifest-path": valueSpec{
 							Type: "path",
@@ -312,7 +312,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 							Type: "any",
 						},
 						"--target": valueSpec{
-							Type: "any",
+							Type: "path",
 						},
 						"--test": valueSpec{
 							Type: "any?",
@@ -337,6 +337,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 						Flags:  []string{"-Z"},
 						Reason: "unstable flags change what cargo runs",
 					}},
+					WritesCwd: true,
 					Examples: examplesFile{
 						Allow: []string{"cargo build", "cargo build --release -p guard", "cargo build --all-targets --all-features"},
 						Ask:   []string{"cargo build --target-dir /tmp/t", "cargo build --manifest-path /other/Cargo.toml"},
@@ -344,8 +345,9 @@ func defaultCommand(name string) (ruleFile, bool) {
 					},
 				},
 				"check": ruleFile{
-					Like:    "cargo build",
-					Verdict: "allow",
+					Like:      "cargo build",
+					Verdict:   "allow",
+					WritesCwd: true,
 					Examples: examplesFile{
 						Allow: []string{"cargo check --workspace"},
 					},
@@ -392,11 +394,19 @@ func defaultCommand(name string) (ruleFile, bool) {
 						Deny: []escalationFile{escalationFile{
 							Flags:  []string{"--emit", "-o", "--out-dir", "-C", "--codegen"},
 							Reason: "these compiler options write files or name programs to run",
+						}, escalationFile{
+							Args:   []string{"@*"},
+							Reason: "rustc reads more arguments from the file, which can name programs to run (-C linker=)",
+						}, escalationFile{
+							Flags:  []string{"-D", "-W", "-A", "-F", "--deny", "--warn", "--allow", "--forbid", "--cap-lints"},
+							Values: []string{"@*"},
+							Reason: "rustc reads more arguments from the file, which can name programs to run (-C linker=)",
 						}},
 					},
+					WritesCwd: true,
 					Examples: examplesFile{
 						Allow: []string{"cargo clippy --all-targets -- -D warnings"},
-						Deny:  []string{"cargo clippy --fix", "cargo clippy -- --emit=link=/tmp/x"},
+						Deny:  []string{"cargo clippy --fix", "cargo clippy -- --emit=link=/tmp/x", "cargo clippy -- @args.txt", "cargo clippy -- -D @args.txt"},
 					},
 				},
 				"doc": ruleFile{
@@ -407,6 +417,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 						Flags:  []string{"--open"},
 						Reason: "it opens a browser program",
 					}},
+					WritesCwd: true,
 				},
 				"fmt": ruleFile{
 					Verdict: "allow",
@@ -440,10 +451,12 @@ func defaultCommand(name string) (ruleFile, bool) {
 								Values: []string{"stdout"},
 							},
 						},
+						Paths: "read",
 					},
 					Examples: examplesFile{
-						Allow: []string{"cargo fmt --check", "cargo fmt --all --check", "cargo fmt --all -- --check"},
+						Allow: []string{"cargo fmt --check", "cargo fmt --all --check", "cargo fmt --all -- --check", "cargo fmt --check -- src/main.rs"},
 						Ask:   []string{"cargo fmt"},
+						Deny:  []string{"cargo fmt --check -- ~/.ssh/id_rsa"},
 					},
 				},
 				"metadata": ruleFile{
@@ -477,6 +490,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 							Reason: "it writes to a file",
 						}},
 					},
+					WritesCwd: true,
 					Examples: examplesFile{
 						Allow: []string{"cargo test", "cargo test -p core -- --nocapture", "cargo test parse_ -- --test-threads=1", "cargo test --no-run"},
 						Deny:  []string{"cargo test -- --logfile /tmp/x"},
@@ -554,14 +568,18 @@ func defaultCommand(name string) (ruleFile, bool) {
 					Type: "int",
 				},
 			},
-			Globs:    true,
+			Globs: true,
+			Ask: []escalationFile{escalationFile{
+				Flags:  []string{"-c", "--check"},
+				Reason: "it reads the files the checksum list names, which guard cannot see: secret ones too",
+			}},
 			ReadOnly: true,
 			Paths:    "read",
 		}, true
 	case "column":
 		return ruleFile{
 			Verdict: "allow",
-			Flags:   []string{"-t", "-x", "-n", "-e", "-J", "--table", "--fillrows"},
+			Flags:   []string{"-t", "-x", "-e", "-J", "--table", "--fillrows"},
 			Options: map[string]valueSpec{
 				"--output-separator": valueSpec{
 					Type: "any",
@@ -575,6 +593,9 @@ func defaultCommand(name string) (ruleFile, bool) {
 				"--table-columns": valueSpec{
 					Type: "any",
 				},
+				"--table-name": valueSpec{
+					Type: "any",
+				},
 				"-H": valueSpec{
 					Type: "any",
 				},
@@ -586,6 +607,9 @@ func defaultCommand(name string) (ruleFile, bool) {
 				},
 				"-c": valueSpec{
 					Type: "int",
+				},
+				"-n": valueSpec{
+					Type: "any",
 				},
 				"-o": valueSpec{
 					Type: "any",
@@ -723,7 +747,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 					Type: "any?",
 				},
 				"--reference": valueSpec{
-					Type: "any",
+					Type: "path",
 				},
 				"--rfc-3339": valueSpec{
 					Type: "any",
@@ -735,7 +759,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 					Type: "any",
 				},
 				"-r": valueSpec{
-					Type: "any",
+					Type: "path",
 				},
 			},
 			Deny: []escalationFile{escalationFile{
@@ -903,10 +927,17 @@ func defaultCommand(name string) (ruleFile, bool) {
 					Type: "any",
 				},
 			},
-			Globs:    true,
-			ReadOnly: true,
+			Globs: true,
+			Ask: []escalationFile{escalationFile{
+				Flags:  []string{"--files0-from"},
+				Reason: "it reads the files the list names, which guard cannot see: secret ones too",
+			}},
+			ReadOnly:      true,
+			Paths:         "read",
+			RecursiveWith: []string{"-a", "--all"},
 			Examples: examplesFile{
 				Allow: []string{"du -sh .", "du -sh *", "du -h --max-depth=1"},
+				Deny:  []string{"du -a ~/.ssh"},
 			},
 		}, true
 	case "echo":
@@ -998,7 +1029,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 	case "file":
 		return ruleFile{
 			Verdict: "allow",
-			Flags:   []string{"-b", "-i", "-L", "-h", "-k", "-r", "-s", "-E", "-N", "-n", "-p", "-0", "--mime", "--mime-type", "--mime-encoding", "--brief", "--dereference", "--no-dereference", "--keep-going", "--raw", "--special-files", "--no-pad", "--no-buffer", "--print0", "--preserve-date", "--extension", "--apple"},
+			Flags:   []string{"-b", "-i", "-L", "-h", "-k", "-r", "-s", "-E", "-N", "-n", "-p", "-0", "--mime", "--mime-type", "--mime-encoding", "--brief", "--dereference", "--no-dereference", "--keep-going", "--raw", "--special-files", "--no-pad", "--no-buffer", "--print0", "--extension", "--apple"},
 			Options: map[string]valueSpec{
 				"--exclude": valueSpec{
 					Type: "any",
@@ -1038,10 +1069,22 @@ func defaultCommand(name string) (ruleFile, bool) {
 				Flags:  []string{"-z", "--uncompress", "-Z", "--uncompress-noreport"},
 				Reason: "it runs decompressors on the files",
 			}},
+			Ask: []escalationFile{escalationFile{
+				Flags:  []string{"-m", "--magic-file"},
+				Values: []string{"*:*"},
+				Reason: "the value is a list of magic files, which guard judges as one path",
+			}, escalationFile{
+				Flags:  []string{"-f", "--files-from"},
+				Reason: "it reads the files the list names, which guard cannot see: secret ones too",
+			}, escalationFile{
+				Flags:  []string{"-p", "--preserve-date"},
+				Reason: "it sets the times of the files it reads back, which is a write",
+			}},
 			ReadOnly: true,
 			Paths:    "read",
 			Examples: examplesFile{
 				Allow: []string{"file README.md", "file -b --mime-type bin/x"},
+				Ask:   []string{"file -f list.txt", "file -p README.md"},
 				Deny:  []string{"file -z x.gz"},
 			},
 		}, true
@@ -1055,7 +1098,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 					Type: "any",
 				},
 				"-anewer": valueSpec{
-					Type: "any",
+					Type: "path",
 				},
 				"-atime": valueSpec{
 					Type: "any",
@@ -1064,7 +1107,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 					Type: "any",
 				},
 				"-cnewer": valueSpec{
-					Type: "any",
+					Type: "path",
 				},
 				"-context": valueSpec{
 					Type: "any",
@@ -1121,7 +1164,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 					Type: "any",
 				},
 				"-newer": valueSpec{
-					Type: "any",
+					Type: "path",
 				},
 				"-newerat": valueSpec{
 					Type: "any",
@@ -1148,7 +1191,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 					Type: "any",
 				},
 				"-samefile": valueSpec{
-					Type: "any",
+					Type: "path",
 				},
 				"-size": valueSpec{
 					Type: "any",
@@ -1186,7 +1229,8 @@ func defaultCommand(name string) (ruleFile, bool) {
 			Paths:    "read",
 			Examples: examplesFile{
 				Allow: []string{"find . -name '*.go'", "find src -type f -newer Cargo.toml", "find . -maxdepth 2 -type d", "find . -name '*.rs' -exec wc -l {} +", "find . -path ./target -prune -o -name '*.rs' -print"},
-				Deny:  []string{"find . -delete", "find . -fprint /tmp/x", "find . -exec rm -rf {} \\;", "find . -exec sh -c 'cat {}' \\;"},
+				Ask:   []string{"find . -newer /tmp/stamp"},
+				Deny:  []string{"find . -delete", "find . -fprint /tmp/x", "find . -exec rm -rf {} \\;", "find . -exec sh -c 'cat {}' \\;", "find . -newer ~/.ssh/id_rsa"},
 			},
 		}, true
 	case "fish":
@@ -1321,6 +1365,11 @@ func defaultCommand(name string) (ruleFile, bool) {
 						},
 					},
 					ArgsWith: []string{"--list", "-l"},
+					Deny: []escalationFile{escalationFile{
+						Flags:  []string{"--format", "--sort"},
+						Values: []string{"*signature*"},
+						Reason: "the signature atoms run gpg, which configuration can replace with another program",
+					}},
 					ReadOnly: true,
 					Examples: examplesFile{
 						Allow: []string{"git branch", "git branch -a", "git branch -vv", "git branch --show-current", "git branch --merged main", "git branch --list 'feat*'"},
@@ -1717,7 +1766,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 							Type: "path",
 						},
 						"--exclude-per-directory": valueSpec{
-							Type: "any",
+							Values: []string{".gitignore"},
 						},
 						"--format": valueSpec{
 							Type: "any",
@@ -1880,10 +1929,16 @@ func defaultCommand(name string) (ruleFile, bool) {
 							Type: "any?",
 						},
 					},
+					Deny: []escalationFile{escalationFile{
+						Flags:  []string{"--group"},
+						Values: []string{"*%G*"},
+						Reason: "signature placeholders in --group=format: run gpg, which configuration can replace with another program",
+					}},
 					ReadOnly: true,
 					RevPaths: true,
 					Examples: examplesFile{
-						Allow: []string{"git shortlog -sn HEAD"},
+						Allow: []string{"git shortlog -sn HEAD", "git shortlog -sn --group=author HEAD"},
+						Deny:  []string{"git shortlog --group=format:%GS HEAD"},
 					},
 				},
 				"show": ruleFile{
@@ -2003,6 +2058,11 @@ func defaultCommand(name string) (ruleFile, bool) {
 						},
 					},
 					ArgsWith: []string{"--list", "-l"},
+					Deny: []escalationFile{escalationFile{
+						Flags:  []string{"--format", "--sort"},
+						Values: []string{"*signature*"},
+						Reason: "the signature atoms run gpg, which configuration can replace with another program",
+					}},
 					ReadOnly: true,
 					Examples: examplesFile{
 						Allow: []string{"git tag", "git tag -l --sort=-version:refname", "git tag -l 'v1.*'"},
@@ -2056,10 +2116,10 @@ func defaultCommand(name string) (ruleFile, bool) {
 							Type: "any",
 						},
 						"-buildvcs": valueSpec{
-							Type: "any",
+							Type: "any?",
 						},
 						"-compiler": valueSpec{
-							Type: "any",
+							Values: []string{"gc"},
 						},
 						"-covermode": valueSpec{
 							Type: "any",
@@ -2074,7 +2134,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 							Type: "int",
 						},
 						"-pgo": valueSpec{
-							Type: "any",
+							Type: "path",
 						},
 						"-tags": valueSpec{
 							Type: "any",
@@ -2090,8 +2150,8 @@ func defaultCommand(name string) (ruleFile, bool) {
 					WritesCwd: true,
 					Config:    "go",
 					Examples: examplesFile{
-						Allow: []string{"go build ./...", "go build -v -race ./cmd/guard", "go build -tags=integration ./..."},
-						Ask:   []string{"go build -o /usr/local/bin/x .", "go build -ldflags=-X=main.v=1 ."},
+						Allow: []string{"go build ./...", "go build -v -race ./cmd/guard", "go build -tags=integration ./...", "go build -buildvcs=false ./...", "go build -pgo=auto ./cmd/guard"},
+						Ask:   []string{"go build -o /usr/local/bin/x .", "go build -ldflags=-X=main.v=1 .", "go build -pgo=/tmp/x.pprof .", "go build -compiler=gccgo ."},
 						Deny:  []string{"go build -toolexec=/tmp/x ./..."},
 					},
 				},
@@ -2118,7 +2178,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 				"list": ruleFile{
 					Verdict: "allow",
 					Style:   "go",
-					Flags:   []string{"-json", "-e", "-deps", "-test", "-find", "-export", "-compiled", "-m", "-u", "-versions", "-retracted"},
+					Flags:   []string{"-json", "-e", "-deps", "-test", "-find", "-m"},
 					Options: map[string]valueSpec{
 						"-C": valueSpec{
 							Type: "dir",
@@ -2137,9 +2197,20 @@ func defaultCommand(name string) (ruleFile, bool) {
 						Flags:  []string{"-toolexec", "-exec", "-modfile", "-overlay"},
 						Reason: "it runs other programs or reads files from elsewhere",
 					}},
+					Ask: []escalationFile{escalationFile{
+						Flags:  []string{"-u", "-versions", "-retracted"},
+						Reason: "it asks the module proxy over the network, for the modules it names",
+					}, escalationFile{
+						Args:   []string{"*@*"},
+						Reason: "a module query asks the module proxy over the network",
+					}, escalationFile{
+						Flags:  []string{"-export", "-compiled"},
+						Reason: "it builds the packages: it runs the compiler and writes the build cache",
+					}},
 					ReadOnly: true,
 					Examples: examplesFile{
-						Allow: []string{"go list ./...", "go list -f '{{.ImportPath}}' ./..."},
+						Allow: []string{"go list ./...", "go list -f '{{.ImportPath}}' ./...", "go list -m all"},
+						Ask:   []string{"go list -m -versions example.com/x", "go list -m example.com/x@latest", "go list -export ./..."},
 					},
 				},
 				"test": ruleFile{
@@ -2201,8 +2272,13 @@ func defaultCommand(name string) (ruleFile, bool) {
 				"version": ruleFile{
 					Verdict:  "allow",
 					Style:    "go",
-					Flags:    []string{"-m", "-v"},
+					Flags:    []string{"-m", "-v", "-json"},
 					ReadOnly: true,
+					Paths:    "read",
+					Examples: examplesFile{
+						Allow: []string{"go version", "go version -m ./guard"},
+						Deny:  []string{"go version -m ~/.ssh/id_rsa"},
+					},
 				},
 				"vet": ruleFile{
 					Verdict: "allow",
@@ -2458,12 +2534,19 @@ func defaultCommand(name string) (ruleFile, bool) {
 			Ask: []escalationFile{escalationFile{
 				Args:   []string{"*env*", "*ENV*", "*input_filename*", "*$__loc__*"},
 				Reason: "the filter reads environment variables or file names, which may hold secrets",
+			}, escalationFile{
+				Args:   []string{"*import*\"*", "*include*\"*", "*modulemeta*"},
+				Reason: "the filter loads jq modules or JSON data from files it names, anywhere, secret ones too",
+			}, escalationFile{
+				Flags:  []string{"-f", "--from-file"},
+				Reason: "guard cannot check the filter in the file: it can read environment variables and import any file",
 			}},
 			ReadOnly: true,
 			Paths:    "read",
 			Examples: examplesFile{
 				Allow: []string{"jq .", "jq -r '.name' package.json", "jq -c '.[] | {a: .b}' data.json"},
-				Ask:   []string{"jq -n env", "jq -n '$ENV.HOME'"},
+				Ask:   []string{"jq -n env", "jq -n '$ENV.HOME'", "jq -n 'import \"config\" as $c {search: \"~/.docker\"}; $c'", "jq -f filter.jq data.json"},
+				Deny:  []string{"jq -n --rawfile k ~/.ssh/id_rsa '$k'"},
 			},
 		}, true
 	case "ksh":
@@ -2548,10 +2631,12 @@ func defaultCommand(name string) (ruleFile, bool) {
 			},
 			Globs:         true,
 			ReadOnly:      true,
+			Paths:         "read",
 			RecursiveWith: []string{"-R", "--recursive"},
 			HiddenWith:    []string{"-a", "-A", "--all", "--almost-all"},
 			Examples: examplesFile{
 				Allow: []string{"ls", "ls -la", "ls -la src/", "ls *.go", "ls -1 ~/", "ls --color=never"},
+				Deny:  []string{"ls -la ~/.ssh"},
 			},
 		}, true
 	case "lua":
@@ -2577,11 +2662,19 @@ func defaultCommand(name string) (ruleFile, bool) {
 		}, true
 	case "md5sum":
 		return ruleFile{
-			Verdict:  "allow",
-			Flags:    []string{"-b", "-c", "-t", "-z", "--binary", "--check", "--text", "--tag", "--zero", "--quiet", "--status", "--strict", "-w", "--warn", "--ignore-missing"},
-			Globs:    true,
+			Verdict: "allow",
+			Flags:   []string{"-b", "-c", "-t", "-z", "--binary", "--check", "--text", "--tag", "--zero", "--quiet", "--status", "--strict", "-w", "--warn", "--ignore-missing"},
+			Globs:   true,
+			Ask: []escalationFile{escalationFile{
+				Flags:  []string{"-c", "--check"},
+				Reason: "it reads the files the checksum list names, which guard cannot see: secret ones too",
+			}},
 			ReadOnly: true,
 			Paths:    "read",
+			Examples: examplesFile{
+				Allow: []string{"md5sum go.sum"},
+				Ask:   []string{"md5sum -c sums.md5"},
+			},
 		}, true
 	case "mkdir":
 		return ruleFile{
@@ -2752,9 +2845,8 @@ func defaultCommand(name string) (ruleFile, bool) {
 		}, true
 	case "nohup":
 		return ruleFile{
-			Verdict:  "allow",
-			Wrap:     &wrapFile{},
-			ReadOnly: true,
+			Verdict: "allow",
+			Wrap:    &wrapFile{},
 		}, true
 	case "nproc":
 		return ruleFile{
@@ -3571,7 +3663,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 	case "tree":
 		return ruleFile{
 			Verdict: "allow",
-			Flags:   []string{"-a", "-d", "-f", "-i", "-l", "-p", "-s", "-h", "-u", "-g", "-D", "-F", "-q", "-N", "-r", "-t", "-c", "-U", "-v", "-x", "-C", "-n", "-J", "-X", "-A", "-S", "-Q", "--noreport", "--dirsfirst", "--du", "--prune", "--gitignore", "--matchdirs", "--ignore-case", "--si", "--inodes", "--device", "--fromfile", "--filesfirst", "--info", "--nolinks", "--metafirst", "--condense"},
+			Flags:   []string{"-a", "-d", "-f", "-i", "-l", "-p", "-s", "-h", "-u", "-g", "-D", "-F", "-q", "-N", "-r", "-t", "-c", "-U", "-v", "-x", "-C", "-n", "-J", "-X", "-A", "-S", "-Q", "--noreport", "--dirsfirst", "--du", "--prune", "--gitignore", "--matchdirs", "--ignore-case", "--si", "--inodes", "--device", "--fromfile", "--filesfirst", "--info", "--nolinks", "--metafirst", "--condense", "-P", "-I", "-H"},
 			Options: map[string]valueSpec{
 				"--charset": valueSpec{
 					Type: "any",
@@ -3585,17 +3677,8 @@ func defaultCommand(name string) (ruleFile, bool) {
 				"--timefmt": valueSpec{
 					Type: "any",
 				},
-				"-H": valueSpec{
-					Type: "any",
-				},
-				"-I": valueSpec{
-					Type: "any",
-				},
 				"-L": valueSpec{
 					Type: "int",
-				},
-				"-P": valueSpec{
-					Type: "any",
 				},
 			},
 			Deny: []escalationFile{escalationFile{
@@ -3608,8 +3691,9 @@ func defaultCommand(name string) (ruleFile, bool) {
 			Recursive:  true,
 			HiddenWith: []string{"-a"},
 			Examples: examplesFile{
-				Allow: []string{"tree", "tree -L 2 src", "tree -a -I node_modules"},
-				Deny:  []string{"tree -o /tmp/x"},
+				Allow: []string{"tree", "tree -L 2 src", "tree -a -I node_modules", "tree -P '*.go' src"},
+				Ask:   []string{"tree -Lo 2 x"},
+				Deny:  []string{"tree -o /tmp/x", "tree -Io x ~/.bashrc", "tree -Po x .git/hooks/pre-commit"},
 			},
 		}, true
 	case "true":
@@ -3689,11 +3773,16 @@ func defaultCommand(name string) (ruleFile, bool) {
 					Type: "any",
 				},
 			},
-			Globs:    true,
+			Globs: true,
+			Ask: []escalationFile{escalationFile{
+				Flags:  []string{"--files0-from"},
+				Reason: "it reads the files the list names, which guard cannot see: secret ones too",
+			}},
 			ReadOnly: true,
 			Paths:    "read",
 			Examples: examplesFile{
 				Allow: []string{"wc -l src/*.rs", "wc -l *.go", "wc README.md"},
+				Ask:   []string{"wc -l --files0-from=list"},
 			},
 		}, true
 	case "wget":
@@ -3787,34 +3876,61 @@ func defaultCommand(name string) (ruleFile, bool) {
 	case "xxd":
 		return ruleFile{
 			Verdict: "allow",
-			Flags:   []string{"-a", "-b", "-C", "-e", "-E", "-i", "-p", "-u", "-d", "-R"},
+			Style:   "go",
+			Flags:   []string{"-a", "-autoskip", "-b", "-bits", "-C", "-capitalize", "-e", "-E", "-EBCDIC", "-i", "-include", "-p", "-ps", "-postscript", "-plain", "-u", "-d", "-h", "-help", "-v", "-version"},
 			Options: map[string]valueSpec{
+				"-R": valueSpec{
+					Values: []string{"always", "auto", "never"},
+				},
 				"-c": valueSpec{
+					Type: "int",
+				},
+				"-cols": valueSpec{
 					Type: "int",
 				},
 				"-g": valueSpec{
 					Type: "int",
 				},
+				"-groupsize": valueSpec{
+					Type: "int",
+				},
 				"-l": valueSpec{
+					Type: "any",
+				},
+				"-len": valueSpec{
 					Type: "any",
 				},
 				"-n": valueSpec{
 					Type: "any",
 				},
+				"-name": valueSpec{
+					Type: "any",
+				},
 				"-o": valueSpec{
+					Type: "any",
+				},
+				"-offset": valueSpec{
 					Type: "any",
 				},
 				"-s": valueSpec{
 					Type: "any",
 				},
+				"-seek": valueSpec{
+					Type: "any",
+				},
 			},
 			MaxArgs: 1,
 			Deny: []escalationFile{escalationFile{
-				Flags:  []string{"-r"},
+				Flags:  []string{"-r", "-revert"},
 				Reason: "it turns a dump back into a file",
 			}},
 			ReadOnly: true,
 			Paths:    "read",
+			Examples: examplesFile{
+				Allow: []string{"xxd go.sum", "xxd -ps -c 32 go.sum", "xxd -l 64 -s 16 go.sum"},
+				Ask:   []string{"xxd -pr dump"},
+				Deny:  []string{"xxd -ps ~/.ssh/id_rsa", "xxd -r dump bin"},
+			},
 		}, true
 	case "zsh":
 		return ruleFile{
