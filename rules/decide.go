@@ -154,11 +154,13 @@ type decider struct {
 
 	// Caches for one decision: a long command names the same directories
 	// and matches the same patterns many times.
-	patterns    map[string][]expanded // path patterns with their placeholders replaced
-	spelled     map[string][]string   // the spellings of each placeholder
-	reals       map[string]string     // real paths of directories, by their lexical path
-	checkedDirs map[string]bool       // working directories found not secret
-	gitChecked  map[string]pathCheck  // repositories git finds, by working directory
+	patterns     map[string][]expanded // path patterns with their placeholders replaced
+	placeholders []placeholder         // the values of the path patterns' placeholders
+	reals        map[string]string     // real paths of directories, by their lexical path
+	checkedDirs  map[string]bool       // working directories found not secret
+	gitChecked   map[string]pathCheck  // repositories git finds, by working directory
+	goChecked    map[string]pathCheck  // toolchains go picks, by working directory
+	goLocal      *goLocal              // the go on the search path
 
 	// fds is what the call's redirections do to descriptors, in every
 	// script of the call: /dev/stdout and the like reopen them.

@@ -103,22 +103,25 @@ func (d *decider) expandPattern(p string) []string {
 	if strings.HasPrefix(p, "~") {
 		p = phHome + p[1:]
 	}
+	if !strings.Contains(p, "{") {
+		return []string{p}
+	}
+	if d.placeholders == nil {
+		d.placeholders = []placeholder{
+			{phProject, d.spellings([]string{d.project()})},
+			{phTmp, d.spellings([]string{d.call.Temp})},
+			{phHome, d.spellings(append([]string{d.call.Home}, d.call.Homes...))},
+			{phPolicy, d.spellings([]string{d.p.file()})},
+			{phGuard, d.spellings([]string{d.call.Guard})},
+		}
+	}
 	out := []string{p}
-	for _, ph := range []struct {
-		name   string
-		values []string
-	}{
-		{phProject, []string{d.project()}},
-		{phTmp, []string{d.call.Temp}},
-		{phHome, append([]string{d.call.Home}, d.call.Homes...)},
-		{phPolicy, []string{d.p.file()}},
-		{phGuard, []string{d.call.Guard}},
-	} {
+	for _, ph := range d.placeholders {
 		if !strings.Contains(p, ph.name) {
 			continue
 		}
-		var next []string
-		for _, v := range d.spellings(ph.name, ph.values) {
+		next := make([]string, 0, len(out)*len(ph.values))
+		for _, v := range ph.values {
 			for _, o := range out {
 				next = append(next, strings.ReplaceAll(o, ph.name, v))
 			}
@@ -128,19 +131,15 @@ func (d *decider) expandPattern(p string) []string {
 	return out
 }
 
-// spellings returns the absolute directories among values, cleaned, with
-// their real paths, each once; cached for the decision by placeholder.
-func (d *decider) spellings(name string, values []string) []string {
-	if out, ok := d.spelled[name]; ok {
-		return out
-	}
-	out := spellings(values)
-	if d.spelled == nil {
-		d.spelled = map[string][]string{}
-	}
-	d.spelled[name] = out
-	return out
+// placeholder is a placeholder of path patterns and its values for a call.
+type placeholder struct {
+	name   string
+	values []string
 }
+
+// spellings returns the absolute directories among values, cleaned, with
+// their real paths, each once.
+func (d *decider) spellings(values []string) []string { return spellings(values) }
 
 func spellings(values []string) []string {
 	var out []string
@@ -184,7 +183,7 @@ func (d *decider) expand(pat string) []expanded {
 		out = append(out, e)
 	}
 	if d.patterns == nil {
-		d.patterns = map[string][]expanded{}
+		d.patterns = make(map[string][]expanded, 128)
 	}
 	d.patterns[pat] = out
 	return out

@@ -275,7 +275,23 @@ func isObjectName(s string) bool {
 
 // checkGo judges the toolchain the go command would pick in dir.
 func (d *decider) checkGo(dir string) (Verdict, string) {
-	local, ok := localGoVersion(d.call.Path)
+	if pc, ok := d.goChecked[dir]; ok {
+		return pc.verdict, pc.why
+	}
+	v, why := d.checkGoUncached(dir)
+	if d.goChecked == nil {
+		d.goChecked = map[string]pathCheck{}
+	}
+	d.goChecked[dir] = pathCheck{verdict: v, why: why}
+	return v, why
+}
+
+func (d *decider) checkGoUncached(dir string) (Verdict, string) {
+	if d.goLocal == nil {
+		v, ok := localGoVersion(d.call.Path)
+		d.goLocal = &goLocal{v, ok}
+	}
+	local, ok := d.goLocal.version, d.goLocal.found
 	if !ok {
 		return Allow, ""
 	}
@@ -325,6 +341,12 @@ func (d *decider) checkGoFile(file, local string) (Verdict, string) {
 		}
 	}
 	return Allow, ""
+}
+
+// goLocal is the go found on the search path, looked up once a decision.
+type goLocal struct {
+	version string
+	found   bool
 }
 
 // localGoVersion returns the version of the go command found on the

@@ -26,7 +26,7 @@ var segments = []string{
 	"wc -l src/components/module_%04[1]d/*.rs",
 	"git diff --stat HEAD~1 -- src/components/module_%04[1]d/ | tail -n 5",
 	"rg -n --type rust 'TODO|FIXME' src/components/module_%04[1]d | sort | uniq -c | sort -rn | head",
-	"find src/components/module_%04[1]d -name '*.rs' -type f | xargs wc -l | sort -n | tail -3",
+	"find src/components/module_%04[1]d -name '*.rs' -type f -exec wc -l {} + | sort -n | tail -3",
 	"go test -run TestHandler%04[1]d ./internal/module_%04[1]d/... 2>&1 | tail -n 30",
 	"cargo test --release -p module_%04[1]d -- --nocapture",
 	"jq -r '.name' config/module_%04[1]d.json",
