@@ -266,7 +266,8 @@ func isObjectName(s string) bool {
 	return true
 }
 
-// The go command reads go.work or go.mod from where it runs: with
+// The go command reads go.work or go.mod from where it runs, and runs the
+// version control program of the tree to stamp builds. With
 // GOTOOLCHAIN=auto, the default, a go or toolchain line newer than the
 // local go makes it download that toolchain and run it (go version too).
 // For a rule with config = "go", guard asks when the module asks for a
@@ -298,6 +299,22 @@ func (d *decider) checkGoUncached(dir string) (Verdict, string) {
 	real, err := realPath(dir)
 	if err != nil {
 		return Deny, fmt.Sprintf("go runs in %s, which cannot be resolved (%v)", dir, err)
+	}
+	// go stamps builds with version control information: it runs git,
+	// which reads its repository's configuration, or hg, svn, bzr or
+	// fossil, which guard does not model.
+	for d2 := real; ; d2 = path.Dir(d2) {
+		for _, vcs := range []string{".hg", ".svn", ".bzr", "_FOSSIL_", ".fslckout"} {
+			if _, err := os.Lstat(path.Join(d2, vcs)); err == nil {
+				return d.p.def, fmt.Sprintf("go would run the version control program of %s to stamp the build, and guard does not know what its configuration runs", path.Join(d2, vcs))
+			}
+		}
+		if d2 == "/" {
+			break
+		}
+	}
+	if v, why := d.checkGit(dir); v != Allow {
+		return v, "go runs git to stamp the build: " + why
 	}
 	// go reads the nearest go.mod and, in workspace mode, the nearest
 	// go.work, each found by walking up.

@@ -329,6 +329,8 @@ func TestGoToolchain(t *testing.T) {
 		write(t, filepath.Join(root, dir, "sub/x.go"), "package x\n")
 	}
 	write(t, filepath.Join(root, "work/go.work"), "go 1.30\n\nuse ./a\n")
+	write(t, filepath.Join(root, "hg/go.mod"), "module h\n\ngo 1.21\n")
+	write(t, filepath.Join(root, "hg/.hg/hgrc"), "[hooks]\n")
 	write(t, filepath.Join(root, "work/a/go.mod"), "module a\n\ngo 1.21\n")
 	p, err := Default()
 	if err != nil {
@@ -348,6 +350,7 @@ func TestGoToolchain(t *testing.T) {
 		{"older", "go build -C ../newer ./...", bin, Ask},
 		{"newer", "go version", "/nonexistent", Allow}, // no go: nothing runs
 		{"newer", "go version", "", Allow},
+		{"hg", "go build ./...", bin, Ask}, // go runs hg to stamp the build
 	} {
 		proj := filepath.Join(root, tc.dir)
 		d := p.Decide(Call{Tool: "Bash", Input: map[string]any{"command": tc.cmd}, Cwd: proj, Project: root, Path: tc.path, Temp: filepath.Join(root, "tmp")})
