@@ -43,37 +43,46 @@ func TestOracleDifferential(t *testing.T) {
 	}
 
 	type job struct {
-		n   int
-		cmd string
-		d   rules.Decision
+		n     int
+		cmd   string
+		d     rules.Decision
+		shell string
 	}
 	var (
 		mu                             sync.Mutex
 		run, convicted, timedOut, errs int
+		known                          int
 		wg                             sync.WaitGroup
 		work                           = make(chan job)
+		runs                           = map[string]int{}
 	)
 	for range 2 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for j := range work {
-				v := runOracle(context.Background(), sb, j.cmd, j.d)
+				v := runOracle(context.Background(), sb, j.shell, j.cmd, j.d)
 				mu.Lock()
 				switch {
 				case v.err != nil:
 					errs++
-					t.Errorf("seed %d, command %d: %q: the oracle could not run it: %v", *oracleSeed, j.n, j.cmd, v.err)
+					t.Errorf("seed %d, command %d: %s: %q: the oracle could not run it: %v", *oracleSeed, j.n, j.shell, j.cmd, v.err)
+				case len(v.violations) > 0 && knownConvictions[j.shell+"\x00"+j.cmd] != "":
+					known++
+					t.Logf("seed %d, command %d: %s: %q: a known guard bug (%s), convicted:%s", *oracleSeed, j.n, j.shell, j.cmd, knownConvictions[j.shell+"\x00"+j.cmd], formatViolations(v.violations))
 				case len(v.violations) > 0:
 					convicted++
-					t.Errorf("seed %d, command %d: %q: allowed, but it escaped its decision:%s", *oracleSeed, j.n, j.cmd, formatViolations(v.violations))
+					t.Errorf("seed %d, command %d: %s: %q: allowed, but it escaped its decision:%s", *oracleSeed, j.n, j.shell, j.cmd, formatViolations(v.violations))
+				case knownConvictions[j.shell+"\x00"+j.cmd] != "":
+					t.Errorf("seed %d, command %d: %s: %q: listed as a known guard bug (%s), but it passed: take it off knownConvictions", *oracleSeed, j.n, j.shell, j.cmd, knownConvictions[j.shell+"\x00"+j.cmd])
 				}
 				if v.err == nil {
 					run++
+					runs[j.shell]++
 				}
 				if v.timedOut {
 					timedOut++
-					t.Logf("command %d: %q: killed at the timeout", j.n, j.cmd)
+					t.Logf("command %d: %s: %q: killed at the timeout", j.n, j.shell, j.cmd)
 				}
 				mu.Unlock()
 			}
@@ -83,6 +92,7 @@ func TestOracleDifferential(t *testing.T) {
 	start := time.Now()
 	var decideTime time.Duration
 	generated, distinct, allowed, leftOut := 0, 0, 0, 0
+	allowedIn := map[string]int{} // by guard with the call's shell stated
 	seen := map[string]bool{}
 	for i := 0; i < *oracleN; i++ {
 		if *oracleDuration > 0 && time.Since(start) > *oracleDuration {
@@ -104,6 +114,13 @@ func TestOracleDifferential(t *testing.T) {
 		distinct++
 		d := p.Decide(oracleCall(cmd, WorkDir))
 		decideTime += time.Since(t0)
+		for _, sh := range []string{Bash, Zsh} {
+			call := oracleCall(cmd, WorkDir)
+			call.Shell = sh
+			if p.Decide(call).Verdict == rules.Allow {
+				allowedIn[sh]++
+			}
+		}
 		if testing.Verbose() && *oracleCmd != "" {
 			t.Logf("%q: %s: %s", cmd, d.Verdict, d.Reason())
 		}
@@ -115,15 +132,30 @@ func TestOracleDifferential(t *testing.T) {
 			leftOut++
 			continue
 		}
-		work <- job{i, cmd, d}
+		for _, sh := range shellsFor(t, sb, "", cmd) {
+			work <- job{i, cmd, d, sh}
+		}
 	}
 	close(work)
 	wg.Wait()
 	elapsed := time.Since(start)
-	t.Logf("oracle: seed %d: %d commands generated (%d distinct), %d allowed (%.0f%% of distinct), %s%d run, %d convicted, %d timed out (at %s), %d not run",
-		*oracleSeed, generated, distinct, allowed, 100*float64(allowed)/float64(max(distinct, 1)), leftOutNote(leftOut), run, convicted, timedOut, sb.Timeout, errs)
+	t.Logf("oracle: seed %d: %d commands generated (%d distinct), %d allowed for bash and zsh (%.0f%% of distinct), %s%d runs (%d in bash, %d in zsh), %d convicted, %d known bugs convicted, %d timed out (at %s), %d not run",
+		*oracleSeed, generated, distinct, allowed, 100*float64(allowed)/float64(max(distinct, 1)), leftOutNote(leftOut), run, runs[Bash], runs[Zsh], convicted, known, timedOut, sb.Timeout, errs)
+	t.Logf("oracle: seed %d: with the shell stated, guard allowed %d in bash and %d in zsh", *oracleSeed, allowedIn[Bash], allowedIn[Zsh])
 	t.Logf("oracle: throughput: %.0f commands/s generated and decided; %.2f allowed commands/s run in the sandbox under strace (2 workers); %s in all",
 		float64(generated)/max(decideTime.Seconds(), 1e-9), float64(run)/max(elapsed.Seconds(), 1e-9), elapsed.Round(time.Second))
+}
+
+// knownConvictions are the generated commands, by shell and command, that
+// the oracle convicts for a bug of guard's that is reported and not fixed
+// yet: they are logged instead of failing the test, and one that passes
+// fails it, so that the list shrinks as the bugs are fixed. Each names
+// the bug.
+var knownConvictions = map[string]string{
+	// zsh's time keyword takes no options: time -p date runs a program
+	// named -p. guard reads -p as time's (bash's) option.
+	Zsh + "\x00time -p date":              "zsh: time -p runs -p",
+	Zsh + "\x00time -p COLUMNS=80 base64": "zsh: time -p runs -p",
 }
 
 // generator composes commands. It reads the programs, subcommands and

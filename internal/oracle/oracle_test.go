@@ -9,6 +9,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"hash/fnv"
 	"os"
 	"os/exec"
 	"path"
@@ -35,6 +36,7 @@ import (
 var (
 	oracleFull    = flag.Bool("oracle.full", false, "also run the commands that build with go or cargo, after warming a go build cache")
 	oracleTimeout = flag.Duration("oracle.timeout", DefaultTimeout, "timeout of each command the corpus and differential tests run")
+	oracleZsh     = flag.Float64("oracle.zsh", 1, "share of the commands allowed for any shell that also run in zsh (a fixed subset; -oracle.full runs all)")
 )
 
 // toolchains are the programs that -oracle.full is needed for.
@@ -166,6 +168,49 @@ func newSharedSandbox() (*Sandbox, error) {
 	return sb, nil
 }
 
+// shellsFor returns the shells an allowed command runs in: the one the call
+// names, or for a call that names none (guard judges it for both), bash and
+// zsh; zsh for the share -oracle.zsh of those, chosen by a hash of the
+// command, so that the same commands run in zsh every time. A sandbox
+// without zsh runs bash only, and zshMissing says so once.
+func shellsFor(t *testing.T, sb *Sandbox, callShell, command string) []string {
+	switch callShell {
+	case Bash:
+		return []string{Bash}
+	case Zsh:
+		if !sb.HasZsh() {
+			zshMissing(t)
+			return nil
+		}
+		return []string{Zsh}
+	}
+	if !sb.HasZsh() {
+		zshMissing(t)
+		return []string{Bash}
+	}
+	if *oracleFull || *oracleZsh >= 1 {
+		return []string{Bash, Zsh}
+	}
+	h := fnv.New64a()
+	h.Write([]byte(command))
+	if float64(h.Sum64()%1000) < *oracleZsh*1000 {
+		return []string{Bash, Zsh}
+	}
+	return []string{Bash}
+}
+
+var zshOnce sync.Once
+
+func zshMissing(t *testing.T) {
+	zshOnce.Do(func() {
+		if os.Getenv("GUARD_ORACLE") == "require" {
+			t.Errorf("oracle: zsh is not installed, and GUARD_ORACLE=require: the commands allowed for zsh must run in it")
+			return
+		}
+		shared.skip += " zsh is not installed: the commands allowed for zsh ran in bash only, or not at all."
+	})
+}
+
 // oracleCall is the call guard decides for a command run in the sandbox:
 // at the root of the work tree, which is the project.
 func oracleCall(command, cwd string) rules.Call {
@@ -200,8 +245,8 @@ type verdict struct {
 	err        error
 }
 
-func runOracle(ctx context.Context, sb *Sandbox, command string, d rules.Decision) verdict {
-	tr, err := sb.Run(ctx, command)
+func runOracle(ctx context.Context, sb *Sandbox, shell, command string, d rules.Decision) verdict {
+	tr, err := sb.RunShell(ctx, shell, command)
 	if err != nil {
 		return verdict{err: err}
 	}
@@ -232,11 +277,13 @@ func TestOracleCorpus(t *testing.T) {
 		t.Fatalf("no case files in testcases/: %v", err)
 	}
 	type job struct {
-		c rules.Case
-		d rules.Decision
+		c     rules.Case
+		d     rules.Decision
+		shell string
 	}
 	var jobs []job
-	total, bash, leftOut := 0, 0, 0
+	total, bash, allowed, leftOut := 0, 0, 0, 0
+	runs := map[string]int{}
 	for _, name := range files {
 		src, err := os.ReadFile(name)
 		if err != nil {
@@ -266,9 +313,14 @@ func TestOracleCorpus(t *testing.T) {
 			switch {
 			case d.Verdict != rules.Allow:
 			case !*oracleFull && buildsWithToolchain(d):
+				allowed++
 				leftOut++
 			default:
-				jobs = append(jobs, job{c, d})
+				allowed++
+				for _, sh := range shellsFor(t, sb, call.Shell, c.Command) {
+					runs[sh]++
+					jobs = append(jobs, job{c, d, sh})
+				}
 			}
 		}
 	}
@@ -282,21 +334,21 @@ func TestOracleCorpus(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for j := range work {
-				v := runOracle(context.Background(), sb, j.c.Command, j.d)
+				v := runOracle(context.Background(), sb, j.shell, j.c.Command, j.d)
 				mu.Lock()
 				switch {
 				case v.err != nil:
-					t.Errorf("%s:%d: %q: the oracle could not run it: %v", j.c.File, j.c.Line, j.c.Command, v.err)
+					t.Errorf("%s:%d: %s: %q: the oracle could not run it: %v", j.c.File, j.c.Line, j.shell, j.c.Command, v.err)
 				case len(v.violations) > 0:
 					convicted++
-					t.Errorf("%s:%d: %q: allowed, but it escaped its decision:%s", j.c.File, j.c.Line, j.c.Command, formatViolations(v.violations))
+					t.Errorf("%s:%d: %s: %q: allowed, but it escaped its decision:%s", j.c.File, j.c.Line, j.shell, j.c.Command, formatViolations(v.violations))
 				}
 				if v.err == nil {
 					run++
 				}
 				if v.timedOut {
 					timedOut++
-					t.Logf("%s:%d: %q: killed at the timeout", j.c.File, j.c.Line, j.c.Command)
+					t.Logf("%s:%d: %s: %q: killed at the timeout", j.c.File, j.c.Line, j.shell, j.c.Command)
 				}
 				mu.Unlock()
 			}
@@ -307,8 +359,8 @@ func TestOracleCorpus(t *testing.T) {
 	}
 	close(work)
 	wg.Wait()
-	t.Logf("oracle: corpus: %d cases, %d Bash, %d allowed, %s%d run, %d passed, %d convicted, %d timed out (at %s), in %s",
-		total, bash, len(jobs)+leftOut, leftOutNote(leftOut), run, run-convicted, convicted, timedOut, sb.Timeout, time.Since(start).Round(time.Second))
+	t.Logf("oracle: corpus: %d cases, %d Bash, %d allowed, %s%d runs (%d in bash, %d in zsh), %d passed, %d convicted, %d timed out (at %s), in %s",
+		total, bash, allowed, leftOutNote(leftOut), run, runs[Bash], runs[Zsh], run-convicted, convicted, timedOut, sb.Timeout, time.Since(start).Round(time.Second))
 }
 
 // allowOnly is a decision that allows one command leaf running programs.
@@ -394,7 +446,7 @@ func TestOracleSelfTest(t *testing.T) {
 		for _, tc := range tests {
 			t.Run(mode.name+"/"+tc.name, func(t *testing.T) {
 				t.Logf("command: %q", tc.command)
-				v := runOracle(context.Background(), &sb, tc.command, tc.decision)
+				v := runOracle(context.Background(), &sb, Bash, tc.command, tc.decision)
 				if v.err != nil {
 					t.Fatal(v.err)
 				}
@@ -422,6 +474,39 @@ func TestOracleSelfTest(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestOracleZsh: a command runs in the shell asked for, and what zsh
+// alone does with it is convicted in zsh only: an input redirection
+// without a command runs $READNULLCMD there (the pager), and nothing in
+// bash.
+func TestOracleZsh(t *testing.T) {
+	sb := sandbox(t)
+	if !sb.HasZsh() {
+		zshMissing(t)
+		t.Skip("zsh is not installed")
+	}
+	nothing := rules.Decision{Verdict: rules.Allow}
+	for _, tc := range []struct {
+		shell string
+		want  int
+	}{{Bash, 0}, {Zsh, 1}} {
+		v := runOracle(context.Background(), sb, tc.shell, "< README.md", nothing)
+		if v.err != nil {
+			t.Fatal(v.err)
+		}
+		if len(v.violations) != tc.want || tc.want > 0 && (v.violations[0].Kind != OpExec || !slices.Contains([]string{"pager", "more", "less", "cat"}, path.Base(v.violations[0].What))) {
+			t.Errorf("%s: '< README.md': want %d violations (zsh runs a pager), got:%s", tc.shell, tc.want, formatViolations(v.violations))
+		}
+	}
+	tr, err := sb.RunShell(context.Background(), Zsh, "echo $ZSH_VERSION")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	if !strings.HasPrefix(tr.Stdout, "5.") || tr.Shell != Zsh {
+		t.Errorf("RunShell(zsh) ran %s, printing %q, want zsh's version", tr.Shell, tr.Stdout)
 	}
 }
 

@@ -72,11 +72,41 @@ type Sandbox struct {
 	GoCache string
 
 	bwrap, strace, bash string
+	zsh                 string // "" when zsh is not installed
 	path                string // PATH, the host's
 	env                 []string
 }
 
-// NewSandbox finds bwrap, strace and bash, and checks that a command can
+// The shells a command can run in: Claude Code runs it in the user's
+// shell, bash or zsh.
+const (
+	Bash = "bash"
+	Zsh  = "zsh"
+)
+
+// HasZsh reports whether the sandbox can run commands in zsh.
+func (s *Sandbox) HasZsh() bool { return s.zsh != "" }
+
+// shellArgv is how a shell runs a command: with no start-up file of the
+// user's. bash -c reads none but $BASH_ENV, which the environment does
+// not set; --norc and --noprofile say so. zsh -f reads only /etc/zshenv,
+// which no option can skip (Debian's sets PATH if it is empty, and the
+// environment's is not).
+func (s *Sandbox) shellArgv(shell, command string) ([]string, error) {
+	switch shell {
+	case "", Bash:
+		return []string{s.bash, "--norc", "--noprofile", "-c", command}, nil
+	case Zsh:
+		if s.zsh == "" {
+			return nil, fmt.Errorf("%w: zsh is not installed (the Debian package is zsh)", ErrUnavailable)
+		}
+		return []string{s.zsh, "-f", "-c", command}, nil
+	}
+	return nil, fmt.Errorf("unknown shell %q: want %s or %s", shell, Bash, Zsh)
+}
+
+// NewSandbox finds bwrap, strace, bash and zsh (which may be missing:
+// see HasZsh), and checks that a command can
 // run in the sandbox. Env is the host's environment (os.Environ()): the
 // sandbox gets its PATH, and the tools are found in it. The error wraps
 // ErrUnavailable when the sandbox cannot run here.
@@ -90,6 +120,7 @@ func NewSandbox(fixture string, env []string) (*Sandbox, error) {
 			return nil, fmt.Errorf("%w: %s is not installed (the Debian package is %s)", ErrUnavailable, t.name, t.pkg)
 		}
 	}
+	s.zsh = findProgram(s.path, "zsh")
 	s.env = s.environ(env)
 	tr, err := s.Run(context.Background(), "true")
 	if err != nil {
@@ -163,9 +194,10 @@ func (s *Sandbox) environ(host []string) []string {
 // Trace is what a command did in the sandbox.
 type Trace struct {
 	Command  string
+	Shell    string   // the shell that ran it: Bash or Zsh
 	Events   []Event  // the system calls strace showed
 	Changes  []Change // what changed in the writable trees, by path
-	Exit     int      // the exit status of bash; -1 when it was killed
+	Exit     int      // the exit status of the shell; -1 when it was killed
 	TimedOut bool     // the run was killed at the timeout
 	Stdout   string
 	Stderr   string // bwrap's and strace's own messages come here too
@@ -207,11 +239,24 @@ func (t *Trace) Close() error {
 // command itself did, failing or not, is in the Trace. The caller closes
 // the Trace.
 func (s *Sandbox) Run(ctx context.Context, command string) (*Trace, error) {
+	return s.RunShell(ctx, Bash, command)
+}
+
+// RunShell is Run with the command run by shell, Bash or Zsh; the error
+// wraps ErrUnavailable when the sandbox has no such shell.
+func (s *Sandbox) RunShell(ctx context.Context, shell, command string) (*Trace, error) {
+	argv, err := s.shellArgv(shell, command)
+	if err != nil {
+		return nil, err
+	}
+	if shell == "" {
+		shell = Bash
+	}
 	dir, err := os.MkdirTemp(s.Dir, "guard-oracle-")
 	if err != nil {
 		return nil, err
 	}
-	t := &Trace{Command: command, dir: dir, path: filepath.SplitList(s.path)}
+	t := &Trace{Command: command, Shell: shell, dir: dir, path: filepath.SplitList(s.path)}
 	ok := false
 	defer func() {
 		if !ok {
@@ -269,7 +314,8 @@ func (s *Sandbox) Run(ctx context.Context, command string) (*Trace, error) {
 		"--cap-drop", "ALL",
 		"--die-with-parent", "--new-session",
 		"--hostname", "oracle",
-		"--", s.bash, "-c", command)
+		"--")
+	bwrap = append(bwrap, argv...)
 	traceFile := filepath.Join(dir, "strace.out")
 	args := append([]string{
 		"-f", "-qq", "-y", "--pidns-translation", "--seccomp-bpf",
@@ -310,7 +356,7 @@ func (s *Sandbox) Run(ctx context.Context, command string) (*Trace, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading the trace: %v; stderr: %s", err, t.Stderr)
 	}
-	t.Events, err = parseTrace(data, s.bash, WorkDir)
+	t.Events, err = parseTrace(data, argv[0], WorkDir)
 	if err != nil {
 		return nil, fmt.Errorf("%v; stderr: %s", err, t.Stderr)
 	}

@@ -65,7 +65,7 @@ type Event struct {
 	Family    string   // connect, send: the address family (AF_INET, AF_UNIX...); "" when unknown
 	Addr      string   // connect, send: the address as strace printed it
 	Err       string   // "" when the call succeeded; else the errno name, or "?" when its result is unknown
-	Root      bool     // the exec of the sandbox's own bash -c
+	Root      bool     // the exec of the sandbox's own shell (bash -c, zsh -c)
 	Note      string   // blind: what the oracle could not follow
 	Line      string   // the call as strace printed it
 }
