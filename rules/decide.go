@@ -657,6 +657,14 @@ func (d *decider) redirect(r shellparse.Redirect, where []string) Leaf {
 		l.Verdict, l.Why = Allow, "a here-document feeds standard input"
 		return l
 	case r.Duplicates():
+		// N>&M copies M; an M above 2 that the call did not open is the
+		// agent's, whatever it points at.
+		if m, err := strconv.Atoi(strings.TrimSuffix(r.Target.Value, "-")); err == nil && m > 2 && !d.fds.opened(m) {
+			l.Verdict, l.Rule = Deny, "paths.descriptor"
+			l.Why = fmt.Sprintf("%s copies descriptor %d, which the command did not open: guard cannot tell what it names", l.Text, m)
+			l.Hint = "redirect to a file by its own name"
+			return l
+		}
 		l.Verdict, l.Why = Allow, "duplicating a file descriptor is allowed"
 		return l
 	}

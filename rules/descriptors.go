@@ -129,6 +129,19 @@ func (ds *descriptors) isRedirected(fd int) bool {
 	return walk(fd)
 }
 
+// opened reports whether a redirection of the call opens the descriptor.
+func (ds *descriptors) opened(fd int) bool {
+	if ds.redirected[fd] {
+		return true
+	}
+	for _, d := range ds.dups {
+		if d[0] == fd {
+			return true
+		}
+	}
+	return false
+}
+
 // check refuses a reopened descriptor that guard cannot name.
 func (ds *descriptors) check(p string, fd int) error {
 	switch {
