@@ -843,6 +843,9 @@ func (m *matcher) match(n *node, args []shellparse.Word) result {
 	where := m.where
 	for i := 0; i < len(args); {
 		w := args[i]
+		if n.optsFirst && len(operands) > 0 {
+			endOpts = true
+		}
 		if w.Dynamic != "" {
 			r.add(n.unknown, n.id, fmt.Sprintf("%s: argument %s is not known until run time (%s)", n.id, w.Source, w.Dynamic), "write the argument out literally")
 			operands = append(operands, w)

@@ -3924,8 +3924,9 @@ func defaultCommand(name string) (ruleFile, bool) {
 				Flags:  []string{"-r", "-revert"},
 				Reason: "it turns a dump back into a file",
 			}},
-			ReadOnly: true,
-			Paths:    "read",
+			ReadOnly:     true,
+			Paths:        "read",
+			OptionsFirst: true,
 			Examples: examplesFile{
 				Allow: []string{"xxd go.sum", "xxd -ps -c 32 go.sum", "xxd -l 64 -s 16 go.sum"},
 				Ask:   []string{"xxd -pr dump"},

@@ -90,6 +90,7 @@ type ruleFile struct {
 	RecursiveWith []string     `toml:"recursive_with"` // with one of these options (-r; -d=recurse for a value)
 	HiddenWith    []string     `toml:"hidden_with"`    // it skips hidden files unless one of these is present
 	PatternFirst  bool         `toml:"pattern_first"`  // its first operand is a pattern, unless -e, -f or --files name it
+	OptionsFirst  bool         `toml:"options_first"`  // options end at the first operand: later words are operands, however they look
 	Children      []string     `toml:"children"`
 	Examples      examplesFile `toml:"examples"`
 }

@@ -376,17 +376,25 @@ func (m *matcher) recursiveRead(n *node, present map[string]bool, values map[str
 		ops = ops[1:]
 	}
 	var roots []string
+	exists := false
 	for _, o := range ops {
 		if !o.Constant() || o.Glob {
+			exists = true
 			continue // judged as a path or a glob already
 		}
 		for _, a := range m.d.absPaths(o.Value, o.Tilde, m.where) {
-			if fi, err := os.Stat(a); err == nil && fi.IsDir() {
+			fi, err := os.Stat(a)
+			if err == nil {
+				exists = true
+			}
+			if err == nil && fi.IsDir() {
 				roots = append(roots, path.Clean(a))
 			}
 		}
 	}
-	if len(ops) == 0 {
+	// Operands that name nothing may be values guard took for operands
+	// (tree -I PATTERN): then the working directory is read.
+	if len(ops) == 0 || !exists {
 		if m.where == nil {
 			r.add(n.unknown, n.id, fmt.Sprintf("%s reads the files under a directory guard does not know", n.id), "")
 			return

@@ -32,6 +32,7 @@ type node struct {
 	config     string   // "git" or "go": the configuration it reads where it runs (the repository, go.mod's toolchain), which guard checks
 	revPaths   bool     // its operands are revisions, REV:PATH and paths whose contents git prints from its object store
 	recursive  *recursion
+	optsFirst  bool // options end at the first operand (xxd, POSIX getopt)
 	escs       []*escalation
 	subFiles   map[string]ruleFile // subcommand rules, compiled when first named
 	subKey     []string            // the policy key of this rule, for errors
@@ -102,7 +103,7 @@ func (c *compiler) compileNode(p *Policy, id string, parent *node, rf *ruleFile,
 		}
 		rf = merged
 	}
-	n := &node{id: id, opts: make(map[string]*option, len(rf.Flags)+len(rf.Options)), reason: rf.Reason, hint: rf.Hint, globs: rf.Globs, writesCwd: rf.WritesCwd, config: rf.Config, revPaths: rf.RevPaths}
+	n := &node{id: id, opts: make(map[string]*option, len(rf.Flags)+len(rf.Options)), reason: rf.Reason, hint: rf.Hint, globs: rf.Globs, writesCwd: rf.WritesCwd, config: rf.Config, revPaths: rf.RevPaths, optsFirst: rf.OptionsFirst}
 	if rf.Recursive || len(rf.RecursiveWith) > 0 {
 		n.recursive = &recursion{always: rf.Recursive, with: rf.RecursiveWith, hiddenWith: rf.HiddenWith, patternFirst: rf.PatternFirst}
 	}

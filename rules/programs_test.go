@@ -402,6 +402,7 @@ func TestRecursiveHidden(t *testing.T) {
 		{"grep -r TOKEN src", Allow},
 		{"rg -e TOKEN config", Allow}, // rg skips the hidden .env under config too
 		{"rg --hidden -e TOKEN config", Ask},
+		{"tree -a -I zzz", Ask}, // zzz names nothing: tree reads the working directory
 	} {
 		d := p.Decide(Call{Tool: "Bash", Input: map[string]any{"command": tc.cmd}, Cwd: root, Project: root, Temp: "/tmp"})
 		if d.Verdict != tc.want {
