@@ -15,6 +15,7 @@ package e2e
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -223,6 +224,7 @@ type project struct {
 	bin     string // the hook wrapper
 	hook    string // the hook command in settings.json
 	api     *fakeAPI
+	shell   string // SHELL for claude; "" means /bin/bash
 }
 
 // newProject makes a project with guard registered as the PreToolUse hook
@@ -256,7 +258,7 @@ func newProject(t *testing.T) *project {
 in=$(mktemp %s/call-$(date +%%s%%N)-XXXXXX) || { echo "guard-e2e: cannot log the hook input" >&2; exit 2; }
 cat >"$in" || { echo "guard-e2e: cannot log the hook input" >&2; exit 2; }
 env >"$in.env"
-exec %s hook <"$in"
+exec %s hook "$@" <"$in"
 `, shellQuote(p.hookLog), shellQuote(guard))
 	if err := os.WriteFile(wrapper, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
@@ -334,7 +336,7 @@ func (p *project) run(allowedTools ...string) *outcome {
 		"HOME=" + p.home,
 		"USER=root",
 		"LOGNAME=root",
-		"SHELL=/bin/bash",
+		"SHELL=" + cmp.Or(p.shell, "/bin/bash"),
 		"LANG=C.UTF-8",
 		"TERM=dumb",
 		"TMPDIR=/tmp",
