@@ -369,6 +369,10 @@ func (p *parser) command(cmd syntax.Command, redirs []Redirect, dir Dir, ctx []F
 		return dir, dir
 
 	case *syntax.TimeClause:
+		if c.PosixFormat && p.zsh {
+			// zsh's time takes no options: time -p runs a program named -p.
+			p.findZsh(c, "zsh's time has no -p: it runs a program named -p")
+		}
 		if c.Stmt == nil {
 			return dir, dir
 		}

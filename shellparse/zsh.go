@@ -32,6 +32,7 @@ import (
 //   - `<1-10>` is a glob of numbers, not two redirections;
 //   - `{a} >x` opens a descriptor into $a, even with the blank (bash: the
 //     argument {a}), and a command word `{y}` is a group;
+//   - `time -p CMD` runs a program named -p (zsh's time takes no option);
 //   - `cd +N` is an entry of the directory stack, and `cd OLD NEW` replaces
 //     OLD by NEW in the working directory (already unknown to guard: bash
 //     refuses two operands).

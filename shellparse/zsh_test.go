@@ -48,6 +48,10 @@ var zshTests = []struct {
 	{`echo x >! f`, "cmd 1:1 \"echo\" \"x\" \"f\" >\"!\"\nfinding 1:8 zsh"},
 	{`cat <1-10>x`, "cmd 1:1 \"cat\" <\"1-10\" >\"x\"\nfinding 1:5 zsh"},
 	{`cat <in >out`, `cmd 1:1 "cat" <"in" >"out"`},
+
+	// time -p runs a program named -p.
+	{`time -p ls`, "cmd 1:9 \"ls\"\nfinding 1:1 zsh"},
+	{`time ls`, `cmd 1:6 "ls"`},
 }
 
 func TestZsh(t *testing.T) {
