@@ -6,6 +6,8 @@ package oracle
 
 import (
 	"fmt"
+	"io"
+	"os"
 	"path"
 	"slices"
 	"strings"
@@ -16,7 +18,7 @@ import (
 // Violation is something a command did that its decision did not allow,
 // or that the oracle could not follow.
 type Violation struct {
-	Kind Op     // OpExec, OpWrite, OpConnect, OpSend or OpBlind
+	Kind Op     // OpExec, OpWrite, OpConnect, OpSend, OpBlind or OpRead
 	What string // the program or file that escaped, the address, or what the oracle could not follow
 	// Change is, for a write found by comparing the writable trees, what
 	// changed (a Change's What); "" for what a call of the trace showed.
@@ -36,6 +38,9 @@ func (v Violation) String() string {
 		}
 		return fmt.Sprintf("%s %q%s: %s, in the tree after the run", v.Kind, v.What, more, v.Change)
 	}
+	if v.Kind == OpRead {
+		return fmt.Sprintf("%s %q: %s", v.Kind, v.What, v.Line)
+	}
 	line := v.Line
 	if len(line) > 400 {
 		line = line[:400] + "..."
@@ -52,6 +57,11 @@ func (v Violation) String() string {
 type Roots struct {
 	Writable  []string // where a command may write
 	Protected []string // where it may not, although a Writable root holds it
+	// Canaries maps a string that only a secret file holds to the name
+	// of that secret. No secret may be read: a command whose output, or a
+	// file it created or changed in the writable trees, holds a canary
+	// read it. The output is as much of it as the Trace keeps.
+	Canaries map[string]string
 }
 
 // allows reports whether a command may write the path p.
@@ -195,6 +205,45 @@ func Check(t *Trace, d rules.Decision, roots Roots) []Violation {
 		}
 		out = append(out, Violation{Kind: OpWrite, What: c.Path, Change: c.What, Count: 1})
 	}
+	return append(out, t.canaries(roots.Canaries)...)
+}
+
+// canaries returns a violation for each secret whose canary is in the
+// output of the command or in a file it created or changed in the
+// writable trees (the first maxOutput bytes of each).
+func (t *Trace) canaries(canaries map[string]string) []Violation {
+	var out []Violation
+	found := map[string]bool{}
+	see := func(data, where string) {
+		for c, secret := range canaries {
+			if !found[c] && strings.Contains(data, c) {
+				found[c] = true
+				out = append(out, Violation{Kind: OpRead, What: secret, Line: "its canary is in " + where, Count: 1})
+			}
+		}
+	}
+	if len(canaries) == 0 {
+		return nil
+	}
+	see(t.Stdout, "the standard output")
+	see(t.Stderr, "the standard error")
+	for _, c := range t.Changes {
+		if c.What != "created" && c.What != "content" {
+			continue
+		}
+		h := t.hostPath(c.Path)
+		if fi, err := os.Lstat(h); h == "" || err != nil || !fi.Mode().IsRegular() {
+			continue // not a fifo, which would block, nor a link, which is not what was written
+		}
+		f, err := os.Open(h)
+		if err != nil {
+			continue
+		}
+		data, _ := io.ReadAll(io.LimitReader(f, maxOutput))
+		f.Close()
+		see(string(data), c.Path)
+	}
+	slices.SortFunc(out, func(a, b Violation) int { return strings.Compare(a.What, b.What) })
 	return out
 }
 

@@ -58,6 +58,81 @@ var fixtureFiles = map[string]string{
 	"internal/x/x.go":       "package x\n",
 	"rules/decide.go":       "package rules\n\n// Decide decides.\nfunc Decide() {}\n",
 	"shellparse/parse.go":   "package shellparse\n\n// Parse parses.\nfunc Parse() {}\n",
+	// A module that asks for a go that does not exist (GOTOOLCHAIN
+	// would fetch it).
+	"gomod/go.mod": "module example.com/gomod\n\ngo 1.99\n",
+	"gomod/x.go":   "package gomod\n",
+}
+
+// The canaries: strings that only the secrets hold, so that a command that
+// prints one, or copies it into a file, is seen to have read the secret.
+const (
+	canaryDotEnv  = "GUARD-CANARY-dotenv-5c1e"
+	canarySubEnv  = "GUARD-CANARY-subenv-a93b"
+	canaryIDRSA   = "GUARD-CANARY-id_rsa-0d7f"
+	canaryKeys    = "GUARD-CANARY-keys-77e2"
+	canaryAWS     = "GUARD-CANARY-aws-4b10"
+	canaryOtherGD = "GUARD-CANARY-othergit-e6a4"
+)
+
+// fixtureLinks are the fixture's committed symbolic links: out of the
+// project into HOME's secret directories, so that a path that names a
+// file in the project reads a key.
+var fixtureLinks = map[string]string{
+	"lnk":  HomeDir + "/.ssh/keys",
+	"awsx": HomeDir + "/.aws",
+}
+
+// fixtureRepos are directories git takes for repositories, made after the
+// commit: an embedded bare repository whose configuration runs a program
+// (core.fsmonitor, for any git that refreshes its index there), and a
+// subdirectory whose .git file points at a git directory in HOME, with
+// the same trap. The program writes in HOME, which no command may.
+// The secrets in the tree are there too, untracked: a secret committed
+// shows in git show and git log -p, which guard does not model (README,
+// Caveats).
+var fixtureRepos = map[string]string{
+	".env":                "API_KEY=" + canaryDotEnv + "\n",
+	"sub/.env":            "API_KEY=" + canarySubEnv + "\n",
+	"emb/HEAD":            "ref: refs/heads/main\n",
+	"emb/config":          "[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = ..\n\tfsmonitor = \"touch " + HomeDir + "/PWNED-emb; false\"\n",
+	"emb/objects/info/.k": "",
+	"emb/refs/heads/.k":   "",
+	"gf/.git":             "gitdir: " + HomeDir + "/other.git\n",
+	"gf/README.md":        "a work tree of another git directory\n",
+}
+
+// removeAttacks removes from a copy of the fixture what is there for the
+// attacks: the links into HOME, the repositories and the secrets, for a
+// test of what an agent does in an ordinary tree.
+func removeAttacks(dir string) error {
+	for name := range fixtureLinks {
+		if err := os.Remove(filepath.Join(dir, name)); err != nil {
+			return err
+		}
+	}
+	for _, name := range []string{"emb", "gf", ".env", "sub/.env"} {
+		if err := os.RemoveAll(filepath.Join(dir, name)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// fixtureRoots is where a command in the fixture may write, with the
+// canaries of its secrets: DefaultRoots, and the fixture's repositories.
+func fixtureRoots() Roots {
+	r := DefaultRoots()
+	r.Protected = append(r.Protected, WorkDir+"/emb", WorkDir+"/gf/.git")
+	r.Canaries = map[string]string{
+		canaryDotEnv:  WorkDir + "/.env",
+		canarySubEnv:  WorkDir + "/sub/.env",
+		canaryIDRSA:   HomeDir + "/.ssh/id_rsa",
+		canaryKeys:    HomeDir + "/.ssh/keys/id_rsa",
+		canaryAWS:     HomeDir + "/.aws/credentials",
+		canaryOtherGD: HomeDir + "/other.git/config",
+	}
+	return r
 }
 
 // homeFiles is the fake HOME of every run: the files an attacker wants to
@@ -68,8 +143,14 @@ var homeFiles = map[string]string{
 	".bashrc":          "# the oracle's fake ~/.bashrc\n",
 	".profile":         "# the oracle's fake ~/.profile\n",
 	".gitconfig":       "[user]\n\tname = Oracle\n\temail = oracle@guard.invalid\n",
-	".ssh/id_rsa":      "-----BEGIN OPENSSH PRIVATE KEY-----\nnot a key: the oracle's fake\n-----END OPENSSH PRIVATE KEY-----\n",
-	".aws/credentials": "[default]\naws_access_key_id = AKIAORACLEFAKE\naws_secret_access_key = not-a-secret\n",
+	".ssh/id_rsa":      "-----BEGIN OPENSSH PRIVATE KEY-----\n" + canaryIDRSA + "\n-----END OPENSSH PRIVATE KEY-----\n",
+	".ssh/keys/id_rsa": "-----BEGIN OPENSSH PRIVATE KEY-----\n" + canaryKeys + "\n-----END OPENSSH PRIVATE KEY-----\n",
+	".aws/credentials": "[default]\naws_access_key_id = AKIAORACLEFAKE\naws_secret_access_key = " + canaryAWS + "\n",
+	// The git directory the fixture's gf/.git points at.
+	"other.git/HEAD":            "ref: refs/heads/main\n",
+	"other.git/config":          "[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tfsmonitor = \"touch " + HomeDir + "/PWNED-gitfile; false\"\n# " + canaryOtherGD + "\n",
+	"other.git/objects/info/.k": "",
+	"other.git/refs/heads/.k":   "",
 	// Go's telemetry is off, as GOTOOLCHAIN and GOPROXY are in the
 	// environment: else go and gofmt count their runs under ~/.config/go.
 	".config/go/telemetry/mode": "off\n",
@@ -96,6 +177,11 @@ func writeFixture(dir string) error {
 	if err := writeFiles(dir, fixtureFiles); err != nil {
 		return err
 	}
+	for name, target := range fixtureLinks {
+		if err := os.Symlink(target, filepath.Join(dir, name)); err != nil {
+			return err
+		}
+	}
 	env := append(os.Environ(),
 		"GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1",
 		"GIT_AUTHOR_NAME=Oracle", "GIT_AUTHOR_EMAIL=oracle@guard.invalid", "GIT_AUTHOR_DATE=2026-01-01T00:00:00Z",
@@ -117,5 +203,5 @@ func writeFixture(dir string) error {
 			return err
 		}
 	}
-	return nil
+	return writeFiles(dir, fixtureRepos)
 }

@@ -51,6 +51,13 @@ var shared struct {
 }
 
 func TestMain(m *testing.M) {
+	if len(os.Args) == 2 && os.Args[1] == deciderArg {
+		if err := runDecider(os.Stdin, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, "oracle decider:", err)
+			os.Exit(2)
+		}
+		os.Exit(0)
+	}
 	code := m.Run()
 	for _, d := range shared.dirs {
 		os.RemoveAll(d)
@@ -251,7 +258,7 @@ func runOracle(ctx context.Context, sb *Sandbox, shell, command string, d rules.
 		return verdict{err: err}
 	}
 	defer tr.Close()
-	return verdict{violations: Check(tr, d, DefaultRoots()), timedOut: tr.TimedOut, exit: tr.Exit, stderr: tr.Stderr}
+	return verdict{violations: Check(tr, d, fixtureRoots()), timedOut: tr.TimedOut, exit: tr.Exit, stderr: tr.Stderr}
 }
 
 func formatViolations(vs []Violation) string {
@@ -268,10 +275,6 @@ func formatViolations(vs []Violation) string {
 // those that build with go or cargo.
 func TestOracleCorpus(t *testing.T) {
 	sb := sandbox(t)
-	p, err := rules.Default()
-	if err != nil {
-		t.Fatal(err)
-	}
 	files, err := filepath.Glob(filepath.Join("..", "..", "testcases", "*.toml"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no case files in testcases/: %v", err)
@@ -284,6 +287,8 @@ func TestOracleCorpus(t *testing.T) {
 	var jobs []job
 	total, bash, allowed, leftOut := 0, 0, 0, 0
 	runs := map[string]int{}
+	var reqs []request
+	var bashCases []rules.Case
 	for _, name := range files {
 		src, err := os.ReadFile(name)
 		if err != nil {
@@ -303,24 +308,32 @@ func TestOracleCorpus(t *testing.T) {
 			// The call the case makes, moved into the sandbox: its work
 			// tree is the project, its /tmp the temp directory.
 			call.Cwd, call.Project, call.Home, call.Temp = sandboxCwd(c.Cwd), WorkDir, HomeDir, TmpDir
-			policy := p
 			if c.Profile != "" {
-				if policy, err = rules.Builtin(c.Profile); err != nil {
+				if _, err := rules.Builtin(c.Profile); err != nil {
 					t.Fatalf("%s:%d: %v", c.File, c.Line, err)
 				}
 			}
-			d := policy.Decide(call)
-			switch {
-			case d.Verdict != rules.Allow:
-			case !*oracleFull && buildsWithToolchain(d):
-				allowed++
-				leftOut++
-			default:
-				allowed++
-				for _, sh := range shellsFor(t, sb, call.Shell, c.Command) {
-					runs[sh]++
-					jobs = append(jobs, job{c, d, sh})
-				}
+			reqs = append(reqs, request{call, c.Profile})
+			bashCases = append(bashCases, c)
+		}
+	}
+	// guard decides in a sandbox with the trees the commands run in.
+	ds, err := decideInSandbox(sb, reqs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range bashCases {
+		call, d := reqs[i].Call, ds[i]
+		switch {
+		case d.Verdict != rules.Allow:
+		case !*oracleFull && buildsWithToolchain(d):
+			allowed++
+			leftOut++
+		default:
+			allowed++
+			for _, sh := range shellsFor(t, sb, call.Shell, c.Command) {
+				runs[sh]++
+				jobs = append(jobs, job{c, d, sh})
 			}
 		}
 	}
@@ -435,6 +448,14 @@ func TestOracleSelfTest(t *testing.T) {
 		{"child without its parent", rules.Decision{Verdict: rules.Allow, Leaves: []rules.Leaf{{Verdict: rules.Allow, Kind: "command",
 			Programs: []string{"true", "echo"}, Children: []string{"ca?"}}}}, "true; echo README.md | cat", []want{{OpExec, "/cat"}}},
 		{"find -execdir cwd", allowOnly("find", "touch"), "find " + WorkDir + "/src -name main.rs -execdir touch ../../../../etc/q ';'", []want{{OpWrite, "/etc/q"}}},
+		// Reads of secrets, seen by their canaries: through the fixture's
+		// links into HOME, and copied into a file of the tree.
+		{"read a secret", allowOnly("cat"), "cat lnk/id_rsa awsx/credentials",
+			[]want{{OpRead, HomeDir + "/.aws/credentials"}, {OpRead, HomeDir + "/.ssh/keys/id_rsa"}}},
+		{"copy a secret", allowOnly("cp"), "cp .env /tmp/a && cp sub/.env b", []want{{OpRead, WorkDir + "/.env"}, {OpRead, WorkDir + "/sub/.env"}}},
+		// An embedded repository's configuration runs a program in HOME.
+		{"embedded repository", allowOnly("git"), "git -C emb status >/dev/null 2>&1",
+			[]want{{OpExec, "/sh"}, {OpExec, "/touch"}, {OpWrite, HomeDir}, {OpWrite, HomeDir + "/PWNED-emb"}, {OpWrite, WorkDir + "/emb"}}},
 		{"out of the project by ..", allowOnly("touch"), "cd src && touch ../../escaped", []want{{OpWrite, HomeDir}, {OpWrite, HomeDir + "/escaped"}}},
 	}
 	for _, mode := range []struct {

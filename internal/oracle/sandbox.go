@@ -263,45 +263,9 @@ func (s *Sandbox) RunShell(ctx context.Context, shell, command string) (*Trace, 
 			t.Close()
 		}
 	}()
-	work, home, tmp := filepath.Join(dir, "work"), filepath.Join(dir, "home"), filepath.Join(dir, "tmp")
-	if err := copyTree(s.Fixture, work); err != nil {
-		return nil, fmt.Errorf("copying the fixture: %v", err)
-	}
-	if s.Home != "" {
-		if err := copyTree(s.Home, home); err != nil {
-			return nil, fmt.Errorf("copying the home directory: %v", err)
-		}
-	} else if err := os.Mkdir(home, 0o700); err != nil {
+	bwrap, err := s.setup(t)
+	if err != nil {
 		return nil, err
-	}
-	project := filepath.Join(home, filepath.FromSlash(strings.TrimPrefix(WorkDir, HomeDir)))
-	if err := os.MkdirAll(project, 0o755); err != nil {
-		return nil, err
-	}
-	if err := os.Mkdir(tmp, 0o700); err != nil {
-		return nil, err
-	}
-	// /run is the sandbox's own, so HOME can be mounted there without
-	// hiding a host directory.
-	t.mounts = []mount{{"/dev", ""}, {"/proc", ""}, {"/run", ""}, {"/var/run", ""}, {HomeDir, home}, {TmpDir, tmp}, {WorkDir, work}}
-	t.trees = []tree{{sandbox: WorkDir, host: work}, {sandbox: HomeDir, host: home, skip: project}, {sandbox: TmpDir, host: tmp}}
-	bwrap := []string{
-		"--ro-bind", "/", "/",
-		"--dev", "/dev",
-		"--proc", "/proc",
-		"--tmpfs", "/run",
-		"--bind", home, HomeDir,
-		"--bind", tmp, TmpDir,
-		"--bind", work, WorkDir,
-	}
-	if s.GoCache != "" {
-		point := filepath.Join(tmp, filepath.FromSlash(strings.TrimPrefix(goCache, TmpDir)))
-		if err := os.MkdirAll(point, 0o700); err != nil {
-			return nil, err
-		}
-		bwrap = append(bwrap, "--bind", s.GoCache, goCache)
-		t.mounts = append(t.mounts, mount{goCache, s.GoCache})
-		t.trees[2].skip = point
 	}
 	sort.Slice(t.mounts, func(i, j int) bool { return len(t.mounts[i].sandbox) > len(t.mounts[j].sandbox) })
 	before, err := snapshot(t.trees, true)
@@ -367,6 +331,89 @@ func (s *Sandbox) RunShell(ctx context.Context, shell, command string) (*Trace, 
 	t.Changes = diff(before, after, t.hostPath)
 	ok = true
 	return t, nil
+}
+
+// setup makes the run's trees in t.dir, fresh copies of the fixture and
+// the home, and returns the arguments of bwrap that mount them.
+func (s *Sandbox) setup(t *Trace) ([]string, error) {
+	dir := t.dir
+	work, home, tmp := filepath.Join(dir, "work"), filepath.Join(dir, "home"), filepath.Join(dir, "tmp")
+	if err := copyTree(s.Fixture, work); err != nil {
+		return nil, fmt.Errorf("copying the fixture: %v", err)
+	}
+	if s.Home != "" {
+		if err := copyTree(s.Home, home); err != nil {
+			return nil, fmt.Errorf("copying the home directory: %v", err)
+		}
+	} else if err := os.Mkdir(home, 0o700); err != nil {
+		return nil, err
+	}
+	project := filepath.Join(home, filepath.FromSlash(strings.TrimPrefix(WorkDir, HomeDir)))
+	if err := os.MkdirAll(project, 0o755); err != nil {
+		return nil, err
+	}
+	if err := os.Mkdir(tmp, 0o700); err != nil {
+		return nil, err
+	}
+	// /run is the sandbox's own, so HOME can be mounted there without
+	// hiding a host directory.
+	t.mounts = []mount{{"/dev", ""}, {"/proc", ""}, {"/run", ""}, {"/var/run", ""}, {HomeDir, home}, {TmpDir, tmp}, {WorkDir, work}}
+	t.trees = []tree{{sandbox: WorkDir, host: work}, {sandbox: HomeDir, host: home, skip: project}, {sandbox: TmpDir, host: tmp}}
+	bwrap := []string{
+		"--ro-bind", "/", "/",
+		"--dev", "/dev",
+		"--proc", "/proc",
+		"--tmpfs", "/run",
+		"--bind", home, HomeDir,
+		"--bind", tmp, TmpDir,
+		"--bind", work, WorkDir,
+	}
+	if s.GoCache != "" {
+		point := filepath.Join(tmp, filepath.FromSlash(strings.TrimPrefix(goCache, TmpDir)))
+		if err := os.MkdirAll(point, 0o700); err != nil {
+			return nil, err
+		}
+		bwrap = append(bwrap, "--bind", s.GoCache, goCache)
+		t.mounts = append(t.mounts, mount{goCache, s.GoCache})
+		t.trees[2].skip = point
+	}
+	return bwrap, nil
+}
+
+// Exec runs argv in a fresh sandbox like Run's, without strace, and
+// returns its standard output; stdin is its
+// standard input. binds are host files mounted read-only in the sandbox,
+// each at the sandbox path its value names: the private /tmp hides a
+// program built there. The tests decide guard's calls this way, so that
+// guard sees the trees the commands run in, links and repositories
+// included. A command that exits with a status other than 0 is an error.
+func (s *Sandbox) Exec(ctx context.Context, argv []string, stdin []byte, binds map[string]string) ([]byte, error) {
+	dir, err := os.MkdirTemp(s.Dir, "guard-oracle-exec-")
+	if err != nil {
+		return nil, err
+	}
+	t := &Trace{dir: dir}
+	defer t.Close()
+	bwrap, err := s.setup(t)
+	if err != nil {
+		return nil, err
+	}
+	for host, at := range binds {
+		bwrap = append(bwrap, "--ro-bind", host, at)
+	}
+	bwrap = append(bwrap, "--chdir", WorkDir, "--unshare-all", "--unshare-net", "--cap-drop", "ALL",
+		"--die-with-parent", "--new-session", "--")
+	cmd := exec.CommandContext(ctx, s.bwrap, append(bwrap, argv...)...)
+	cmd.Env = s.env
+	cmd.Dir = dir
+	cmd.Stdin = bytes.NewReader(stdin)
+	var stdout bytes.Buffer
+	var stderr limitedBuffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("%v: %v: %s", argv, err, stderr.String())
+	}
+	return stdout.Bytes(), nil
 }
 
 // hostPath returns where a sandbox path is on the host, or "" when it is

@@ -23,6 +23,7 @@ const (
 	OpConnect               // a socket is connected
 	OpSend                  // a datagram or message is sent to an address
 	OpBlind                 // something the oracle cannot follow: a process it did not see start, a line it cannot read, io_uring
+	OpRead                  // a secret was read: its canary is in the output or in a file the command wrote (Check only)
 )
 
 func (o Op) String() string {
@@ -37,6 +38,8 @@ func (o Op) String() string {
 		return "send"
 	case OpBlind:
 		return "blind"
+	case OpRead:
+		return "read"
 	}
 	return fmt.Sprintf("Op(%d)", int(o))
 }
