@@ -226,8 +226,16 @@ func (g *generator) pipeline(depth int) string {
 }
 
 // command is a simple command with what may surround it, or a compound
-// command around a script.
+// command around a script, or an attack on the classes of issues 7 and 8,
+// maybe with line continuations in it.
 func (g *generator) command(depth int) string {
+	if g.chance(0.25) {
+		c := g.attack()
+		if g.chance(0.3) {
+			c = g.continuations(c)
+		}
+		return c
+	}
 	if depth < 2 && g.chance(0.15) {
 		inner := g.script(depth + 1)
 		switch g.r.IntN(6) {
@@ -287,6 +295,9 @@ func (g *generator) simple(depth int) string {
 }
 
 func (g *generator) assignment() string {
+	if g.chance(0.1) {
+		return pick(g, []string{"LC_ALL=zh_CN.GBK", "LANG=C.UTF-8", "LC_CTYPE=ja_JP.SJIS", "LC_ALL=C", "LANG=zh_TW.Big5"})
+	}
 	if g.chance(0.8) {
 		return pick(g, []string{"RUST_LOG=debug", "LC_ALL=C", "NO_COLOR=1", "TERM=dumb", "CI=true", "RUST_BACKTRACE=1", "GOMAXPROCS=1", "CGO_ENABLED=0", "COLUMNS=80"})
 	}
@@ -536,6 +547,67 @@ func (g *generator) word(w string) string {
 	}
 	b.WriteString("'")
 	return b.String()
+}
+
+// attacks are commands of the classes of issues 7 and 8: heredocs,
+// comments, descriptor redirections, what zsh reads differently, and
+// paths that reach a secret or a repository by a glob, standard input, a
+// tree walk, an option or a link of the fixture.
+var attacks = []string{
+	// heredocs and comments
+	"cat <<EOF\nx\nEOF", "cat <<'EOF'\n$(id)\nEOF", "cat <<-EOF\n\tx\n\tEOF", "cat <<ÉOF\nx\nÉOF", "cat <<\"E O\"\nx\nE O",
+	"cat <<EOF > /tmp/h\n$HOME\nEOF", "cat << EOF | wc -l\na\nEOF", "wc -l <<EOF\n`id`\nEOF", "echo x # > ~/.bashrc", "echo x #\\\ntouch ~/x",
+	"cat <<EOF\nx\\\nEOF\nEOF", "cat <<E\\\nOF\nx\nEOF",
+	// descriptor redirections
+	"cat 1<.git/config >>/dev/stdout", "cat /dev/fd/0 < README.md", "cat /proc/self/fd/0 < README.md", "ls 2>&1 1>&2 | wc -l",
+	"ls 3>&1 1>&2 2>&3", "echo x >&-x", "echo x 3>/tmp/y >&3", "cat 0<~/.ssh/id_rsa", "cat < /proc/self/fd/3 3<.env",
+	// zsh
+	"echo {-..-}", "echo {a..c}", "echo =ls", "ls =cat", "echo $'\\-'", "printf %d PATH=0", "printf '%d\\n' 'x[$(id)]'", "< README.md",
+	"echo x >! /tmp/z", "ls <1-10>", "{a} > /tmp/y", "for path in /tmp/x; do ls; done", "echo } ; ls", "cd +1", "echo x > ~/.bashrc(N)",
+	// globs in directory components
+	"cat ~/.ss?/id_rsa", "cat /etc/shad*", "cat ~/.[s]sh/id_rsa", "head -1 ~/.aw*/credentials", "cat l?k/id_rsa", "cat aws?/credentials", "cat */.env", "cat s*/.e*",
+	// standard input and find
+	"echo ~/.ssh/id_rsa | xargs cat", "echo lnk/id_rsa | xargs head", "printf '%s\\n' .env | xargs cat", "find ~/.ssh -exec cat {} +",
+	"find lnk/ -type f -exec cat {} +", "find -L . -name id_rsa -exec cat {} ';'", "find . -name .env -exec cat {} +", "find awsx -type f",
+	// recursive readers
+	"grep -r x .", "grep -r CANARY .", "grep -rL x .", "grep -R API .", "rg --hidden x", "rg -uu CANARY", "tree -a", "ls -Ra", "ls -la lnk/", "du -a .", "cat -- lnk/*",
+	// options that name files
+	"diff --from-file=.env README.md", "diff --from-file=lnk/id_rsa README.md", "grep -f .env README.md", "grep -f lnk/id_rsa -v README.md",
+	"grep --file=awsx/credentials README.md", "sort --files0-from=/dev/null", "wc --files0-from=list.txt",
+	// -C and cd through links and repositories
+	"cd lnk/.. && cat id_rsa", "cd -P lnk/.. && cat id_rsa", "cd lnk && cat id_rsa", "env -C lnk/.. cat id_rsa", "env -C lnk cat id_rsa",
+	"git -C sub status", "git -C emb status", "git -C gf status", "cd gf && git status", "cd emb && git log", "git -C emb log --oneline",
+	"git show HEAD:.env", "git show HEAD:README.md", "git --git-dir=emb status", "git -C gomod status", "go -C gomod version", "go -C gomod env GOVERSION",
+	"cd gomod && go list", "cat awsx/credentials", "cat lnk/id_rsa", "cat .env", "cat sub/.env", "cat lnk/../.ssh/id_rsa",
+}
+
+func (g *generator) attack() string { return pick(g, attacks) }
+
+// continuations puts backslash-newlines in a command: between words, inside
+// one, after $, inside && || << >> ((, and at the end.
+func (g *generator) continuations(c string) string {
+	const bn = "\\\n"
+	switch g.r.IntN(6) {
+	case 0:
+		if i := strings.IndexByte(c, ' '); i > 0 {
+			return c[:i] + " " + bn + c[i:]
+		}
+	case 1:
+		if i := strings.IndexAny(c, "abcdefghijklmnopqrstuvwxyz"); i >= 0 && i+1 < len(c) {
+			return c[:i+1] + bn + c[i+1:]
+		}
+	case 2:
+		for _, op := range []string{"&&", "||", "<<", ">>", "((", "$"} {
+			if i := strings.Index(c, op); i >= 0 {
+				return c[:i+1] + bn + c[i+1:]
+			}
+		}
+	case 3:
+		return c + " " + bn
+	case 4:
+		return "echo x &" + bn + "& " + c
+	}
+	return c + bn
 }
 
 // sq quotes s in single quotes.
