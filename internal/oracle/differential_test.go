@@ -162,10 +162,12 @@ func TestOracleDifferential(t *testing.T) {
 // fails it, so that the list shrinks as the bugs are fixed. Each names
 // the bug.
 var knownConvictions = map[string]string{
-	// zsh's time keyword takes no options: time -p date runs a program
-	// named -p. guard reads -p as time's (bash's) option.
-	Zsh + "\x00time -p date":              "zsh: time -p runs -p",
-	Zsh + "\x00time -p COLUMNS=80 base64": "zsh: time -p runs -p",
+	// Found by seed 2 with -oracle.n=3000; the rules do not handle them yet.
+	// zsh reads time after a pipe as its keyword and runs the last part of
+	// a pipeline in the shell itself, so that cd changes the directory of
+	// what follows; bash runs the program time there, in a subshell.
+	Zsh + "\x00comm $'-3' | time cd -P lnk/.. && cat id_rsa":       "zsh: | time cd changes the shell's directory",
+	Zsh + "\x00'git' \"branch\" --list | time cd gf && git status": "zsh: | time cd changes the shell's directory",
 }
 
 // generator composes commands. It reads the programs, subcommands and
