@@ -434,6 +434,12 @@ func (p *parser) binary(c *syntax.BinaryCmd, dir Dir, ctx []Frame, depth int) (s
 		for i := len(links) - 1; i >= 0; i-- {
 			st := links[i].st
 			if tc, ok := st.Cmd.(*syntax.TimeClause); ok && i < len(links)-1 {
+				if p.zsh {
+					// zsh reads it as its keyword, and runs the last part
+					// of a pipeline in the shell itself: | time cd x
+					// changes its directory.
+					p.findZsh(tc, "after |, time is bash's /usr/bin/time but zsh's keyword")
+				}
 				// After |, time is not bash's keyword but the program
 				// /usr/bin/time, with the rest of the words as arguments.
 				if st = p.timeProgram(st, tc); st == nil {

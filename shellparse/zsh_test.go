@@ -52,6 +52,7 @@ var zshTests = []struct {
 	// time -p runs a program named -p.
 	{`time -p ls`, "cmd 1:9 \"ls\"\nfinding 1:1 zsh"},
 	{`time ls`, `cmd 1:6 "ls"`},
+	{`echo | time cd x`, "cmd 1:1 \"echo\"\ncmd 1:8 \"time\" \"cd\" \"x\"\nfinding 1:8 zsh"},
 }
 
 func TestZsh(t *testing.T) {
