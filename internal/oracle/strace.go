@@ -832,7 +832,9 @@ func (p *proc) socketEvent(c *call, ev Event) []Event {
 // directory descriptor argument; "" when it cannot be known.
 func (p *proc) resolve(dirfd, arg string) string {
 	s, ok := unquote(arg)
-	if !ok {
+	if !ok || s == "" {
+		// An empty name is no file (ENOENT), or with AT_EMPTY_PATH the
+		// descriptor's: the comparison of the trees decides.
 		return ""
 	}
 	return p.abs(dirfd, s)

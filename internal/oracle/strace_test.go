@@ -145,3 +145,20 @@ func TestOracleTraceClose(t *testing.T) {
 		t.Errorf("the run's directory is still there: %v", err)
 	}
 }
+
+// TestOracleParseEmptyName: a call on an empty name names no file; it is
+// not a write to the working directory (go's compiler under zsh made one).
+func TestOracleParseEmptyName(t *testing.T) {
+	trace := "100 execve(\"/usr/bin/bash\", [\"bash\"], 0x1 /* 1 vars */) = 0\n" +
+		"100 chdir(\"/usr/local/go/src/internal/bytealg\") = 0\n" +
+		"100 truncate(\"\", 0)                 = -1 ENOENT (No such file or directory)\n"
+	events, err := parseTrace([]byte(trace), "/usr/bin/bash", "/work")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ev := range events {
+		if ev.Op == OpWrite && ev.Path != "" {
+			t.Errorf("truncate(\"\") was read as a write to %q", ev.Path)
+		}
+	}
+}
