@@ -139,11 +139,8 @@ func TestShellPaths(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range []struct {
-		cmd  string
-		want Verdict
-		why  string
-	}{
+	bash := func(cmd string) Call { return w.call("Bash", map[string]any{"command": cmd}) }
+	decideTable(t, p, bash, []decideCase{
 		{"echo x > src/out.txt", Ask, "writing src/out.txt"},
 		{"echo x > out/file", Deny, "outside the writable roots"},
 		{"echo x > cfg", Deny, "protected"},
@@ -215,12 +212,7 @@ func TestShellPaths(t *testing.T) {
 		{"find keys -exec cat {} +", Deny, "secret"},
 		{"find ~/.ssh -name id_rsa", Deny, "secret"},
 		{"find out -exec cat {} \\;", Allow, ""},
-	} {
-		d := p.Decide(w.call("Bash", map[string]any{"command": tc.cmd}))
-		if d.Verdict != tc.want || !strings.Contains(d.Reason(), tc.why) {
-			t.Errorf("%q: got %s: %s; want %s: ...%s...", tc.cmd, d.Verdict, d.Reason(), tc.want, tc.why)
-		}
-	}
+	})
 }
 
 // TestEveryTool decides a call of every tool the default policy names, and

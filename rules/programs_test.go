@@ -54,17 +54,32 @@ func write(t *testing.T, name, data string) {
 	}
 }
 
+// decideCase is a command and the verdict it must get, with a part of the
+// reason.
+type decideCase struct {
+	cmd  string
+	want Verdict
+	why  string
+}
+
+// decideTable decides each case's command with call and checks the verdict.
+func decideTable(t *testing.T, p *Policy, call func(string) Call, cases []decideCase) {
+	t.Helper()
+	for _, tc := range cases {
+		d := p.Decide(call(tc.cmd))
+		if d.Verdict != tc.want || !strings.Contains(d.Reason(), tc.why) {
+			t.Errorf("%q: got %s: %s; want %s: ...%s...", tc.cmd, d.Verdict, d.Reason(), tc.want, tc.why)
+		}
+	}
+}
+
 func TestGitRepository(t *testing.T) {
 	proj, call := gitWorld(t)
 	p, err := Default()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range []struct {
-		cmd  string
-		want Verdict
-		why  string
-	}{
+	decideTable(t, p, call, []decideCase{
 		{"git status", Allow, ""},
 		{"git -C src log --oneline", Allow, ""},
 		{"git -C lib status", Allow, ""}, // a submodule: its gitdir is in the project's
@@ -72,12 +87,7 @@ func TestGitRepository(t *testing.T) {
 		{"cd vendor/evil.git && git log", Ask, "not the project's own"},
 		{"cd vendor/evil.git/refs && git status", Ask, "not the project's own"},
 		{"git -C away status", Ask, "not the project's own"},
-	} {
-		d := p.Decide(call(tc.cmd))
-		if d.Verdict != tc.want || !strings.Contains(d.Reason(), tc.why) {
-			t.Errorf("%q: got %s: %s; want %s: ...%s...", tc.cmd, d.Verdict, d.Reason(), tc.want, tc.why)
-		}
-	}
+	})
 	// The project's own configuration may run programs too.
 	write(t, filepath.Join(proj, ".git/config"), "[core]\n\tbare = false\n[diff \"bin\"]\n\ttextconv = hexdump -C\n")
 	if d := p.Decide(call("git log -p")); d.Verdict == Allow || !strings.Contains(d.Reason(), "diff.textconv") {
@@ -120,11 +130,12 @@ func TestProtectedByRole(t *testing.T) {
 		t.Fatal(err)
 	}
 	home := filepath.Join(filepath.Dir(proj), "home")
-	for _, tc := range []struct {
-		cmd  string
-		want Verdict
-		why  string
-	}{
+	withHome := func(cmd string) Call {
+		c := call(cmd)
+		c.Home = home
+		return c
+	}
+	decideTable(t, p, withHome, []decideCase{
 		{"echo 'gitdir: /tmp/x' > src/.git", Deny, "protected"},
 		{"touch vendor/evil.git/hooks/pre-commit", Deny, "which git takes for a repository"},
 		{"echo x > vendor/evil.git/config", Deny, "which git takes for a repository"},
@@ -135,14 +146,7 @@ func TestProtectedByRole(t *testing.T) {
 		{"cat ~/.pgpass", Deny, "secret"},
 		{"cat ~/.claude.json", Deny, "secret"},
 		{"echo x > src/notes.txt", Ask, "writing src/notes.txt"},
-	} {
-		c := call(tc.cmd)
-		c.Home = home
-		d := p.Decide(c)
-		if d.Verdict != tc.want || !strings.Contains(d.Reason(), tc.why) {
-			t.Errorf("%q: got %s: %s; want %s: ...%s...", tc.cmd, d.Verdict, d.Reason(), tc.want, tc.why)
-		}
-	}
+	})
 }
 
 // TestFoldCase: where the file system ignores case, so do the patterns.
@@ -177,11 +181,7 @@ func TestRevPaths(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range []struct {
-		cmd  string
-		want Verdict
-		why  string
-	}{
+	decideTable(t, p, call, []decideCase{
 		{"git show HEAD:.env", Deny, "secret"},
 		{"git show main~2:config/.env.production", Deny, "secret"},
 		{"git -C src show HEAD:./.env", Deny, "secret"},
@@ -196,12 +196,7 @@ func TestRevPaths(t *testing.T) {
 		{"git cat-file -p HEAD", Allow, ""},
 		{"git log -p -- src", Allow, ""},
 		{"git show :/fix", Allow, ""},
-	} {
-		d := p.Decide(call(tc.cmd))
-		if d.Verdict != tc.want || !strings.Contains(d.Reason(), tc.why) {
-			t.Errorf("%q: got %s: %s; want %s: ...%s...", tc.cmd, d.Verdict, d.Reason(), tc.want, tc.why)
-		}
-	}
+	})
 }
 
 // TestHomes: secret and protected paths under ~ hold for each spelling of
