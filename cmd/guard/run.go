@@ -10,9 +10,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/user"
 	"path/filepath"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"time"
 
@@ -277,15 +277,28 @@ func agentShell(env getenv) string {
 	return ""
 }
 
-// passwdHome returns the home directory of the user in the passwd
-// database, or "": ~ means it too when $HOME is unset, relative, or another
-// directory.
+// passwdHome returns the home directory of the user in /etc/passwd, or
+// "": ~ means it too when $HOME is unset, relative, or another directory.
+// The file is read directly: a name service lookup would cost a socket
+// and more than the rest of the decision.
 func passwdHome() string {
-	u, err := user.Current()
-	if err != nil || !filepath.IsAbs(u.HomeDir) {
+	data, err := os.ReadFile("/etc/passwd")
+	if err != nil {
 		return ""
 	}
-	return u.HomeDir
+	return passwdEntryHome(string(data), strconv.Itoa(os.Getuid()))
+}
+
+// passwdEntryHome returns the home field of the first passwd line whose
+// uid is uid, or "" when there is none or it is not absolute.
+func passwdEntryHome(passwd, uid string) string {
+	for _, line := range strings.Split(passwd, "\n") {
+		f := strings.Split(line, ":")
+		if len(f) >= 7 && f[2] == uid && filepath.IsAbs(f[5]) {
+			return f[5]
+		}
+	}
+	return ""
 }
 
 // ownDirs returns guard's own directories, which no write may touch:

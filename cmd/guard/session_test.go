@@ -88,3 +88,12 @@ func TestOwnDirs(t *testing.T) {
 		}
 	}
 }
+
+func TestPasswdEntryHome(t *testing.T) {
+	passwd := "root:x:0:0:root:/root:/bin/bash\nu:x:1000:1000::/home/u:/bin/zsh\nbad:x:1001:1001::rel:/bin/sh\n"
+	for _, tc := range []struct{ uid, want string }{{"0", "/root"}, {"1000", "/home/u"}, {"1001", ""}, {"7", ""}} {
+		if got := passwdEntryHome(passwd, tc.uid); got != tc.want {
+			t.Errorf("passwdEntryHome(uid %s) = %q, want %q", tc.uid, got, tc.want)
+		}
+	}
+}
