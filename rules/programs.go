@@ -353,6 +353,9 @@ func (d *decider) checkGoFile(file, local string) (Verdict, string) {
 		if f[0] == "toolchain" && !strings.HasPrefix(f[1], "go") {
 			return d.p.def, fmt.Sprintf("%s names the toolchain %s, which go would download and run", file, f[1])
 		}
+		if local == "" {
+			return d.p.def, fmt.Sprintf("%s asks for go %s, and guard cannot read the version of the go on PATH: go may download a toolchain and run it", file, want)
+		}
 		if newerGo(want, local) {
 			return d.p.def, fmt.Sprintf("%s asks for go %s, newer than the local go %s: go would download that toolchain and run it", file, want, local)
 		}
@@ -367,7 +370,8 @@ type goLocal struct {
 }
 
 // localGoVersion returns the version of the go command found on the
-// search path, read from the VERSION file of its GOROOT.
+// search path, read from the VERSION file of its GOROOT, and whether there
+// is one; the version is "" when it cannot be read.
 func localGoVersion(search string) (string, bool) {
 	for _, dir := range filepathList(search) {
 		bin := path.Join(dir, "go")
@@ -375,13 +379,15 @@ func localGoVersion(search string) (string, bool) {
 		if err != nil || fi.IsDir() || fi.Mode()&0o111 == 0 {
 			continue
 		}
+		// A go whose version guard cannot read is there all the same:
+		// "" and true, and every go.mod asking for a version asks.
 		real, err := realPath(bin)
 		if err != nil {
-			return "", false
+			return "", true
 		}
 		data, err := os.ReadFile(path.Join(path.Dir(path.Dir(real)), "VERSION"))
 		if err != nil {
-			return "", false
+			return "", true
 		}
 		line, _, _ := strings.Cut(string(data), "\n")
 		return strings.TrimPrefix(strings.TrimSpace(line), "go"), true

@@ -313,6 +313,10 @@ func TestGoToolchain(t *testing.T) {
 		t.Fatal(err)
 	}
 	write(t, filepath.Join(root, "goroot/VERSION"), "go1.26.8\ntime 2026-01-01T00:00:00Z\n")
+	write(t, filepath.Join(root, "noversion/bin/go"), "#!/bin/sh\n")
+	if err := os.Chmod(filepath.Join(root, "noversion/bin/go"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	mods := map[string]string{
 		"newer":     "module x\n\ngo 1.99\n",
 		"toolchain": "module x\n\ngo 1.21\ntoolchain go1.27.0\n",
@@ -345,7 +349,8 @@ func TestGoToolchain(t *testing.T) {
 		{"older", "go build -C ../newer ./...", bin, Ask},
 		{"newer", "go version", "/nonexistent", Allow}, // no go: nothing runs
 		{"newer", "go version", "", Allow},
-		{"hg", "go build ./...", bin, Ask}, // go runs hg to stamp the build
+		{"hg", "go build ./...", bin, Ask},                                     // go runs hg to stamp the build
+		{"older", "go build ./...", filepath.Join(root, "noversion/bin"), Ask}, // a go without VERSION
 	} {
 		proj := filepath.Join(root, tc.dir)
 		d := p.Decide(Call{Tool: "Bash", Input: map[string]any{"command": tc.cmd}, Cwd: proj, Project: root, Path: tc.path, Temp: filepath.Join(root, "tmp")})
