@@ -303,8 +303,11 @@ func (d *decider) treeSecretHidden(dir string, hidden bool) (string, error) {
 	var walk func(string) (string, error)
 	walk = func(at string) (string, error) {
 		ents, err := os.ReadDir(at)
-		if err != nil {
-			return "", nil // what guard cannot read, the command cannot either (same user)
+		switch {
+		case errors.Is(err, os.ErrPermission), errors.Is(err, os.ErrNotExist):
+			return "", nil // what guard cannot read, the command (same user) cannot either
+		case err != nil:
+			return "", fmt.Errorf("reading %s: %v", at, err)
 		}
 		count += len(ents)
 		if count > maxTreeEntries {
