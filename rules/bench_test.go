@@ -87,7 +87,7 @@ func BenchmarkCompileDefault(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			if errs := p.compileAll(); len(errs) > 0 {
+			if errs := p.CompileAll(); len(errs) > 0 {
 				b.Fatal(errs[0])
 			}
 		}

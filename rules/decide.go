@@ -122,12 +122,12 @@ const (
 // Decide returns the verdict on a call. It never fails: whatever it cannot
 // judge gets the default verdict or a deny.
 func (p *Policy) Decide(call Call) Decision {
-	if p == nil || !p.ok {
+	if !p.Loaded() {
 		return Decision{Verdict: Deny, Leaves: []Leaf{{Verdict: Deny, Kind: "input", Why: "no policy is loaded", Hint: "fix the policy file"}}}
 	}
 	d := &decider{p: p, call: call}
 	d.decide()
-	out := Decision{Verdict: Allow, Leaves: d.leaves, Policy: p.name, ReadOnly: d.readOnly()}
+	out := Decision{Verdict: Allow, Leaves: d.leaves, Policy: p.Name(), ReadOnly: d.readOnly()}
 	if len(out.Leaves) == 0 {
 		out.Leaves = []Leaf{{Verdict: Deny, Kind: "input", Why: "nothing in the call could be judged"}}
 	}
@@ -141,7 +141,7 @@ func (p *Policy) Decide(call Call) Decision {
 		}
 	}
 	for _, l := range out.Leaves {
-		out.Verdict = stricter(out.Verdict, l.Verdict)
+		out.Verdict = Stricter(out.Verdict, l.Verdict)
 	}
 	return out
 }
@@ -170,15 +170,7 @@ type decider struct {
 func (d *decider) add(l Leaf) { d.leaves = append(d.leaves, l) }
 
 // readOnly reports whether the call is in read-only mode.
-func (d *decider) readOnly() bool { return d.call.ReadOnly || d.p.readOnly }
-
-// readOnlyTools are the tools read-only mode may allow: they read files or
-// only keep the agent's own notes, and neither write files nor run code.
-// Their tier in the policy still has to allow them.
-var readOnlyTools = map[string]bool{
-	"Read": true, "Grep": true, "Glob": true, "LS": true, "NotebookRead": true,
-	"TodoWrite": true, "AskUserQuestion": true, "ExitPlanMode": true, "EnterPlanMode": true, "ToolSearch": true,
-}
+func (d *decider) readOnly() bool { return d.call.ReadOnly || d.p.ReadOnly() }
 
 // pathField is a field of a tool's input that names a path.
 type pathField struct {
@@ -202,22 +194,22 @@ var toolPaths = map[string][]pathField{
 
 func (d *decider) decide() {
 	tool := d.call.Tool
-	t, rule := d.p.toolTier(tool)
+	t, rule := d.p.ToolTier(tool)
 	if !path.IsAbs(d.call.Cwd) {
 		d.add(Leaf{Verdict: Deny, Kind: "input", Text: tool, Why: fmt.Sprintf("the call's working directory %q is not an absolute path", d.call.Cwd)})
 		return
 	}
-	if d.readOnly() && !readOnlyTools[tool] && (t != tierShell || !d.p.readOnlyBash) {
+	if d.readOnly() && !ReadOnlyTools[tool] && (t != TierShell || !d.p.ReadOnlyShell) {
 		why := fmt.Sprintf("tool %s may write files or run code", tool)
 		hint := "use Read, Grep and Glob"
-		if t == tierShell {
+		if t == TierShell {
 			why, hint = fmt.Sprintf("the policy does not allow %s in read-only mode", tool), "use Read, Grep and Glob; the policy can allow read-only shell commands with read_only_shell = true"
 		}
 		d.add(Leaf{Verdict: Deny, Kind: "tool", Text: tool, Rule: "read-only", Why: why, Hint: hint})
 		return
 	}
 	switch t {
-	case tierShell:
+	case TierShell:
 		cmd, ok := d.call.Input["command"].(string)
 		if !ok {
 			d.add(Leaf{Verdict: Deny, Kind: "input", Text: tool, Rule: rule,
@@ -230,24 +222,24 @@ func (d *decider) decide() {
 				Hint: "write the command in ASCII, or run the agent in a UTF-8 locale"})
 			return
 		}
-		d.script(cmd, []string{path.Clean(d.call.Cwd)}, d.p.dialect, d.call.Shell != "bash", 0)
-	case tierPaths:
+		d.script(cmd, []string{path.Clean(d.call.Cwd)}, d.p.Dialect, d.call.Shell != "bash", 0)
+	case TierPaths:
 		d.toolPaths(tool, rule)
-	case tierAllow:
+	case TierAllow:
 		d.add(Leaf{Verdict: Allow, Kind: "tool", Text: tool, Rule: rule, Why: fmt.Sprintf("tool %s is allowed", tool)})
-	case tierSession:
+	case TierSession:
 		if d.call.Approved[tool] {
 			d.add(Leaf{Verdict: Allow, Kind: "tool", Text: tool, Rule: rule, Why: fmt.Sprintf("tool %s ran earlier in this session", tool)})
 			return
 		}
 		d.add(Leaf{Verdict: Ask, Kind: "tool", Text: tool, Rule: rule, Why: fmt.Sprintf("tool %s needs approval once in this session", tool)})
-	case tierAsk:
+	case TierAsk:
 		d.add(Leaf{Verdict: Ask, Kind: "tool", Text: tool, Rule: rule, Why: fmt.Sprintf("tool %s needs approval", tool)})
-	case tierDeny:
+	case TierDeny:
 		why := fmt.Sprintf("tool %s is not allowed by policy", tool)
 		if rule == "" {
 			why = fmt.Sprintf("tool %s is not in the policy's [tools] table", tool)
-			if d.p.def == Ask {
+			if d.p.Default == Ask {
 				d.add(Leaf{Verdict: Ask, Kind: "tool", Text: tool, Why: why + "; it needs approval"})
 				return
 			}
@@ -273,9 +265,9 @@ func (d *decider) toolPaths(tool, rule string) {
 			d.add(Leaf{Verdict: Deny, Kind: "input", Text: tool, Rule: rule, Why: fmt.Sprintf("%s call has no %s string in its input", tool, f.field)})
 			return
 		}
-		allowed := d.p.paths.read
+		allowed := d.p.Paths.Read
 		if f.acc == writeAccess {
-			allowed = d.p.paths.write
+			allowed = d.p.Paths.Write
 		}
 		tilde := p == "~" || strings.HasPrefix(p, "~/")
 		pc := d.checkPath(p, tilde, []string{path.Clean(d.call.Cwd)}, f.acc, allowed)
@@ -285,43 +277,6 @@ func (d *decider) toolPaths(tool, rule string) {
 		}
 		d.add(l)
 	}
-}
-
-// toolTier finds the tier of a tool: its exact name first, then the
-// strictest of the patterns that match it, then the policy default.
-func (p *Policy) toolTier(name string) (tier, string) {
-	if t, ok := p.tools[name]; ok {
-		return t, "tools." + name
-	}
-	found, best, rule := false, tierAllow, ""
-	for _, g := range p.toolGlobs {
-		if ok, _ := path.Match(g.pattern, name); ok {
-			if !found || tierRank(g.tier) < tierRank(best) {
-				best, rule = g.tier, "tools."+g.pattern
-			}
-			found = true
-		}
-	}
-	if found {
-		return best, rule
-	}
-	return tierDeny, "" // the caller applies the default
-}
-
-// tierRank orders tiers by how much they allow; shell decides per command,
-// so it ranks between ask and allow.
-func tierRank(t tier) int {
-	switch t {
-	case tierDeny:
-		return 0
-	case tierAsk:
-		return 1
-	case tierSession:
-		return 2
-	case tierShell, tierPaths:
-		return 3
-	}
-	return 4
 }
 
 // script decides a shell script run in the directories where.
@@ -427,9 +382,9 @@ func (d *decider) construct(f shellparse.Finding) Leaf {
 		}
 		return l
 	}
-	v, ok := d.p.shell[f.Kind]
+	v, ok := d.p.Shell[f.Kind]
 	if !ok {
-		v, l.Rule = d.p.def, ""
+		v, l.Rule = d.p.Default, ""
 	}
 	l.Verdict = v
 	switch v {
@@ -455,34 +410,18 @@ func (d *decider) assign(a shellparse.Assign) Leaf {
 		l.Hint = "set LC_ALL, LC_CTYPE and LANG only to C, POSIX or a UTF-8 locale"
 		return l
 	}
-	v, rule, why := d.p.envVerdict(a.Name)
+	v, rule, why := d.p.EnvVerdict(a.Name)
 	if tied, ok := zshTied[a.Name]; ok && d.call.Shell != "bash" {
 		// zsh ties the array path to PATH, cdpath to CDPATH, ...
-		if tv, trule, twhy := d.p.envVerdict(tied); tv < v {
+		if tv, trule, twhy := d.p.EnvVerdict(tied); tv < v {
 			v, rule, why = tv, trule, fmt.Sprintf("in zsh, %s is %s: %s", a.Name, tied, twhy)
 		}
 	}
 	l.Verdict, l.Rule, l.Why = v, rule, why
 	if v != Allow {
-		l.Hint = "variables allowed: " + strings.Join(d.p.env.allow, ", ")
+		l.Hint = "variables allowed: " + strings.Join(d.p.Env.Allow, ", ")
 	}
 	return l
-}
-
-func (p *Policy) envVerdict(name string) (Verdict, string, string) {
-	for _, dn := range p.env.deny {
-		for _, pat := range dn.names {
-			if ok, _ := path.Match(pat, name); ok {
-				return Deny, "env.deny " + pat, fmt.Sprintf("setting %s is not allowed: %s", name, dn.reason)
-			}
-		}
-	}
-	for _, pat := range p.env.allow {
-		if ok, _ := path.Match(pat, name); ok {
-			return Allow, "env.allow " + pat, fmt.Sprintf("setting %s is allowed", name)
-		}
-	}
-	return p.def, "", fmt.Sprintf("variable %s is not in the policy's [env] allow list", name)
 }
 
 // resolve returns the absolute directories a command runs in, given the
@@ -516,7 +455,7 @@ func (d *decider) secretWorkDir(dirs []string) string {
 		if err != nil {
 			return fmt.Sprintf("the command runs in %s, which cannot be resolved (%v)", dir, err)
 		}
-		if pat := d.matchAny(d.p.paths.secret, forms); pat != "" {
+		if pat := d.matchAny(d.p.Paths.Secret, forms); pat != "" {
 			return fmt.Sprintf("the command runs in %s, a secret directory (%s)", dir, pat)
 		}
 		if d.checkedDirs == nil {
@@ -668,7 +607,7 @@ func (d *decider) redirect(r shellparse.Redirect, where []string) Leaf {
 		l.Verdict, l.Why = Allow, "duplicating a file descriptor is allowed"
 		return l
 	}
-	hint := "redirect output only to " + strings.Join(d.p.redirect.allow, ", ") + "; change files with the agent's edit tools"
+	hint := "redirect output only to " + strings.Join(d.p.Redirect.Allow, ", ") + "; change files with the agent's edit tools"
 	t := r.Target
 	if !t.Constant() {
 		l.Verdict, l.Rule = Deny, "redirect.target"
@@ -690,18 +629,18 @@ func (d *decider) redirect(r shellparse.Redirect, where []string) Leaf {
 		return l
 	}
 	targets := d.paths(where, t)
-	if len(targets) > 0 && !slices.ContainsFunc(targets, func(p string) bool { return !slices.Contains(d.p.redirect.allow, p) }) {
+	if len(targets) > 0 && !slices.ContainsFunc(targets, func(p string) bool { return !slices.Contains(d.p.Redirect.Allow, p) }) {
 		l.Verdict, l.Rule, l.Why = Allow, "redirect.allow", fmt.Sprintf("redirection to %s is allowed", t.Value)
 		return l
 	}
 	l.Hint = hint
-	acc, allowed := readAccess, d.p.redirect.read
+	acc, allowed := readAccess, d.p.Redirect.Read
 	if r.Writes() {
-		acc, allowed = writeAccess, d.p.redirect.write
+		acc, allowed = writeAccess, d.p.Redirect.Write
 	}
 	pc := d.checkPath(t.Value, t.Tilde, where, acc, allowed)
 	if pc.rule == "paths.writable" && pc.verdict == Deny {
-		pc.verdict, pc.rule = d.p.redirect.writeOutside, "redirect.write_outside"
+		pc.verdict, pc.rule = d.p.Redirect.WriteOutside, "redirect.write_outside"
 	}
 	if d.readOnly() && acc == writeAccess && pc.verdict != Deny {
 		pc = pathCheck{Deny, "read-only", fmt.Sprintf("writing %s: read-only mode allows no writes", t.Value)}
@@ -767,7 +706,7 @@ func (d *decider) argv(args []shellparse.Word, where []string, shellDepth, wrapD
 	}
 	m := &matcher{d: d, where: where, shellDepth: shellDepth, wrapDepth: wrapDepth}
 	name := w0.Value
-	n, err := d.p.command(name)
+	n, err := d.p.Command(name)
 	if err != nil {
 		r.add(Deny, "", fmt.Sprintf("the policy's rule for %s does not compile: %v", name, err), "fix the policy file")
 		return r
@@ -778,45 +717,20 @@ func (d *decider) argv(args []shellparse.Word, where []string, shellDepth, wrapD
 		return r
 	}
 	hint := ""
-	if allowed := d.p.allowedHint(); allowed != "" {
+	if allowed := d.p.AllowedHint(); allowed != "" {
 		hint = "allowed without asking: " + allowed
 	}
-	r.add(d.p.def, "", fmt.Sprintf("no rule for %s", name), hint)
+	r.add(d.p.Default, "", fmt.Sprintf("no rule for %s", name), hint)
 	if i := strings.LastIndexByte(name, '/'); i >= 0 && i < len(name)-1 {
 		// A program named by its path is judged by its rules only to deny:
 		// /tmp/x/git may be anything, /bin/rm -rf is still rm -rf.
-		if n, _ := d.p.command(name[i+1:]); n != nil {
+		if n, _ := d.p.Command(name[i+1:]); n != nil {
 			if br := m.match(n, args[1:]); br.verdict == Deny {
 				r.add(Deny, br.rule, fmt.Sprintf("%s is %s by its path: %s", name, name[i+1:], br.why), br.hint)
 			}
 		}
 	}
 	return r
-}
-
-// command finds the rule for a program name: the exact name, else the name
-// in lower case (on case-insensitive file systems, as on macOS, RM runs rm),
-// else the longest pattern that matches (mkfs.*).
-func (p *Policy) command(name string) (*node, error) {
-	if n, err := p.compileRule(name, false); n != nil || err != nil {
-		return n, err
-	}
-	lower := strings.ToLower(name)
-	if lower != name {
-		if n, err := p.compileRule(lower, false); n != nil || err != nil {
-			return n, err
-		}
-	}
-	var best string
-	for _, pat := range p.commandGlobs {
-		if ok, _ := path.Match(pat, lower); ok && len(pat) > len(best) {
-			best = pat
-		}
-	}
-	if best != "" {
-		return p.compileRule(best, false)
-	}
-	return nil, nil
 }
 
 // matcher matches one command line against a rule and its subcommands.
@@ -827,13 +741,13 @@ type matcher struct {
 	wrapDepth  int
 }
 
-func (m *matcher) match(n *node, args []shellparse.Word) result {
-	r := result{children: n.children}
-	if !n.readOnly {
-		r.notRO = []string{n.id} // dropped again when a subcommand decides
+func (m *matcher) match(n *Rule, args []shellparse.Word) result {
+	r := result{children: n.Children}
+	if !n.ReadOnly {
+		r.notRO = []string{n.ID} // dropped again when a subcommand decides
 	}
-	if !n.hasSubs() && n.hasVerdict && n.verdict == Deny {
-		r.add(Deny, n.id, n.why(Deny), n.hint)
+	if !n.HasSubs() && n.HasVerdict && n.Verdict == Deny {
+		r.add(Deny, n.ID, n.Why(Deny), n.Hint)
 		return r
 	}
 	present := map[string]bool{}
@@ -843,25 +757,25 @@ func (m *matcher) match(n *node, args []shellparse.Word) result {
 	where := m.where
 	for i := 0; i < len(args); {
 		w := args[i]
-		if n.optsFirst && len(operands) > 0 {
+		if n.OptionsFirst && len(operands) > 0 {
 			endOpts = true
 		}
 		if w.Dynamic != "" {
-			r.add(n.unknown, n.id, fmt.Sprintf("%s: argument %s is not known until run time (%s)", n.id, w.Source, w.Dynamic), "write the argument out literally")
+			r.add(n.Unknown, n.ID, fmt.Sprintf("%s: argument %s is not known until run time (%s)", n.ID, w.Source, w.Dynamic), "write the argument out literally")
 			operands = append(operands, w)
 			i++
 			continue
 		}
-		if !endOpts && !w.Glob && n.exec[w.Value] {
+		if !endOpts && !w.Glob && n.Exec[w.Value] {
 			i = m.exec(n, args, i, operands, &r)
 			continue
 		}
-		if !endOpts && !w.Glob && n.isOption(w.Value) {
+		if !endOpts && !w.Glob && n.IsOption(w.Value) {
 			if w.Value == "--" {
 				endOpts = true
 				i++
-				if n.rest != nil {
-					r.merge(m.match(n.rest, args[i:]))
+				if n.Rest != nil {
+					r.merge(m.match(n.Rest, args[i:]))
 					i = len(args)
 				}
 				continue
@@ -870,126 +784,126 @@ func (m *matcher) match(n *node, args []shellparse.Word) result {
 			continue
 		}
 		// An operand.
-		if n.hasSubs() && len(operands) == 0 && !endOpts {
+		if n.HasSubs() && len(operands) == 0 && !endOpts {
 			m.escalate(n, present, values, nil, &r)
-			var sub *node
+			var sub *Rule
 			var err error
 			if w.Constant() && !w.Tilde {
-				if sub, err = m.d.p.sub(n, w.Value); sub == nil && err == nil {
-					sub, err = m.d.p.sub(n, strings.ToLower(w.Value))
+				if sub, err = m.d.p.Sub(n, w.Value); sub == nil && err == nil {
+					sub, err = m.d.p.Sub(n, strings.ToLower(w.Value))
 				}
 			}
 			if err != nil {
-				r.add(Deny, n.id, fmt.Sprintf("the policy's rule for %s %s does not compile: %v", n.id, w.Value, err), "fix the policy file")
+				r.add(Deny, n.ID, fmt.Sprintf("the policy's rule for %s %s does not compile: %v", n.ID, w.Value, err), "fix the policy file")
 				return r
 			}
 			if sub == nil {
-				r.add(n.unknown, n.id, fmt.Sprintf("no rule for %s %s", n.id, w.Source), "rules exist for: "+n.id+" "+strings.Join(sortedKeys(n.subFiles), "|"))
+				r.add(n.Unknown, n.ID, fmt.Sprintf("no rule for %s %s", n.ID, w.Source), "rules exist for: "+n.ID+" "+strings.Join(sortedKeys(n.SubFiles), "|"))
 				return r
 			}
 			r.notRO = nil // the subcommand's own mark decides
-			if n.config != "" {
+			if n.Config != "" {
 				m.programConfig(n, values, &r)
 			}
 			r.merge(m.match(sub, args[i+1:]))
 			return r
 		}
-		if n.wrap != nil && !slices.ContainsFunc(n.wrap.Lookup, func(o string) bool { return present[o] }) {
+		if n.Wrap != nil && !slices.ContainsFunc(n.Wrap.Lookup, func(o string) bool { return present[o] }) {
 			m.escalate(n, present, values, nil, &r)
 			r.merge(m.wrapped(n, args[i:], present, values, where))
-			r.add(n.verdict, n.id, n.why(n.verdict), n.hint)
+			r.add(n.Verdict, n.ID, n.Why(n.Verdict), n.Hint)
 			return r
 		}
 		operands = append(operands, w)
 		i++
 	}
-	if n.hasSubs() && !n.hasVerdict {
-		r.add(n.unknown, n.id, fmt.Sprintf("%s needs a subcommand", n.id), "rules exist for: "+n.id+" "+strings.Join(sortedKeys(n.subFiles), "|"))
+	if n.HasSubs() && !n.HasVerdict {
+		r.add(n.Unknown, n.ID, fmt.Sprintf("%s needs a subcommand", n.ID), "rules exist for: "+n.ID+" "+strings.Join(sortedKeys(n.SubFiles), "|"))
 		return r
 	}
-	if n.wrap != nil && len(operands) == 0 {
-		r.add(n.unknown, n.id, fmt.Sprintf("%s without a command", n.id), "")
+	if n.Wrap != nil && len(operands) == 0 {
+		r.add(n.Unknown, n.ID, fmt.Sprintf("%s without a command", n.ID), "")
 	}
 	// The rule's own deny and ask rules first: their reasons say most.
 	m.escalate(n, present, values, operands, &r)
 	switch {
-	case n.args == argsNone && len(operands) > 0:
-		r.add(n.unknown, n.id, fmt.Sprintf("%s takes no operands here, got %s", n.id, operands[0].Source), n.optionHint())
-	case len(n.argsWith) > 0 && len(operands) > 0 && !slices.ContainsFunc(n.argsWith, func(o string) bool { return present[o] }):
-		r.add(n.unknown, n.id, fmt.Sprintf("%s takes operands only with %s, got %s", n.id, strings.Join(n.argsWith, " or "), operands[0].Source), "")
-	case n.maxArgs > 0 && len(operands) > n.maxArgs:
-		r.add(n.unknown, n.id, fmt.Sprintf("%s takes at most %d operands, got %d", n.id, n.maxArgs, len(operands)), "")
+	case n.Args == ArgsNone && len(operands) > 0:
+		r.add(n.Unknown, n.ID, fmt.Sprintf("%s takes no operands here, got %s", n.ID, operands[0].Source), n.OptionHint())
+	case len(n.ArgsWith) > 0 && len(operands) > 0 && !slices.ContainsFunc(n.ArgsWith, func(o string) bool { return present[o] }):
+		r.add(n.Unknown, n.ID, fmt.Sprintf("%s takes operands only with %s, got %s", n.ID, strings.Join(n.ArgsWith, " or "), operands[0].Source), "")
+	case n.MaxArgs > 0 && len(operands) > n.MaxArgs:
+		r.add(n.Unknown, n.ID, fmt.Sprintf("%s takes at most %d operands, got %d", n.ID, n.MaxArgs, len(operands)), "")
 	}
 	for _, o := range operands {
-		if o.Glob && o.GlobLead && !n.globs {
-			r.add(n.unknown, n.id, fmt.Sprintf("%s: %s is a glob, and a file name it matches could act as an option", n.id, o.Source), "prefix the pattern with a directory (./*.txt), quote it, or name the files")
+		if o.Glob && o.GlobLead && !n.Globs {
+			r.add(n.Unknown, n.ID, fmt.Sprintf("%s: %s is a glob, and a file name it matches could act as an option", n.ID, o.Source), "prefix the pattern with a directory (./*.txt), quote it, or name the files")
 			break
 		}
 	}
-	if n.args == argsPath {
+	if n.Args == ArgsPath {
 		for _, o := range operands {
 			if !m.d.inProject(m.d.paths(m.where, o)) {
-				r.add(n.unknown, n.id, fmt.Sprintf("%s: %s is outside the project, or not known until run time", n.id, o.Source), "")
+				r.add(n.Unknown, n.ID, fmt.Sprintf("%s: %s is outside the project, or not known until run time", n.ID, o.Source), "")
 				break
 			}
 		}
 	}
-	if n.pathMode != "" {
+	if n.PathMode != "" {
 		for i, o := range operands {
 			acc := readAccess
-			if n.pathMode == "write" || n.pathMode == "copy" && i == len(operands)-1 {
+			if n.PathMode == "write" || n.PathMode == "copy" && i == len(operands)-1 {
 				acc = writeAccess
 			}
 			m.operandPath(n, o, acc, &r)
 		}
 	}
-	if n.writesCwd {
+	if n.WritesCwd {
 		m.cwdOutput(n, operands, &r)
 	}
-	if n.config != "" {
+	if n.Config != "" {
 		m.programConfig(n, values, &r)
 	}
-	if n.revPaths {
+	if n.RevPaths {
 		m.revPaths(n, operands, &r)
 	}
-	if n.recursive != nil {
+	if n.Recursive != nil {
 		m.recursiveRead(n, present, values, operands, &r)
 	}
-	if len(n.require) > 0 && !slices.ContainsFunc(n.require, func(o string) bool { return present[o] || restHas(args, o) }) {
-		r.add(n.unknown, n.id, fmt.Sprintf("%s is allowed only with %s", n.id, strings.Join(n.require, " or ")), fmt.Sprintf("add %s", n.require[0]))
+	if len(n.Require) > 0 && !slices.ContainsFunc(n.Require, func(o string) bool { return present[o] || restHas(args, o) }) {
+		r.add(n.Unknown, n.ID, fmt.Sprintf("%s is allowed only with %s", n.ID, strings.Join(n.Require, " or ")), fmt.Sprintf("add %s", n.Require[0]))
 	}
-	if n.interp && (len(operands) == 0 || operands[0].Constant() && operands[0].Value == "-") && !valueOptionPresent(n, present) {
-		r.add(Deny, n.id, fmt.Sprintf("%s reads code from standard input, which guard cannot check", n.id), "write the code to a file with the edit tools, and ask to run it")
+	if n.Interp && (len(operands) == 0 || operands[0].Constant() && operands[0].Value == "-") && !valueOptionPresent(n, present) {
+		r.add(Deny, n.ID, fmt.Sprintf("%s reads code from standard input, which guard cannot check", n.ID), "write the code to a file with the edit tools, and ask to run it")
 	}
-	if n.shell != "" {
+	if n.Shell != "" {
 		m.shell(n, present, operands, &r)
 	}
-	r.add(n.verdict, n.id, n.why(n.verdict), n.hint)
+	r.add(n.Verdict, n.ID, n.Why(n.Verdict), n.Hint)
 	return r
 }
 
 // programConfig checks the configuration a program reads from where it
 // runs, after its -C options: the repository git uses and its
 // configuration, or the toolchain go.mod makes go download.
-func (m *matcher) programConfig(n *node, values map[string][]string, r *result) {
+func (m *matcher) programConfig(n *Rule, values map[string][]string, r *result) {
 	dirs := m.where
 	for _, v := range values["-C"] {
 		dirs = m.d.chdirAll(dirs, v)
 	}
 	if dirs == nil {
-		r.add(n.unknown, n.id, fmt.Sprintf("%s runs in a directory guard does not know, so guard cannot tell what configuration it reads there", n.id), "")
+		r.add(n.Unknown, n.ID, fmt.Sprintf("%s runs in a directory guard does not know, so guard cannot tell what configuration it reads there", n.ID), "")
 		return
 	}
 	for _, dir := range dirs {
-		switch n.config {
+		switch n.Config {
 		case "git":
 			if v, why := m.d.checkGit(dir); v != Allow {
-				r.add(v, "git.repository", fmt.Sprintf("%s: %s", n.id, why), "run git from the project's own working tree")
+				r.add(v, "git.repository", fmt.Sprintf("%s: %s", n.ID, why), "run git from the project's own working tree")
 				return
 			}
 		case "go":
 			if v, why := m.d.checkGo(dir); v != Allow {
-				r.add(v, "go.toolchain", fmt.Sprintf("%s: %s", n.id, why), "ask the user to install that go, or to run with GOTOOLCHAIN=local")
+				r.add(v, "go.toolchain", fmt.Sprintf("%s: %s", n.ID, why), "ask the user to install that go, or to run with GOTOOLCHAIN=local")
 				return
 			}
 		}
@@ -999,12 +913,12 @@ func (m *matcher) programConfig(n *node, values map[string][]string, r *result) 
 // cwdOutput checks the file a command like go build writes into its
 // working directory, named after the package it builds: cd .git/hooks &&
 // go build ../../pre-commit writes a hook.
-func (m *matcher) cwdOutput(n *node, operands []shellparse.Word, r *result) {
+func (m *matcher) cwdOutput(n *Rule, operands []shellparse.Word, r *result) {
 	var names []string
 	for _, o := range operands {
 		switch {
 		case !o.Constant():
-			r.add(n.unknown, n.id, fmt.Sprintf("%s writes a file named after %s into its directory, which guard cannot name", n.id, o.Source), "")
+			r.add(n.Unknown, n.ID, fmt.Sprintf("%s writes a file named after %s into its directory, which guard cannot name", n.ID, o.Source), "")
 			return
 		case strings.Contains(o.Value, "..."), strings.HasSuffix(o.Value, ".go"):
 			// A pattern builds no binary here; a file list is named after the first file.
@@ -1019,7 +933,7 @@ func (m *matcher) cwdOutput(n *node, operands []shellparse.Word, r *result) {
 		names = append(names, ".")
 	}
 	if m.where == nil {
-		r.add(Deny, "paths.writable", fmt.Sprintf("%s writes into a directory guard does not know", n.id), "")
+		r.add(Deny, "paths.writable", fmt.Sprintf("%s writes into a directory guard does not know", n.ID), "")
 		return
 	}
 	for _, dir := range m.where {
@@ -1028,7 +942,7 @@ func (m *matcher) cwdOutput(n *node, operands []shellparse.Word, r *result) {
 				name = path.Base(dir)
 			}
 			if pc := m.d.checkPath(path.Join(dir, name), false, nil, writeAccess, Allow); pc.verdict != Allow {
-				r.add(pc.verdict, pc.rule, fmt.Sprintf("%s writes its output into its directory: %s", n.id, pc.why), "build with -o into the project, or from the project's root")
+				r.add(pc.verdict, pc.rule, fmt.Sprintf("%s writes its output into its directory: %s", n.ID, pc.why), "build with -o into the project, or from the project's root")
 				return
 			}
 		}
@@ -1037,7 +951,7 @@ func (m *matcher) cwdOutput(n *node, operands []shellparse.Word, r *result) {
 
 // operandPath checks an operand that names a path the command reads or
 // writes against the policy's paths.
-func (m *matcher) operandPath(n *node, o shellparse.Word, acc access, r *result) {
+func (m *matcher) operandPath(n *Rule, o shellparse.Word, acc access, r *result) {
 	switch {
 	case o.Dynamic != "":
 		return // already short of allow
@@ -1045,11 +959,11 @@ func (m *matcher) operandPath(n *node, o shellparse.Word, acc access, r *result)
 		// The directory the glob starts in must be writable at least.
 		if dir := globDir(o.Value); dir != "" {
 			if pc := m.d.checkPath(dir, o.Tilde, m.where, writeAccess, Allow); pc.verdict == Deny {
-				r.add(Deny, pc.rule, fmt.Sprintf("%s: the glob %s: %s", n.id, o.Source, pc.why), "")
+				r.add(Deny, pc.rule, fmt.Sprintf("%s: the glob %s: %s", n.ID, o.Source, pc.why), "")
 				return
 			}
 		}
-		r.add(n.unknown, n.id, fmt.Sprintf("%s writes to the files the glob %s names, which guard cannot check", n.id, o.Source), "name the files")
+		r.add(n.Unknown, n.ID, fmt.Sprintf("%s writes to the files the glob %s names, which guard cannot check", n.ID, o.Source), "name the files")
 		return
 	case o.Glob:
 		m.globRead(n, o, r)
@@ -1057,16 +971,16 @@ func (m *matcher) operandPath(n *node, o shellparse.Word, acc access, r *result)
 	}
 	pc := m.d.checkPath(o.Value, o.Tilde, m.where, acc, Allow)
 	if pc.verdict != Allow {
-		r.add(pc.verdict, pc.rule, fmt.Sprintf("%s: %s", n.id, pc.why), "")
+		r.add(pc.verdict, pc.rule, fmt.Sprintf("%s: %s", n.ID, pc.why), "")
 	}
 }
 
 // valueOptionPresent reports whether an accepted option that takes a value
 // is present: for an interpreter, such an option names the code to run
 // (python -m module), so it does not read standard input.
-func valueOptionPresent(n *node, present map[string]bool) bool {
+func valueOptionPresent(n *Rule, present map[string]bool) bool {
 	for name := range present {
-		if o := n.opts[name]; o != nil && o.accepted && o.value != valueNone {
+		if o := n.Options[name]; o != nil && o.Accepted && o.Value != ValueNone {
 			return true
 		}
 	}
@@ -1080,81 +994,42 @@ func restHas(args []shellparse.Word, opt string) bool {
 	return i >= 0 && slices.ContainsFunc(args[i+1:], func(w shellparse.Word) bool { return w.Constant() && w.Value == opt })
 }
 
-// why describes a node's own verdict.
-func (n *node) why(v Verdict) string {
-	if n.reason != "" {
-		return fmt.Sprintf("%s: %s", n.id, n.reason)
-	}
-	switch v {
-	case Allow:
-		return fmt.Sprintf("%s is allowed", n.id)
-	case Ask:
-		return fmt.Sprintf("%s needs approval", n.id)
-	}
-	return fmt.Sprintf("%s is not allowed by policy", n.id)
-}
-
-func (n *node) optionHint() string {
-	list := n.acceptedList()
-	if len(list) == 0 {
-		return fmt.Sprintf("%s takes no options", n.id)
-	}
-	const max = 40
-	more := ""
-	if len(list) > max {
-		more = fmt.Sprintf(" and %d more", len(list)-max)
-		list = list[:max]
-	}
-	return fmt.Sprintf("%s accepts: %s%s", n.id, strings.Join(list, ", "), more)
-}
-
-// isOption reports whether a word is an option in the node's style.
-func (n *node) isOption(s string) bool {
-	if len(s) < 2 || n.style == styleNone {
-		return false
-	}
-	if s[0] == '+' {
-		return n.opts["+"] != nil
-	}
-	return s[0] == '-'
-}
-
 // option reads the option at args[i], with its value, and returns the index
 // of the next argument.
-func (m *matcher) option(n *node, args []shellparse.Word, i int, present map[string]bool, values map[string][]string, r *result) int {
+func (m *matcher) option(n *Rule, args []shellparse.Word, i int, present map[string]bool, values map[string][]string, r *result) int {
 	tok := args[i].Value
 	unknown := func(why string) int {
-		r.add(n.unknown, n.id, why, n.optionHint())
+		r.add(n.Unknown, n.ID, why, n.OptionHint())
 		return i + 1
 	}
 	if tok[0] == '+' {
-		o := n.opts["+"]
+		o := n.Options["+"]
 		present["+"] = true
 		return m.value(n, o, tok[1:], true, args, i, values, r)
 	}
-	if n.digits && strings.Trim(tok[1:], "0123456789") == "" {
+	if n.Digits && strings.Trim(tok[1:], "0123456789") == "" {
 		return i + 1
 	}
-	switch n.style {
-	case styleGo, styleFind:
+	switch n.Style {
+	case StyleGo, StyleFind:
 		name, val, hasEq := tok, "", false
-		if n.style == styleGo {
+		if n.Style == StyleGo {
 			name, val, hasEq = strings.Cut(tok, "=")
 			if strings.HasPrefix(name, "--") {
 				name = name[1:]
 			}
 		}
-		o := n.opts[name]
+		o := n.Options[name]
 		if o == nil {
-			return unknown(fmt.Sprintf("%s: option %s is not in the accept-list", n.id, tok))
+			return unknown(fmt.Sprintf("%s: option %s is not in the accept-list", n.ID, tok))
 		}
-		present[o.name] = true
-		if !o.accepted {
+		present[o.Name] = true
+		if !o.Accepted {
 			return i + 1 // only an escalation names it; the escalation decides
 		}
-		if o.value == valueNone {
+		if o.Value == ValueNone {
 			if hasEq && val != "true" && val != "false" {
-				return unknown(fmt.Sprintf("%s: flag %s takes no value", n.id, name))
+				return unknown(fmt.Sprintf("%s: flag %s takes no value", n.ID, name))
 			}
 			return i + 1
 		}
@@ -1162,28 +1037,28 @@ func (m *matcher) option(n *node, args []shellparse.Word, i int, present map[str
 	}
 	if strings.HasPrefix(tok, "--") {
 		name, val, hasEq := strings.Cut(tok, "=")
-		o := n.opts[name]
+		o := n.Options[name]
 		if o == nil {
 			// GNU tools and git take any unique prefix of a long option.
 			var cands []string
-			for _, long := range n.longNames() {
+			for _, long := range n.LongNames() {
 				if strings.HasPrefix(long, name) {
 					cands = append(cands, long)
 					present[long] = true // an escalation on any of them applies
 				}
 			}
 			if len(cands) > 0 {
-				return unknown(fmt.Sprintf("%s: %s may be an abbreviation of %s; write options in full", n.id, name, strings.Join(cands, " or ")))
+				return unknown(fmt.Sprintf("%s: %s may be an abbreviation of %s; write options in full", n.ID, name, strings.Join(cands, " or ")))
 			}
-			return unknown(fmt.Sprintf("%s: option %s is not in the accept-list", n.id, name))
+			return unknown(fmt.Sprintf("%s: option %s is not in the accept-list", n.ID, name))
 		}
 		present[name] = true
-		if !o.accepted {
+		if !o.Accepted {
 			return i + 1
 		}
-		if o.value == valueNone {
+		if o.Value == ValueNone {
 			if hasEq {
-				return unknown(fmt.Sprintf("%s: flag %s takes no value", n.id, name))
+				return unknown(fmt.Sprintf("%s: flag %s takes no value", n.ID, name))
 			}
 			return i + 1
 		}
@@ -1193,26 +1068,26 @@ func (m *matcher) option(n *node, args []shellparse.Word, i int, present map[str
 	for j := 1; j < len(tok); j++ {
 		c := tok[j]
 		if c >= 0x80 {
-			return unknown(fmt.Sprintf("%s: option %s is not in the accept-list", n.id, tok))
+			return unknown(fmt.Sprintf("%s: option %s is not in the accept-list", n.ID, tok))
 		}
 		name := "-" + string(c)
-		o := n.opts[name]
+		o := n.Options[name]
 		if o == nil {
 			// The rest may be this option's value or more options; an
 			// escalation on any of them applies.
 			for _, rc := range tok[j+1:] {
-				if e := n.opts["-"+string(rc)]; e != nil && !e.accepted {
-					present[e.name] = true
+				if e := n.Options["-"+string(rc)]; e != nil && !e.Accepted {
+					present[e.Name] = true
 				}
 			}
 			what := name
 			if len(tok) > 2 {
 				what = fmt.Sprintf("%s (in %s)", name, tok)
 			}
-			return unknown(fmt.Sprintf("%s: option %s is not in the accept-list", n.id, what))
+			return unknown(fmt.Sprintf("%s: option %s is not in the accept-list", n.ID, what))
 		}
 		present[name] = true
-		if !o.accepted || o.value == valueNone {
+		if !o.Accepted || o.Value == ValueNone {
 			continue
 		}
 		if j+1 < len(tok) {
@@ -1226,91 +1101,91 @@ func (m *matcher) option(n *node, args []shellparse.Word, i int, present map[str
 // value checks the value of option o. An attached value is val; otherwise,
 // for a required value, the next argument. It returns the index of the
 // argument after the option and its value.
-func (m *matcher) value(n *node, o *option, val string, attached bool, args []shellparse.Word, i int, values map[string][]string, r *result) int {
+func (m *matcher) value(n *Rule, o *Option, val string, attached bool, args []shellparse.Word, i int, values map[string][]string, r *result) int {
 	next := i + 1
 	bad := func(why string) int {
-		r.add(n.unknown, n.id, fmt.Sprintf("%s: %s", n.id, why), n.optionHint())
+		r.add(n.Unknown, n.ID, fmt.Sprintf("%s: %s", n.ID, why), n.OptionHint())
 		return next
 	}
 	if attached && args[i].Glob {
 		// The shell expands the whole word, value and all.
-		return bad(fmt.Sprintf("the value of %s in %s is part of a glob", o.name, args[i].Source))
+		return bad(fmt.Sprintf("the value of %s in %s is part of a glob", o.Name, args[i].Source))
 	}
 	if !attached {
-		if o.value == valueOptional {
+		if o.Value == ValueOptional {
 			return next
 		}
 		if next >= len(args) {
-			return bad(fmt.Sprintf("option %s needs a value", o.name))
+			return bad(fmt.Sprintf("option %s needs a value", o.Name))
 		}
 		w := args[next]
 		next++
 		switch {
 		case w.Dynamic != "":
-			return bad(fmt.Sprintf("the value %s of %s is not known until run time (%s)", w.Source, o.name, w.Dynamic))
+			return bad(fmt.Sprintf("the value %s of %s is not known until run time (%s)", w.Source, o.Name, w.Dynamic))
 		case w.Glob:
-			return bad(fmt.Sprintf("the value %s of %s is a glob", w.Source, o.name))
-		case strings.HasPrefix(w.Value, "-") && o.vtype != "int":
-			return bad(fmt.Sprintf("the value %s of %s starts with -; attach it as %s=%s", w.Source, o.name, o.name, w.Value))
+			return bad(fmt.Sprintf("the value %s of %s is a glob", w.Source, o.Name))
+		case strings.HasPrefix(w.Value, "-") && o.Type != "int":
+			return bad(fmt.Sprintf("the value %s of %s starts with -; attach it as %s=%s", w.Source, o.Name, o.Name, w.Value))
 		}
 		val = w.Value
 	}
-	values[o.name] = append(values[o.name], val)
-	if len(o.values) > 0 {
-		if !slices.Contains(o.values, val) {
-			return bad(fmt.Sprintf("%s %s: the value must be one of %s", o.name, val, strings.Join(o.values, ", ")))
+	values[o.Name] = append(values[o.Name], val)
+	if len(o.Values) > 0 {
+		if !slices.Contains(o.Values, val) {
+			return bad(fmt.Sprintf("%s %s: the value must be one of %s", o.Name, val, strings.Join(o.Values, ", ")))
 		}
 		return next
 	}
-	switch o.vtype {
+	switch o.Type {
 	case "int":
 		if _, err := strconv.ParseInt(val, 10, 64); err != nil {
-			return bad(fmt.Sprintf("%s %s: the value must be a number", o.name, val))
+			return bad(fmt.Sprintf("%s %s: the value must be a number", o.Name, val))
 		}
 	case "dir", "path":
 		w := shellparse.Word{Value: val, Tilde: val == "~" || strings.HasPrefix(val, "~/")}
 		if pc := m.d.checkPath(val, w.Tilde, m.where, readAccess, Allow); pc.verdict != Allow {
-			r.add(pc.verdict, pc.rule, fmt.Sprintf("%s %s: %s", n.id, o.name, pc.why), "")
+			r.add(pc.verdict, pc.rule, fmt.Sprintf("%s %s: %s", n.ID, o.Name, pc.why), "")
 		}
 		if !m.d.inProject(m.d.chdirAll(m.where, val)) {
-			return bad(fmt.Sprintf("%s %s: the path is outside the project", o.name, val))
+			return bad(fmt.Sprintf("%s %s: the path is outside the project", o.Name, val))
 		}
 	case "env":
 		// The value names a variable the program sets for the commands it
 		// runs (xargs --process-slot-var=NAME): judged as an assignment.
 		l := m.d.assign(shellparse.Assign{Name: val, Value: shellparse.Word{Value: "0", Source: "0"}, Scope: shellparse.ScopeCommand})
-		l.Text = o.name + "=" + val
+		l.Text = o.Name + "=" + val
 		m.d.add(l)
 	case "write":
 		tilde := val == "~" || strings.HasPrefix(val, "~/")
 		if pc := m.d.checkPath(val, tilde, m.where, writeAccess, Allow); pc.verdict != Allow {
-			r.add(pc.verdict, pc.rule, fmt.Sprintf("%s %s: %s", n.id, o.name, pc.why), "")
+			r.add(pc.verdict, pc.rule, fmt.Sprintf("%s %s: %s", n.ID, o.Name, pc.why), "")
 		}
 	}
 	return next
 }
 
 // escalate applies the node's deny and ask rules.
-func (m *matcher) escalate(n *node, present map[string]bool, values map[string][]string, operands []shellparse.Word, r *result) {
-	for _, e := range n.escs {
+func (m *matcher) escalate(n *Rule, present map[string]bool, values map[string][]string, operands []shellparse.Word, r *result) {
+	for _, e := range n.Escalations {
 		matched := "" // what triggered the rule, for the message
-		flagHit := len(e.flags) == 0
-		for _, f := range e.flags {
+		flagHit := len(e.Flags) == 0
+		for _, f := range e.Flags {
 			if !present[f] || flagHit {
 				continue
 			}
-			if len(e.values) == 0 {
+			if len(e.Values) == 0 {
 				flagHit, matched = true, f
 			}
 			for _, v := range values[f] {
-				for _, pat := range e.values {
-					if !flagHit && wildcard(pat, v) {
+				for _, pat := range e.Values {
+					if !flagHit && Wildcard(pat, v) {
 						flagHit, matched = true, f+"="+v
 					}
 				}
 			}
 		}
-		argHit := len(e.args) == 0
+		argHit := len(e.Args) == 0
 		for _, o := range operands {
 			if argHit {
 				break
@@ -1318,8 +1193,8 @@ func (m *matcher) escalate(n *node, present map[string]bool, values map[string][
 			if !o.Constant() {
 				continue // already short of allow; the rule's own verdict stands
 			}
-			for _, pat := range e.args {
-				if wildcard(pat, o.Value) {
+			for _, pat := range e.Args {
+				if Wildcard(pat, o.Value) {
 					argHit = true
 					if matched == "" {
 						matched = o.Value
@@ -1329,27 +1204,27 @@ func (m *matcher) escalate(n *node, present map[string]bool, values map[string][
 			}
 		}
 		if flagHit && argHit {
-			hint := e.hint
+			hint := e.Hint
 			if hint == "" {
-				hint = n.hint
+				hint = n.Hint
 			}
-			r.add(e.verdict, e.id, fmt.Sprintf("%s %s: %s", n.id, matched, e.reason), hint)
+			r.add(e.Verdict, e.ID, fmt.Sprintf("%s %s: %s", n.ID, matched, e.Reason), hint)
 		}
 	}
 }
 
 // wrapped decides the command that a wrapper such as timeout, env or xargs
 // runs.
-func (m *matcher) wrapped(n *node, args []shellparse.Word, present map[string]bool, values map[string][]string, where []string) result {
+func (m *matcher) wrapped(n *Rule, args []shellparse.Word, present map[string]bool, values map[string][]string, where []string) result {
 	var r result
-	w := n.wrap
+	w := n.Wrap
 	if len(args) < w.Skip {
-		r.add(n.unknown, n.id, fmt.Sprintf("%s needs %d operands before the command", n.id, w.Skip), "")
+		r.add(n.Unknown, n.ID, fmt.Sprintf("%s needs %d operands before the command", n.ID, w.Skip), "")
 		return r
 	}
 	for _, a := range args[:w.Skip] {
 		if !a.Constant() {
-			r.add(n.unknown, n.id, fmt.Sprintf("%s: operand %s is not known until run time", n.id, a.Source), "")
+			r.add(n.Unknown, n.ID, fmt.Sprintf("%s: operand %s is not known until run time", n.ID, a.Source), "")
 		}
 	}
 	inner := slices.Clone(args[w.Skip:])
@@ -1368,7 +1243,7 @@ func (m *matcher) wrapped(n *node, args []shellparse.Word, present map[string]bo
 		}
 	}
 	if len(inner) == 0 {
-		r.add(n.unknown, n.id, fmt.Sprintf("%s without a command", n.id), "")
+		r.add(n.Unknown, n.ID, fmt.Sprintf("%s without a command", n.ID), "")
 		return r
 	}
 	if w.Stdin {
@@ -1396,7 +1271,7 @@ func (m *matcher) wrapped(n *node, args []shellparse.Word, present map[string]bo
 		}
 	}
 	for name, vs := range values {
-		if o := n.opts[name]; o != nil && o.vtype == "dir" && len(vs) > 0 {
+		if o := n.Options[name]; o != nil && o.Type == "dir" && len(vs) > 0 {
 			where = m.d.chdirAll(where, vs[len(vs)-1])
 		}
 	}
@@ -1405,7 +1280,7 @@ func (m *matcher) wrapped(n *node, args []shellparse.Word, present map[string]bo
 
 // exec decides the command of a find -exec style option at args[i] and
 // returns the index after its terminator.
-func (m *matcher) exec(n *node, args []shellparse.Word, i int, roots []shellparse.Word, r *result) int {
+func (m *matcher) exec(n *Rule, args []shellparse.Word, i int, roots []shellparse.Word, r *result) int {
 	opt := args[i].Value
 	// find puts in place of {} a name under one of its start paths, which
 	// does not look like an option unless a start path does.
@@ -1427,7 +1302,7 @@ func (m *matcher) exec(n *node, args []shellparse.Word, i int, roots []shellpars
 		a := args[j]
 		if a.Constant() && (a.Value == ";" || a.Value == "+" && len(inner) > 0 && inner[len(inner)-1].Value == "{}") {
 			if len(inner) == 0 {
-				r.add(n.unknown, n.id, fmt.Sprintf("%s %s without a command", n.id, opt), "")
+				r.add(n.Unknown, n.ID, fmt.Sprintf("%s %s without a command", n.ID, opt), "")
 				return j + 1
 			}
 			if len(braces) == 0 {
@@ -1451,34 +1326,34 @@ func (m *matcher) exec(n *node, args []shellparse.Word, i int, roots []shellpars
 		}
 		inner = append(inner, a)
 	}
-	r.add(n.unknown, n.id, fmt.Sprintf("%s %s has no ; or + to end its command", n.id, opt), "")
+	r.add(n.Unknown, n.ID, fmt.Sprintf("%s %s has no ; or + to end its command", n.ID, opt), "")
 	return len(args)
 }
 
 // shell decides the script of bash -c SCRIPT.
-func (m *matcher) shell(n *node, present map[string]bool, operands []shellparse.Word, r *result) {
+func (m *matcher) shell(n *Rule, present map[string]bool, operands []shellparse.Word, r *result) {
 	switch {
 	case !present["-c"] && len(operands) > 0:
-		r.add(n.unknown, n.id, fmt.Sprintf("%s runs the script file %s, which guard cannot check", n.id, operands[0].Source), "run the commands of the script directly")
+		r.add(n.Unknown, n.ID, fmt.Sprintf("%s runs the script file %s, which guard cannot check", n.ID, operands[0].Source), "run the commands of the script directly")
 		return
 	case !present["-c"]:
-		r.add(Deny, n.id, fmt.Sprintf("%s reads commands from standard input, which guard cannot check", n.id), "pass the commands with -c '...'")
+		r.add(Deny, n.ID, fmt.Sprintf("%s reads commands from standard input, which guard cannot check", n.ID), "pass the commands with -c '...'")
 		return
 	case len(operands) == 0:
-		r.add(n.unknown, n.id, fmt.Sprintf("%s -c without a script", n.id), "")
+		r.add(n.Unknown, n.ID, fmt.Sprintf("%s -c without a script", n.ID), "")
 		return
 	}
 	script := operands[0]
 	if !script.Constant() {
-		r.add(Deny, n.id, fmt.Sprintf("the script of %s -c is not known until run time", n.id), "pass the script as one quoted string")
+		r.add(Deny, n.ID, fmt.Sprintf("the script of %s -c is not known until run time", n.ID), "pass the script as one quoted string")
 		return
 	}
 	if m.shellDepth >= maxShellNesting {
-		r.add(Deny, n.id, fmt.Sprintf("shells nest more than %d deep", maxShellNesting), "")
+		r.add(Deny, n.ID, fmt.Sprintf("shells nest more than %d deep", maxShellNesting), "")
 		return
 	}
 	dialect := shellparse.Bash
-	if n.shell == "sh" {
+	if n.Shell == "sh" {
 		dialect = shellparse.POSIX
 	}
 	before := len(m.d.leaves)
@@ -1491,7 +1366,7 @@ func (m *matcher) shell(n *node, present map[string]bool, operands []shellparse.
 		}
 	}
 	if deciding != nil && worst != Allow {
-		r.add(worst, deciding.Rule, fmt.Sprintf("in the script of %s -c: %s", n.id, deciding.Why), deciding.Hint)
+		r.add(worst, deciding.Rule, fmt.Sprintf("in the script of %s -c: %s", n.ID, deciding.Why), deciding.Hint)
 	}
 }
 

@@ -44,18 +44,18 @@ const findNames = "{}"
 // from standard input.
 const stdinWords = "(words read from standard input)"
 
-func (m *matcher) globRead(n *node, o shellparse.Word, r *result) {
+func (m *matcher) globRead(n *Rule, o shellparse.Word, r *result) {
 	if o.Source == stdinWords && o.Value == "/**" {
-		r.add(n.unknown, n.id, fmt.Sprintf("%s reads the files named on standard input, which guard cannot see: they may be secret", n.id), "name the files on the command line")
+		r.add(n.Unknown, n.ID, fmt.Sprintf("%s reads the files named on standard input, which guard cannot see: they may be secret", n.ID), "name the files on the command line")
 		return
 	}
 	if slices.Contains(strings.Split(o.Value, "/"), "..") {
-		r.add(n.unknown, n.id, fmt.Sprintf("%s: the glob %s goes up with .., which a link makes go elsewhere", n.id, o.Source), "name the files")
+		r.add(n.Unknown, n.ID, fmt.Sprintf("%s: the glob %s goes up with .., which a link makes go elsewhere", n.ID, o.Source), "name the files")
 		return
 	}
 	pats := m.d.globPatterns(o, m.where)
 	if pats == nil {
-		r.add(n.unknown, n.id, fmt.Sprintf("%s: the glob %s is in a directory guard does not know", n.id, o.Source), "name the files")
+		r.add(n.Unknown, n.ID, fmt.Sprintf("%s: the glob %s is in a directory guard does not know", n.ID, o.Source), "name the files")
 		return
 	}
 	if o.Source == findNames {
@@ -65,15 +65,15 @@ func (m *matcher) globRead(n *node, o shellparse.Word, r *result) {
 			found, err := m.d.treeSecret(root)
 			switch {
 			case err != nil:
-				r.add(n.unknown, n.id, fmt.Sprintf("%s: the files find passes it are under %s: %v", n.id, root, err), "name the files")
+				r.add(n.Unknown, n.ID, fmt.Sprintf("%s: the files find passes it are under %s: %v", n.ID, root, err), "name the files")
 				return
 			case found == root || found != "" && !strings.HasPrefix(found, root+"/"):
-				r.add(Deny, "paths.secret", fmt.Sprintf("%s: the files find passes it are under %s, which is secret (%s)", n.id, root, found), "search a directory without secrets")
+				r.add(Deny, "paths.secret", fmt.Sprintf("%s: the files find passes it are under %s, which is secret (%s)", n.ID, root, found), "search a directory without secrets")
 				return
 			case found != "":
 				// find's own tests (-name '*.go') may leave it out; guard
 				// does not judge them.
-				r.add(n.unknown, n.id, fmt.Sprintf("%s: the files find passes it are under %s, which holds the secret %s", n.id, root, found), "search a directory without secrets, or name the files")
+				r.add(n.Unknown, n.ID, fmt.Sprintf("%s: the files find passes it are under %s, which holds the secret %s", n.ID, root, found), "search a directory without secrets, or name the files")
 				return
 			}
 		}
@@ -82,21 +82,21 @@ func (m *matcher) globRead(n *node, o shellparse.Word, r *result) {
 	for _, pat := range pats {
 		// A glob whose literal directory is secret surely reads a secret.
 		if pc := m.d.checkPath(globDir(pat), false, nil, readAccess, Allow); pc.verdict == Deny {
-			r.add(Deny, pc.rule, fmt.Sprintf("%s: the glob %s reaches into %s: %s", n.id, o.Source, globDir(pat), pc.why), "name the files")
+			r.add(Deny, pc.rule, fmt.Sprintf("%s: the glob %s reaches into %s: %s", n.ID, o.Source, globDir(pat), pc.why), "name the files")
 			return
 		}
 		if sec := m.d.globMayBeSecret(pat); sec != "" {
-			r.add(n.unknown, n.id, fmt.Sprintf("%s: the glob %s could match a secret path (%s)", n.id, o.Source, sec), "name the files")
+			r.add(n.Unknown, n.ID, fmt.Sprintf("%s: the glob %s could match a secret path (%s)", n.ID, o.Source, sec), "name the files")
 			return
 		}
 		matches, err := expandGlob(pat)
 		if err != nil {
-			r.add(n.unknown, n.id, fmt.Sprintf("%s: the glob %s: %v", n.id, o.Source, err), "name the files")
+			r.add(n.Unknown, n.ID, fmt.Sprintf("%s: the glob %s: %v", n.ID, o.Source, err), "name the files")
 			return
 		}
 		for _, f := range matches {
 			if pc := m.d.checkPath(f, false, nil, readAccess, Allow); pc.verdict != Allow {
-				r.add(pc.verdict, pc.rule, fmt.Sprintf("%s: the glob %s matches %s: %s", n.id, o.Source, f, pc.why), "name the files")
+				r.add(pc.verdict, pc.rule, fmt.Sprintf("%s: the glob %s matches %s: %s", n.ID, o.Source, f, pc.why), "name the files")
 				return
 			}
 		}
@@ -124,7 +124,7 @@ func (d *decider) globPatterns(o shellparse.Word, where []string) []string {
 // recursive glob) and a secret's ** match any number of components.
 func (d *decider) globMayBeSecret(glob string) string {
 	g := strings.Split(strings.TrimPrefix(path.Clean(glob), "/"), "/")
-	for _, sec := range d.p.paths.secret {
+	for _, sec := range d.p.Paths.Secret {
 		for _, e := range d.expand(sec) {
 			s := strings.Split(strings.TrimPrefix(e.pattern, "/"), "/")
 			if strings.HasPrefix(e.pattern, "**/") {
@@ -280,7 +280,7 @@ func (d *decider) treeSecretHidden(dir string, hidden bool) (string, error) {
 	// Anchored secrets (~/.ssh/**, /etc/shadow) under the tree are found
 	// without walking to them.
 	var names []string // secret patterns on a name alone: **/.env
-	for _, sec := range d.p.paths.secret {
+	for _, sec := range d.p.Paths.Secret {
 		for _, e := range d.expand(sec) {
 			if rest, ok := strings.CutPrefix(e.pattern, "**/"); ok && !strings.Contains(rest, "/") {
 				names = append(names, rest)
@@ -340,42 +340,16 @@ func (d *decider) treeSecretHidden(dir string, hidden bool) (string, error) {
 	return walk(real)
 }
 
-// recursion is how a recursive reader (grep -r, rg, tree, ls -R, diff -r)
-// walks: every file under its directory operands, or under its working
-// directory when it names none.
-type recursion struct {
-	always       bool
-	with         []string // options that make it recursive; NAME=VALUE for an option's value
-	hiddenWith   []string // it skips hidden files unless one of these is present; none: it reads them
-	patternFirst bool     // the first operand is a pattern, unless -e, -f or --files is present
-}
-
-func (rc *recursion) on(present map[string]bool, values map[string][]string) bool {
-	if rc.always {
-		return true
-	}
-	for _, w := range rc.with {
-		if name, val, ok := strings.Cut(w, "="); ok {
-			if slices.Contains(values[name], val) {
-				return true
-			}
-		} else if present[w] {
-			return true
-		}
-	}
-	return false
-}
-
 // recursiveRead judges the trees a recursive reader walks: a secret under
 // one (a .env, a link to ~/.aws) is not allowed. Hidden secrets count only
 // when the command reads hidden files.
-func (m *matcher) recursiveRead(n *node, present map[string]bool, values map[string][]string, operands []shellparse.Word, r *result) {
-	rc := n.recursive
-	if !rc.on(present, values) {
+func (m *matcher) recursiveRead(n *Rule, present map[string]bool, values map[string][]string, operands []shellparse.Word, r *result) {
+	rc := n.Recursive
+	if !rc.On(present, values) {
 		return
 	}
 	ops := operands
-	if rc.patternFirst && len(ops) > 0 && !present["-e"] && !present["--regexp"] && !present["-f"] && !present["--file"] && !present["--files"] {
+	if rc.PatternFirst && len(ops) > 0 && !present["-e"] && !present["--regexp"] && !present["-f"] && !present["--file"] && !present["--files"] {
 		ops = ops[1:]
 	}
 	var roots []string
@@ -399,20 +373,20 @@ func (m *matcher) recursiveRead(n *node, present map[string]bool, values map[str
 	// (tree -I PATTERN): then the working directory is read.
 	if len(ops) == 0 || !exists {
 		if m.where == nil {
-			r.add(n.unknown, n.id, fmt.Sprintf("%s reads the files under a directory guard does not know", n.id), "")
+			r.add(n.Unknown, n.ID, fmt.Sprintf("%s reads the files under a directory guard does not know", n.ID), "")
 			return
 		}
 		roots = m.where
 	}
-	hidden := len(rc.hiddenWith) == 0 || slices.ContainsFunc(rc.hiddenWith, func(f string) bool { return present[f] })
+	hidden := len(rc.HiddenWith) == 0 || slices.ContainsFunc(rc.HiddenWith, func(f string) bool { return present[f] })
 	for _, root := range roots {
 		found, err := m.d.treeSecretHidden(root, hidden)
 		switch {
 		case err != nil:
-			r.add(n.unknown, n.id, fmt.Sprintf("%s reads every file under %s: %v", n.id, root, err), "search a smaller directory")
+			r.add(n.Unknown, n.ID, fmt.Sprintf("%s reads every file under %s: %v", n.ID, root, err), "search a smaller directory")
 			return
 		case found != "":
-			r.add(n.unknown, n.id, fmt.Sprintf("%s reads every file under %s, which holds the secret %s", n.id, root, found), "search the directories without secrets, or name the files")
+			r.add(n.Unknown, n.ID, fmt.Sprintf("%s reads every file under %s, which holds the secret %s", n.ID, root, found), "search the directories without secrets, or name the files")
 			return
 		}
 	}

@@ -33,18 +33,18 @@ func (p *Policy) Commands() []CommandInfo {
 	if p == nil || !p.ok {
 		return nil
 	}
-	p.compileAll()
+	p.CompileAll()
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	var out []CommandInfo
-	var walk func(name string, n *node)
-	walk = func(name string, n *node) {
+	var walk func(name string, n *Rule)
+	walk = func(name string, n *Rule) {
 		out = append(out, n.info(name))
 		for _, s := range sortedKeys(n.subs) {
 			walk(name+" "+s, n.subs[s])
 		}
-		if n.rest != nil {
-			walk(name+" --", n.rest)
+		if n.Rest != nil {
+			walk(name+" --", n.Rest)
 		}
 	}
 	for _, name := range sortedKeys(p.commands) {
@@ -53,24 +53,24 @@ func (p *Policy) Commands() []CommandInfo {
 	return out
 }
 
-func (n *node) info(name string) CommandInfo {
-	ci := CommandInfo{Name: name, Verdict: n.unknown, Digits: n.digits, Wrapper: n.wrap != nil, Shell: n.shell != ""}
-	if n.hasVerdict {
-		ci.Verdict = n.verdict
+func (n *Rule) info(name string) CommandInfo {
+	ci := CommandInfo{Name: name, Verdict: n.Unknown, Digits: n.Digits, Wrapper: n.Wrap != nil, Shell: n.Shell != ""}
+	if n.HasVerdict {
+		ci.Verdict = n.Verdict
 	}
-	ci.Style = [...]string{styleGNU: "gnu", styleGo: "go", styleFind: "find", styleNone: "none"}[n.style]
-	for _, o := range sortedKeys(n.opts) {
-		opt := n.opts[o]
-		oi := OptionInfo{Name: opt.name, Values: slices.Clone(opt.values), Accepted: opt.accepted}
-		if opt.value != valueNone {
-			oi.Value, oi.Type = "required", opt.vtype
-			if opt.value == valueOptional {
+	ci.Style = [...]string{styleGNU: "gnu", StyleGo: "go", StyleFind: "find", styleNone: "none"}[n.Style]
+	for _, o := range sortedKeys(n.Options) {
+		opt := n.Options[o]
+		oi := OptionInfo{Name: opt.Name, Values: slices.Clone(opt.Values), Accepted: opt.Accepted}
+		if opt.Value != ValueNone {
+			oi.Value, oi.Type = "required", opt.Type
+			if opt.Value == ValueOptional {
 				oi.Value = "optional"
 			}
 		}
 		ci.Options = append(ci.Options, oi)
 	}
-	for e := range n.exec {
+	for e := range n.Exec {
 		ci.Exec = append(ci.Exec, e)
 	}
 	slices.Sort(ci.Exec)

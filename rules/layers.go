@@ -38,55 +38,6 @@ func (l *Layers) Trusted() bool {
 	return l.Project != nil && l.User.Trusts(l.ProjectSum)
 }
 
-// Decide decides a call with both layers.
-func (l *Layers) Decide(call Call) Decision {
-	user := l.User
-	if user == nil {
-		var err error
-		if user, err = Default(); err != nil {
-			return (*Policy)(nil).Decide(call)
-		}
-	}
-	if l.Project == nil {
-		return user.Decide(call)
-	}
-	// Read-only mode in either layer holds for both.
-	call.ReadOnly = call.ReadOnly || user.readOnly || l.Project.readOnly
-	if l.Trusted() {
-		return l.Project.Decide(call)
-	}
-	u, p := user.Decide(call), l.Project.Decide(call)
-	out := Decision{Verdict: stricter(u.Verdict, p.Verdict), ReadOnly: u.ReadOnly || p.ReadOnly,
-		Policy: user.name + " and " + l.Project.name}
-	// The stricter layer's leaves come first, so that its deciding leaf
-	// explains the decision.
-	first, second := p, u
-	if u.Verdict < p.Verdict {
-		first, second = u, p
-	}
-	out.Leaves = append(slices.Clone(first.Leaves), second.Leaves...)
-	return out
-}
-
-// SessionTool reports whether a layer gives the tool the session tier, so
-// that its having run in a session is worth recording.
-func (l *Layers) SessionTool(tool string) bool {
-	for _, p := range []*Policy{l.User, l.Project} {
-		if p != nil {
-			if t, _ := p.toolTier(tool); t == tierSession {
-				return true
-			}
-		}
-	}
-	if l.User == nil {
-		if d, err := Default(); err == nil {
-			t, _ := d.toolTier(tool)
-			return t == tierSession
-		}
-	}
-	return false
-}
-
 // ReadOnly reports whether either layer puts calls in read-only mode.
 func (l *Layers) ReadOnly() bool {
 	return l.User.ReadOnly() || l.Project.ReadOnly()
@@ -117,11 +68,11 @@ func (p *Policy) Describe(w io.Writer) {
 	mode := "normal"
 	if p.readOnly {
 		mode = "read-only"
-		if p.readOnlyBash {
+		if p.ReadOnlyShell {
 			mode += ", read-only shell commands allowed"
 		}
 	}
-	fmt.Fprintf(w, "  mode: %s; default verdict: %s\n", mode, p.def)
+	fmt.Fprintf(w, "  mode: %s; default verdict: %s\n", mode, p.Default)
 	var tools []string
 	for _, name := range sortedKeys(p.tools) {
 		tools = append(tools, name+"="+tierName(p.tools[name]))
@@ -132,21 +83,21 @@ func (p *Policy) Describe(w io.Writer) {
 	fmt.Fprintf(w, "  tools: %s\n", strings.Join(tools, " "))
 	var shell []string
 	for _, k := range shellparse.Kinds {
-		if v, ok := p.shell[k]; ok {
+		if v, ok := p.Shell[k]; ok {
 			shell = append(shell, string(k)+"="+v.String())
 		}
 	}
 	fmt.Fprintf(w, "  shell: %s (code-running constructs are always denied)\n", strings.Join(shell, " "))
-	fmt.Fprintf(w, "  env allow: %s\n", strings.Join(p.env.allow, " "))
-	for _, d := range p.env.deny {
+	fmt.Fprintf(w, "  env allow: %s\n", strings.Join(p.Env.Allow, " "))
+	for _, d := range p.Env.deny {
 		fmt.Fprintf(w, "  env deny: %s: %s\n", strings.Join(d.names, " "), d.reason)
 	}
-	fmt.Fprintf(w, "  paths: writable %s; file-tool writes %s, reads %s\n", strings.Join(p.paths.writable, " "), p.paths.write, p.paths.read)
-	fmt.Fprintf(w, "  paths: protected %s\n", strings.Join(p.paths.protected, " "))
-	fmt.Fprintf(w, "  paths: secret %s\n", strings.Join(p.paths.secret, " "))
+	fmt.Fprintf(w, "  paths: writable %s; file-tool writes %s, reads %s\n", strings.Join(p.Paths.Writable, " "), p.Paths.Write, p.Paths.Read)
+	fmt.Fprintf(w, "  paths: protected %s\n", strings.Join(p.Paths.Protected, " "))
+	fmt.Fprintf(w, "  paths: secret %s\n", strings.Join(p.Paths.Secret, " "))
 	fmt.Fprintf(w, "  redirect: allow %s; read %s; write %s; outside the writable roots %s\n",
-		strings.Join(p.redirect.allow, " "), p.redirect.read, p.redirect.write, p.redirect.writeOutside)
-	p.compileAll()
+		strings.Join(p.Redirect.Allow, " "), p.Redirect.Read, p.Redirect.Write, p.Redirect.WriteOutside)
+	p.CompileAll()
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, name := range p.rules.names {
@@ -161,16 +112,16 @@ func (p *Policy) Describe(w io.Writer) {
 	}
 }
 
-func describeNode(n *node) string {
+func describeNode(n *Rule) string {
 	v := "(by subcommand)"
-	if n.hasVerdict {
-		v = n.verdict.String()
+	if n.HasVerdict {
+		v = n.Verdict.String()
 	}
-	s := n.id + ": " + v
-	if n.readOnly {
+	s := n.ID + ": " + v
+	if n.ReadOnly {
 		s += ", read-only"
 	}
-	if n.wrap != nil || n.shell != "" {
+	if n.Wrap != nil || n.Shell != "" {
 		s += ", checks the command it runs"
 	}
 	return s
@@ -178,15 +129,15 @@ func describeNode(n *node) string {
 
 func tierName(t tier) string {
 	switch t {
-	case tierAllow:
+	case TierAllow:
 		return "allow"
-	case tierAsk:
+	case TierAsk:
 		return "ask"
-	case tierShell:
+	case TierShell:
 		return "shell"
-	case tierPaths:
+	case TierPaths:
 		return "paths"
-	case tierSession:
+	case TierSession:
 		return "session"
 	}
 	return "deny"
@@ -211,18 +162,18 @@ func (l *Layers) ToolTier(tool string, readOnly bool) string {
 	if l.Trusted() {
 		ps = []*Policy{l.Project}
 	}
-	best, found := tierAllow, false
+	best, found := TierAllow, false
 	for _, p := range ps {
-		t, rule := p.toolTier(tool)
-		if rule == "" && p.def == Ask {
-			t = tierAsk
+		t, rule := p.ToolTier(tool)
+		if rule == "" && p.Default == Ask {
+			t = TierAsk
 		}
 		if !found || tierRank(t) < tierRank(best) {
 			best, found = t, true
 		}
 	}
-	if (readOnly || l.ReadOnly()) && !readOnlyTools[tool] {
-		shellOK := best == tierShell && slices.ContainsFunc(ps, func(p *Policy) bool { return p.readOnlyBash })
+	if (readOnly || l.ReadOnly()) && !ReadOnlyTools[tool] {
+		shellOK := best == TierShell && slices.ContainsFunc(ps, func(p *Policy) bool { return p.ReadOnlyShell })
 		if !shellOK {
 			return "deny"
 		}

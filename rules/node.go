@@ -9,47 +9,47 @@ import (
 	"strings"
 )
 
-// node is a compiled command rule: a program, or one of its subcommands.
-type node struct {
-	id         string // "git log", or the rule's own id
-	verdict    Verdict
-	hasVerdict bool
-	reason     string
-	hint       string
-	style      style
-	opts       map[string]*option
-	digits     bool // -NUM is accepted (head -5, git log -3)
-	args       argsKind
-	argsWith   []string // operands are allowed only with one of these options
-	maxArgs    int      // 0: no limit
-	globs      bool
-	unknown    Verdict  // for an unknown option, a dynamic word, a glob where none is allowed
-	require    []string // at least one of these options must be present
-	children   []string // programs it may start itself: base-name or path patterns
-	readOnly   bool     // it neither writes files nor runs other code (read-only mode may allow it)
-	pathMode   string   // its operands are paths it reads ("read"), writes ("write"), or reads and then writes the last ("copy")
-	writesCwd  bool     // without an output option it writes a file named after its operand into its working directory (go build)
-	config     string   // "git" or "go": the configuration it reads where it runs (the repository, go.mod's toolchain), which guard checks
-	revPaths   bool     // its operands are revisions, REV:PATH and paths whose contents git prints from its object store
-	recursive  *recursion
-	optsFirst  bool // options end at the first operand (xxd, POSIX getopt)
-	escs       []*escalation
-	subFiles   map[string]ruleFile // subcommand rules, compiled when first named
-	subKey     []string            // the policy key of this rule, for errors
-	subs       map[string]*node    // the compiled ones; guarded by Policy.mu
-	rest       *node               // the arguments after --
-	wrap       *wrapFile
-	exec       map[string]bool // find -exec style: these options start a command ended by ; or +
-	shell      string          // "bash" or "sh": -c SCRIPT is parsed and checked
-	interp     bool            // without a script operand, it runs code from standard input
+// Rule is a compiled command rule: a program, or one of its subcommands.
+type Rule struct {
+	ID           string // "git log", or the rule's own id
+	Verdict      Verdict
+	HasVerdict   bool
+	reason       string
+	Hint         string
+	Style        style
+	Options      map[string]*Option
+	Digits       bool // -NUM is accepted (head -5, git log -3)
+	Args         argsKind
+	ArgsWith     []string // operands are allowed only with one of these options
+	MaxArgs      int      // 0: no limit
+	Globs        bool
+	Unknown      Verdict  // for an unknown option, a dynamic word, a glob where none is allowed
+	Require      []string // at least one of these options must be present
+	Children     []string // programs it may start itself: base-name or path patterns
+	ReadOnly     bool     // it neither writes files nor runs other code (read-only mode may allow it)
+	PathMode     string   // its operands are paths it reads ("read"), writes ("write"), or reads and then writes the last ("copy")
+	WritesCwd    bool     // without an output option it writes a file named after its operand into its working directory (go build)
+	Config       string   // "git" or "go": the configuration it reads where it runs (the repository, go.mod's toolchain), which guard checks
+	RevPaths     bool     // its operands are revisions, REV:PATH and paths whose contents git prints from its object store
+	Recursive    *recursion
+	OptionsFirst bool // options end at the first operand (xxd, POSIX getopt)
+	Escalations  []*escalation
+	SubFiles     map[string]ruleFile // subcommand rules, compiled when first named
+	subKey       []string            // the policy key of this rule, for errors
+	subs         map[string]*Rule    // the compiled ones; guarded by Policy.mu
+	Rest         *Rule               // the arguments after --
+	Wrap         *wrapFile
+	Exec         map[string]bool // find -exec style: these options start a command ended by ; or +
+	Shell        string          // "bash" or "sh": -c SCRIPT is parsed and checked
+	Interp       bool            // without a script operand, it runs code from standard input
 }
 
 type style int
 
 const (
 	styleGNU  style = iota // -abc bundles, -ovalue, --long[=value], unique prefixes of long options
-	styleGo                // -name, --name, -name=value or -name value; no bundles, no prefixes
-	styleFind              // -name value; no bundles, no prefixes, no =
+	StyleGo                // -name, --name, -name=value or -name value; no bundles, no prefixes
+	StyleFind              // -name value; no bundles, no prefixes, no =
 	styleNone              // no options: every word is an operand (echo)
 )
 
@@ -57,37 +57,37 @@ type argsKind int
 
 const (
 	argsAny  argsKind = iota // operands of any constant value
-	argsNone                 // no operands
-	argsPath                 // constant paths inside the project
+	ArgsNone                 // no operands
+	ArgsPath                 // constant paths inside the project
 )
 
 type valueKind int
 
 const (
-	valueNone     valueKind = iota // a flag
+	ValueNone     valueKind = iota // a flag
 	valueRequired                  // --opt=v, --opt v, -ov, -o v
-	valueOptional                  // --opt or --opt=v, -o or -ov
+	ValueOptional                  // --opt or --opt=v, -o or -ov
 )
 
 // option is an option a node knows: accepted, or named by an escalation.
-type option struct {
-	name     string
-	value    valueKind
-	vtype    string   // any, int, dir, path
-	values   []string // if set, the value must be one of these
-	accepted bool     // listed in flags or options; otherwise only an escalation names it
+type Option struct {
+	Name     string
+	Value    valueKind
+	Type     string   // any, int, dir, path
+	Values   []string // if set, the value must be one of these
+	Accepted bool     // listed in flags or options; otherwise only an escalation names it
 }
 
 // escalation makes a command stricter when a flag is present or an operand
 // matches a pattern.
 type escalation struct {
-	id      string
-	verdict Verdict
-	reason  string
-	hint    string
-	flags   []string
-	values  []string // patterns for the values of flags; empty: presence is enough
-	args    []string // patterns: * matches any run of characters, ? one
+	ID      string
+	Verdict Verdict
+	Reason  string
+	Hint    string
+	Flags   []string
+	Values  []string // patterns for the values of flags; empty: presence is enough
+	Args    []string // patterns: * matches any run of characters, ? one
 }
 
 var valueTypes = []string{"any", "int", "dir", "path", "write", "env"}
@@ -95,7 +95,7 @@ var valueTypes = []string{"any", "int", "dir", "path", "write", "env"}
 // compileNode compiles a rule. With eager set it compiles the rule's
 // subcommands too, which checks them and collects their examples;
 // otherwise they wait until a call names them.
-func (c *compiler) compileNode(p *Policy, id string, parent *node, rf *ruleFile, key []string, eager bool) (*node, error) {
+func (c *compiler) compileNode(p *Policy, id string, parent *Rule, rf *ruleFile, key []string, eager bool) (*Rule, error) {
 	if rf.Like != "" {
 		merged, err := c.like(rf, key, 0)
 		if err != nil {
@@ -103,47 +103,47 @@ func (c *compiler) compileNode(p *Policy, id string, parent *node, rf *ruleFile,
 		}
 		rf = merged
 	}
-	n := &node{id: id, opts: make(map[string]*option, len(rf.Flags)+len(rf.Options)), reason: rf.Reason, hint: rf.Hint, globs: rf.Globs, writesCwd: rf.WritesCwd, config: rf.Config, revPaths: rf.RevPaths, optsFirst: rf.OptionsFirst}
+	n := &Rule{ID: id, Options: make(map[string]*Option, len(rf.Flags)+len(rf.Options)), reason: rf.Reason, Hint: rf.Hint, Globs: rf.Globs, WritesCwd: rf.WritesCwd, Config: rf.Config, RevPaths: rf.RevPaths, OptionsFirst: rf.OptionsFirst}
 	if rf.Recursive || len(rf.RecursiveWith) > 0 {
-		n.recursive = &recursion{always: rf.Recursive, with: rf.RecursiveWith, hiddenWith: rf.HiddenWith, patternFirst: rf.PatternFirst}
+		n.Recursive = &recursion{always: rf.Recursive, with: rf.RecursiveWith, HiddenWith: rf.HiddenWith, PatternFirst: rf.PatternFirst}
 	}
 	if rf.ID != "" {
 		if where, dup := c.ids[rf.ID]; dup {
 			return nil, c.errorf(key, "rule %q: id %q is already used by %s", id, rf.ID, where)
 		}
 		c.ids[rf.ID] = id
-		n.id = rf.ID
+		n.ID = rf.ID
 	}
 	errf := func(k []string, format string, a ...any) error {
-		return c.errorf(k, "rule %q: %s", n.id, fmt.Sprintf(format, a...))
+		return c.errorf(k, "rule %q: %s", n.ID, fmt.Sprintf(format, a...))
 	}
 	if rf.Verdict != "" {
 		v, err := ParseVerdict(rf.Verdict)
 		if err != nil {
 			return nil, errf(append(key, "verdict"), "%v", err)
 		}
-		n.verdict, n.hasVerdict = v, true
+		n.Verdict, n.HasVerdict = v, true
 	}
-	n.unknown = p.def
+	n.Unknown = p.Default
 	if parent != nil {
-		n.unknown = parent.unknown
+		n.Unknown = parent.Unknown
 	}
 	if rf.Unknown != "" {
 		v, err := ParseVerdict(rf.Unknown)
 		if err != nil || v == Allow {
 			return nil, errf(append(key, "unknown"), "unknown = %q: want ask or deny", rf.Unknown)
 		}
-		n.unknown = v
+		n.Unknown = v
 	}
 	switch rf.Style {
 	case "", "gnu":
-		n.style = styleGNU
+		n.Style = styleGNU
 	case "go":
-		n.style = styleGo
+		n.Style = StyleGo
 	case "find":
-		n.style = styleFind
+		n.Style = StyleFind
 	case "none":
-		n.style = styleNone
+		n.Style = styleNone
 		if len(rf.Flags) > 0 || len(rf.Options) > 0 || len(rf.Require) > 0 {
 			return nil, errf(append(key, "style"), "style = \"none\" takes no options, but flags or options are listed")
 		}
@@ -152,28 +152,28 @@ func (c *compiler) compileNode(p *Policy, id string, parent *node, rf *ruleFile,
 	}
 	switch rf.Args {
 	case "", "any":
-		n.args = argsAny
+		n.Args = argsAny
 	case "none":
-		n.args = argsNone
+		n.Args = ArgsNone
 		if rf.MaxArgs != 0 {
 			return nil, errf(append(key, "max_args"), "max_args with args = \"none\" can never match")
 		}
 	case "path":
-		n.args = argsPath
+		n.Args = ArgsPath
 	default:
 		return nil, errf(append(key, "args"), "args = %q: want any, none or path", rf.Args)
 	}
 	if rf.MaxArgs < 0 {
 		return nil, errf(append(key, "max_args"), "max_args = %d: want a positive number", rf.MaxArgs)
 	}
-	n.maxArgs = rf.MaxArgs
+	n.MaxArgs = rf.MaxArgs
 
 	for _, f := range rf.Flags {
 		if f == "-#" {
-			n.digits = true
+			n.Digits = true
 			continue
 		}
-		if err := n.addOption(f, valueNone, "", nil, true); err != nil {
+		if err := n.addOption(f, ValueNone, "", nil, true); err != nil {
 			return nil, errf(append(key, "flags"), "%v", err)
 		}
 	}
@@ -183,7 +183,7 @@ func (c *compiler) compileNode(p *Policy, id string, parent *node, rf *ruleFile,
 		if len(spec.Values) == 0 {
 			vtype = spec.Type
 			if strings.HasSuffix(vtype, "?") {
-				kind, vtype = valueOptional, strings.TrimSuffix(vtype, "?")
+				kind, vtype = ValueOptional, strings.TrimSuffix(vtype, "?")
 			}
 			if !slices.Contains(valueTypes, vtype) {
 				return nil, errf(append(key, "options", name), "option %s: value type %q: want one of %s, a trailing ? for an optional value, or a list of values", name, spec.Type, strings.Join(valueTypes, ", "))
@@ -203,29 +203,29 @@ func (c *compiler) compileNode(p *Policy, id string, parent *node, rf *ruleFile,
 			if err != nil {
 				return nil, errf(append(key, group.key), "%v", err)
 			}
-			if len(e.args) > 0 && n.args == argsNone {
+			if len(e.Args) > 0 && n.Args == ArgsNone {
 				return nil, errf(append(key, group.key), "%s rule matches operands, but the command takes none: it can never match", group.key)
 			}
-			n.escs = append(n.escs, e)
+			n.Escalations = append(n.Escalations, e)
 		}
 	}
 	for _, a := range rf.ArgsWith {
-		if o := n.opts[a]; o == nil || !o.accepted {
+		if o := n.Options[a]; o == nil || !o.Accepted {
 			return nil, errf(append(key, "args_with"), "args_with %q: the option must be among the flags or options", a)
 		}
-		if n.args == argsNone {
+		if n.Args == ArgsNone {
 			return nil, errf(append(key, "args_with"), "args_with with args = \"none\" can never match")
 		}
-		n.argsWith = append(n.argsWith, a)
+		n.ArgsWith = append(n.ArgsWith, a)
 	}
-	n.interp = rf.Interpreter
-	n.readOnly = rf.ReadOnly || parent != nil && parent.readOnly && strings.HasSuffix(id, " --")
+	n.Interp = rf.Interpreter
+	n.ReadOnly = rf.ReadOnly || parent != nil && parent.ReadOnly && strings.HasSuffix(id, " --")
 	if rf.Config != "" && rf.Config != "git" && rf.Config != "go" {
 		return nil, errf(append(key, "config"), "config = %q: want git or go", rf.Config)
 	}
 	switch rf.Paths {
 	case "", "read", "write", "copy":
-		n.pathMode = rf.Paths
+		n.PathMode = rf.Paths
 	default:
 		return nil, errf(append(key, "paths"), "paths = %q: want read, write or copy", rf.Paths)
 	}
@@ -234,34 +234,34 @@ func (c *compiler) compileNode(p *Policy, id string, parent *node, rf *ruleFile,
 			return nil, errf(append(key, "children"), "children: %q is not a valid pattern", ch)
 		}
 	}
-	n.children = rf.Children
+	n.Children = rf.Children
 	for _, r := range rf.Require {
-		if o := n.opts[r]; o == nil || !o.accepted {
+		if o := n.Options[r]; o == nil || !o.Accepted {
 			return nil, errf(append(key, "require"), "require %q: the option must be among the flags or options", r)
 		}
-		n.require = append(n.require, r)
+		n.Require = append(n.Require, r)
 	}
 	if len(rf.Exec) > 0 {
-		n.exec = map[string]bool{}
+		n.Exec = map[string]bool{}
 		for _, e := range rf.Exec {
-			if !strings.HasPrefix(e, "-") || n.opts[e] != nil {
+			if !strings.HasPrefix(e, "-") || n.Options[e] != nil {
 				return nil, errf(append(key, "exec"), "exec %q: want an option name that is not also a flag or option", e)
 			}
-			n.exec[e] = true
+			n.Exec[e] = true
 		}
 	}
 	switch rf.Shell {
 	case "":
 	case "bash", "sh":
-		n.shell = rf.Shell
-		if o := n.opts["-c"]; o == nil || !o.accepted || o.value != valueNone {
+		n.Shell = rf.Shell
+		if o := n.Options["-c"]; o == nil || !o.Accepted || o.Value != ValueNone {
 			return nil, errf(append(key, "shell"), "shell = %q needs -c among the flags", rf.Shell)
 		}
 	default:
 		return nil, errf(append(key, "shell"), "shell = %q: want bash or sh", rf.Shell)
 	}
 	if rf.Wrap != nil {
-		if len(rf.Sub) > 0 || n.shell != "" || rf.Rest != nil {
+		if len(rf.Sub) > 0 || n.Shell != "" || rf.Rest != nil {
 			return nil, errf(append(key, "wrap"), "a wrapper has no subcommands, shell or rest")
 		}
 		if rf.Wrap.Skip < 0 {
@@ -269,13 +269,13 @@ func (c *compiler) compileNode(p *Policy, id string, parent *node, rf *ruleFile,
 		}
 		w := *rf.Wrap
 		for _, o := range append(slices.Clone(w.Replace), w.Lookup...) {
-			if opt := n.opts[o]; opt == nil || !opt.accepted {
+			if opt := n.Options[o]; opt == nil || !opt.Accepted {
 				return nil, errf(append(key, "wrap"), "wrap: option %q must be among the flags or options", o)
 			}
 		}
-		n.wrap = &w
+		n.Wrap = &w
 	}
-	n.subFiles, n.subKey = rf.Sub, key
+	n.SubFiles, n.subKey = rf.Sub, key
 	for name := range rf.Sub {
 		if name == "" || strings.HasPrefix(name, "-") || !validProgram(name) {
 			return nil, errf(append(key, "sub", name), "subcommand %q can never match: it is empty, an option, or has shell characters", name)
@@ -293,16 +293,16 @@ func (c *compiler) compileNode(p *Policy, id string, parent *node, rf *ruleFile,
 		if rest.Verdict == "" {
 			rest.Verdict = "allow" // the command's own verdict decides
 		}
-		rn, err := c.compileNode(p, n.id+" --", n, &rest, append(slices.Clone(key), "rest"), eager)
+		rn, err := c.compileNode(p, n.ID+" --", n, &rest, append(slices.Clone(key), "rest"), eager)
 		if err != nil {
 			return nil, err
 		}
-		n.rest = rn
+		n.Rest = rn
 	}
-	if !n.hasVerdict && len(rf.Sub) == 0 {
+	if !n.HasVerdict && len(rf.Sub) == 0 {
 		return nil, errf(key, "no verdict: the rule matches nothing")
 	}
-	if len(rf.Sub) > 0 && n.args == argsNone {
+	if len(rf.Sub) > 0 && n.Args == ArgsNone {
 		return nil, errf(append(key, "args"), "args = \"none\" leaves no room for a subcommand")
 	}
 
@@ -312,23 +312,23 @@ func (c *compiler) compileNode(p *Policy, id string, parent *node, rf *ruleFile,
 	}{{rf.Examples.Allow, Allow}, {rf.Examples.Ask, Ask}, {rf.Examples.Deny, Deny}}
 	for _, ex := range exs {
 		for _, cmd := range ex.list {
-			p.examples = append(p.examples, Example{Rule: n.id, Command: cmd, Want: ex.want, key: append(slices.Clone(key), "examples")})
+			p.examples = append(p.examples, Example{Rule: n.ID, Command: cmd, Want: ex.want, key: append(slices.Clone(key), "examples")})
 		}
 	}
 	return n, nil
 }
 
-func (n *node) addOption(name string, kind valueKind, vtype string, values []string, accepted bool) error {
+func (n *Rule) addOption(name string, kind valueKind, vtype string, values []string, accepted bool) error {
 	if !validOptionName(name) {
 		return fmt.Errorf("%q is not an option name (want -x, --name, or + for +toolchain)", name)
 	}
-	if n.opts[name] != nil {
+	if n.Options[name] != nil {
 		return fmt.Errorf("option %s is listed twice", name)
 	}
-	if n.style == styleGNU && len(name) > 2 && name[1] != '-' && name[0] == '-' {
+	if n.Style == styleGNU && len(name) > 2 && name[1] != '-' && name[0] == '-' {
 		return fmt.Errorf("option %s: a single-dash long option needs style = \"go\" or \"find\"", name)
 	}
-	n.opts[name] = &option{name: name, value: kind, vtype: vtype, values: slices.Clone(values), accepted: accepted}
+	n.Options[name] = &Option{Name: name, Value: kind, Type: vtype, Values: slices.Clone(values), Accepted: accepted}
 	return nil
 }
 
@@ -349,48 +349,48 @@ func validOptionName(s string) bool {
 	return true
 }
 
-func (c *compiler) compileEscalation(n *node, ef escalationFile, v Verdict, i int) (*escalation, error) {
-	e := &escalation{id: ef.ID, verdict: v, reason: ef.Reason, hint: ef.Hint, flags: ef.Flags, values: ef.Values, args: ef.Args}
-	if e.id == "" {
+func (c *compiler) compileEscalation(n *Rule, ef escalationFile, v Verdict, i int) (*escalation, error) {
+	e := &escalation{ID: ef.ID, Verdict: v, Reason: ef.Reason, Hint: ef.Hint, Flags: ef.Flags, Values: ef.Values, Args: ef.Args}
+	if e.ID == "" {
 		// The rule's first flag or operand pattern names it: "git push -f".
 		first := append(slices.Clone(ef.Flags), ef.Args...)
 		if len(first) > 0 {
-			e.id = n.id + " " + first[0]
+			e.ID = n.ID + " " + first[0]
 		}
 	} else {
-		if where, dup := c.ids[e.id]; dup {
-			return nil, fmt.Errorf("id %q is already used by %s", e.id, where)
+		if where, dup := c.ids[e.ID]; dup {
+			return nil, fmt.Errorf("id %q is already used by %s", e.ID, where)
 		}
-		c.ids[e.id] = n.id
-		e.id = n.id + ": " + e.id
+		c.ids[e.ID] = n.ID
+		e.ID = n.ID + ": " + e.ID
 	}
 	if len(ef.Flags) == 0 && len(ef.Args) == 0 {
 		return nil, fmt.Errorf("%s rule %d names no flags and no args", v, i+1)
 	}
 	if ef.Reason == "" {
-		return nil, fmt.Errorf("%s rule %q: a reason is required", v, e.id)
+		return nil, fmt.Errorf("%s rule %q: a reason is required", v, e.ID)
 	}
 	for _, f := range ef.Flags {
-		if o := n.opts[f]; o != nil {
+		if o := n.Options[f]; o != nil {
 			continue
 		}
-		if err := n.addOption(f, valueNone, "", nil, false); err != nil {
+		if err := n.addOption(f, ValueNone, "", nil, false); err != nil {
 			return nil, err
 		}
 	}
 	if len(ef.Values) > 0 {
 		if len(ef.Flags) == 0 {
-			return nil, fmt.Errorf("%s rule %q: values need the options whose values they match", v, e.id)
+			return nil, fmt.Errorf("%s rule %q: values need the options whose values they match", v, e.ID)
 		}
 		for _, f := range ef.Flags {
-			if o := n.opts[f]; o == nil || o.value == valueNone {
-				return nil, fmt.Errorf("%s rule %q: values match option values, but %s takes no value: it can never match", v, e.id, f)
+			if o := n.Options[f]; o == nil || o.Value == ValueNone {
+				return nil, fmt.Errorf("%s rule %q: values match option values, but %s takes no value: it can never match", v, e.ID, f)
 			}
 		}
 	}
 	for _, a := range ef.Args {
 		if a == "" {
-			return nil, fmt.Errorf("%s rule %q: an empty args pattern matches only an empty operand", v, e.id)
+			return nil, fmt.Errorf("%s rule %q: an empty args pattern matches only an empty operand", v, e.ID)
 		}
 	}
 	return e, nil
@@ -413,43 +413,43 @@ func (c *compiler) ruleFile(name string) (ruleFile, bool) {
 }
 
 // compileSub compiles the subcommand name of n, once.
-func (c *compiler) compileSub(p *Policy, n *node, name string, eager bool) (*node, error) {
+func (c *compiler) compileSub(p *Policy, n *Rule, name string, eager bool) (*Rule, error) {
 	if sn := n.subs[name]; sn != nil {
 		if eager {
 			return sn, c.compileSubs(p, sn)
 		}
 		return sn, nil
 	}
-	rf, ok := n.subFiles[name]
+	rf, ok := n.SubFiles[name]
 	if !ok {
 		return nil, nil
 	}
-	sn, err := c.compileNode(p, n.id+" "+name, n, &rf, append(slices.Clone(n.subKey), "sub", name), eager)
+	sn, err := c.compileNode(p, n.ID+" "+name, n, &rf, append(slices.Clone(n.subKey), "sub", name), eager)
 	if err != nil {
 		return nil, err
 	}
 	if n.subs == nil {
-		n.subs = map[string]*node{}
+		n.subs = map[string]*Rule{}
 	}
 	n.subs[name] = sn
 	return sn, nil
 }
 
 // compileSubs compiles every subcommand under n that is not compiled yet.
-func (c *compiler) compileSubs(p *Policy, n *node) error {
-	for _, name := range sortedKeys(n.subFiles) {
+func (c *compiler) compileSubs(p *Policy, n *Rule) error {
+	for _, name := range sortedKeys(n.SubFiles) {
 		if _, err := c.compileSub(p, n, name, true); err != nil {
 			return err
 		}
 	}
-	if n.rest != nil {
-		return c.compileSubs(p, n.rest)
+	if n.Rest != nil {
+		return c.compileSubs(p, n.Rest)
 	}
 	return nil
 }
 
 // hasSubs reports whether the rule has subcommands.
-func (n *node) hasSubs() bool { return len(n.subFiles) > 0 }
+func (n *Rule) HasSubs() bool { return len(n.SubFiles) > 0 }
 
 // like returns the rule merged with the rule it is like: flags, options
 // and escalations of both, its own fields otherwise.
@@ -520,7 +520,7 @@ func (c *compiler) like(rf *ruleFile, key []string, depth int) (*ruleFile, error
 // wildcard reports whether s matches pattern, where * matches any run of
 // characters (slashes too) and ? any one byte. It backtracks only to the
 // last star, so it takes at most len(pattern)*len(s) steps.
-func wildcard(pattern, s string) bool {
+func Wildcard(pattern, s string) bool {
 	px, sx := 0, 0
 	starPx, starSx := -1, 0
 	for px < len(pattern) || sx < len(s) {
@@ -548,9 +548,9 @@ func wildcard(pattern, s string) bool {
 
 // longNames returns the node's options that can be abbreviated: GNU long
 // options, sorted.
-func (n *node) longNames() []string {
+func (n *Rule) LongNames() []string {
 	var out []string
-	for name := range n.opts {
+	for name := range n.Options {
 		if strings.HasPrefix(name, "--") {
 			out = append(out, name)
 		}
@@ -560,23 +560,49 @@ func (n *node) longNames() []string {
 }
 
 // acceptedList returns the accepted options of the node, for hints.
-func (n *node) acceptedList() []string {
+func (n *Rule) acceptedList() []string {
 	var out []string
-	for name, o := range n.opts {
-		if !o.accepted {
+	for name, o := range n.Options {
+		if !o.Accepted {
 			continue
 		}
-		if o.value == valueRequired {
-			name += " " + strings.ToUpper(o.vtype)
-			if len(o.values) > 0 {
-				name = o.name + " " + strings.Join(o.values, "|")
+		if o.Value == valueRequired {
+			name += " " + strings.ToUpper(o.Type)
+			if len(o.Values) > 0 {
+				name = o.Name + " " + strings.Join(o.Values, "|")
 			}
 		}
 		out = append(out, name)
 	}
 	slices.Sort(out)
-	if n.digits {
+	if n.Digits {
 		out = append([]string{"-NUM"}, out...)
 	}
 	return out
+}
+
+// recursion is how a recursive reader (grep -r, rg, tree, ls -R, diff -r)
+// walks: every file under its directory operands, or under its working
+// directory when it names none.
+type recursion struct {
+	always       bool
+	with         []string // options that make it recursive; NAME=VALUE for an option's value
+	HiddenWith   []string // it skips hidden files unless one of these is present; none: it reads them
+	PatternFirst bool     // the first operand is a pattern, unless -e, -f or --files is present
+}
+
+func (rc *recursion) On(present map[string]bool, values map[string][]string) bool {
+	if rc.always {
+		return true
+	}
+	for _, w := range rc.with {
+		if name, val, ok := strings.Cut(w, "="); ok {
+			if slices.Contains(values[name], val) {
+				return true
+			}
+		} else if present[w] {
+			return true
+		}
+	}
+	return false
 }

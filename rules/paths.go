@@ -16,75 +16,6 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 )
 
-// pathPolicy is the [paths] table: one engine for every way a call touches a
-// path, file tools and shell alike.
-type pathPolicy struct {
-	writable  []string // writes may go here
-	protected []string // no write may touch these, even where writable
-	secret    []string // no read may touch these
-	write     Verdict  // a file tool's write to a writable path
-	read      Verdict  // a file tool's read of a path that is not secret
-}
-
-// Where a policy does not set them, writes may go to the project and the
-// temp directory. The protected and secret paths below always apply, with
-// the policy's own added to them: a policy can protect more, never less.
-var (
-	defaultWritable = []string{"{project}/**", "{tmp}/**"}
-
-	defaultProtected = []string{
-		// The agent cannot loosen its own guard.
-		// The whole of .claude/: settings, hooks, skills, agents and commands
-		// are the agent's configuration.
-		"{policy}", "{guard}", "{project}/.claude/**", "{project}/.claude", "**/.claude/settings*.json",
-		"~/.claude/**", "~/.config/guard/**", "~/.local/state/guard/**",
-		// Configuration that makes git, the tool chain, the editor or the
-		// shell run code.
-		// Any file named .git (a .git file points git at another
-		// repository), and what is in a git directory.
-		"{project}/.git/**", "**/.git", "**/.git/config", "**/.git/hooks/**", "**/.git/info/**", "**/.gitattributes",
-		"**/.gitmodules", "**/.husky/**", "**/.pre-commit-config.yaml", "**/.cargo/config", "**/.cargo/config.toml",
-		"**/rust-toolchain", "**/rust-toolchain.toml", "**/.github/workflows/**", "**/.envrc", "**/.vscode/**",
-		"{project}/.mcp.json", "~/.mcp.json", "~/.claude.json",
-		"~/.bashrc", "~/.bash_profile", "~/.bash_login", "~/.bash_logout", "~/.profile", "~/.zshrc", "~/.zshenv",
-		"~/.zprofile", "~/.zlogin", "~/.inputrc", "~/.config/fish/**", "~/.gitconfig", "~/.config/git/**",
-	}
-
-	defaultSecret = []string{
-		"~/.ssh/**", "~/.aws/**", "~/.gnupg/**", "~/.config/gcloud/**", "~/.azure/**", "~/.kube/**",
-		"~/.docker/config.json", "~/.netrc", "~/.git-credentials", "~/.config/gh/hosts.yml", "~/.npmrc",
-		"~/.pypirc", "~/.cargo/credentials", "~/.cargo/credentials.toml", "~/.gem/credentials",
-		"~/.password-store/**", "~/.claude/.credentials.json", "~/.claude.json", "~/.pgpass", "~/.my.cnf",
-		"~/.vault-token", "~/.boto", "~/.s3cfg", "~/.terraform.d/credentials.tfrc.json", "~/.config/hub",
-		"~/.config/op/**", "~/.local/share/keyrings/**", "~/.oci/**", "~/.config/doctl/**",
-		"**/.env", "**/.env.*", "/proc/**/environ",
-		"/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/sudoers.d/**",
-	}
-)
-
-// Placeholders in path patterns, replaced per call.
-const (
-	phProject = "{project}" // the project root
-	phTmp     = "{tmp}"     // the system temp directory
-	phHome    = "{home}"    // the home directory; a leading ~ means the same
-	phPolicy  = "{policy}"  // the policy file in use
-	phGuard   = "{guard}"   // the guard binary
-)
-
-func validPathPattern(p string) bool {
-	if p == "" {
-		return false
-	}
-	e := strings.NewReplacer(phProject, "/p", phTmp, "/t", phHome, "/h", phPolicy, "/f", phGuard, "/g").Replace(p)
-	if strings.HasPrefix(e, "~") {
-		e = "/h" + e[1:]
-	}
-	if !strings.HasPrefix(e, "/") && !strings.HasPrefix(e, "**/") {
-		return false // a relative pattern would depend on the working directory
-	}
-	return doublestar.ValidatePattern(e)
-}
-
 // access is how a call touches a path.
 type access int
 
@@ -101,18 +32,18 @@ const (
 // nothing.
 func (d *decider) expandPattern(p string) []string {
 	if strings.HasPrefix(p, "~") {
-		p = phHome + p[1:]
+		p = PhHome + p[1:]
 	}
 	if !strings.Contains(p, "{") {
 		return []string{p}
 	}
 	if d.placeholders == nil {
 		d.placeholders = []placeholder{
-			{phProject, d.spellings([]string{d.project()})},
-			{phTmp, d.spellings([]string{d.call.Temp})},
-			{phHome, d.spellings(append([]string{d.call.Home}, d.call.Homes...))},
-			{phPolicy, d.spellings([]string{d.p.file()})},
-			{phGuard, d.spellings([]string{d.call.Guard})},
+			{PhProject, d.spellings([]string{d.project()})},
+			{PhTmp, d.spellings([]string{d.call.Temp})},
+			{PhHome, d.spellings(append([]string{d.call.Home}, d.call.Homes...))},
+			{PhPolicy, d.spellings([]string{d.p.File()})},
+			{PhGuard, d.spellings([]string{d.call.Guard})},
 		}
 	}
 	out := []string{p}
@@ -415,7 +346,7 @@ func (d *decider) checkPath(p string, tilde bool, where []string, acc access, al
 		if acc == writeAccess {
 			return pathCheck{Deny, "paths.writable", fmt.Sprintf("%s cannot be resolved (the directory or the home is not known), so it is outside every writable root", p)}
 		}
-		return pathCheck{d.p.def, "", fmt.Sprintf("%s cannot be resolved, so guard cannot tell whether it is secret", p)}
+		return pathCheck{d.p.Default, "", fmt.Sprintf("%s cannot be resolved, so guard cannot tell whether it is secret", p)}
 	}
 	var forms []string
 	for _, a := range abs {
@@ -435,14 +366,14 @@ func (d *decider) checkPath(p string, tilde bool, where []string, acc access, al
 			}
 		}
 	}
-	pp := &d.p.paths
-	if pat := d.matchAny(pp.secret, forms); pat != "" {
+	pp := &d.p.Paths
+	if pat := d.matchAny(pp.Secret, forms); pat != "" {
 		return pathCheck{Deny, "paths.secret " + pat, fmt.Sprintf("%s is a secret file (%s): guard does not let it be read or written", p, pat)}
 	}
 	if acc == readAccess {
 		return pathCheck{allowed, "paths.read", fmt.Sprintf("reading %s", p)}
 	}
-	if pat := d.matchAny(pp.protected, forms); pat != "" {
+	if pat := d.matchAny(pp.Protected, forms); pat != "" {
 		return pathCheck{Deny, "paths.protected " + pat, fmt.Sprintf("%s is protected (%s): no tool may change it", p, pat)}
 	}
 	for _, dir := range spellings(d.call.Protect) {
@@ -457,7 +388,7 @@ func (d *decider) checkPath(p string, tilde bool, where []string, acc access, al
 			return pathCheck{Deny, "paths.protected", fmt.Sprintf("%s is inside %s, which git takes for a repository: no tool may change it", p, g)}
 		}
 	}
-	if !d.allWithin(pp.writable, forms) {
+	if !d.allWithin(pp.Writable, forms) {
 		return pathCheck{Deny, "paths.writable", fmt.Sprintf("%s is outside the writable roots", p)}
 	}
 	return pathCheck{allowed, "paths.write", fmt.Sprintf("writing %s", p)}

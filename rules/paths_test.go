@@ -241,18 +241,18 @@ func TestEveryTool(t *testing.T) {
 		if in == nil {
 			in = map[string]any{}
 		}
-		want, _ := p.toolTier(tool)
+		want, _ := p.ToolTier(tool)
 		d := p.Decide(w.call(tool, in))
 		switch want {
-		case tierAllow:
+		case TierAllow:
 			if d.Verdict != Allow {
 				t.Errorf("%s: %s: %s; its tier allows it", tool, d.Verdict, d.Reason())
 			}
-		case tierDeny:
+		case TierDeny:
 			if d.Verdict == Allow {
 				t.Errorf("%s: allowed; its tier denies it", tool)
 			}
-		case tierAsk, tierSession:
+		case TierAsk, TierSession:
 			if d.Verdict != Ask {
 				t.Errorf("%s: %s: %s; its tier asks", tool, d.Verdict, d.Reason())
 			}
@@ -261,7 +261,7 @@ func TestEveryTool(t *testing.T) {
 		ro.ReadOnly = true
 		d = p.Decide(ro)
 		switch {
-		case readOnlyAllowed[tool] && want != tierDeny && d.Verdict != Allow:
+		case readOnlyAllowed[tool] && want != TierDeny && d.Verdict != Allow:
 			t.Errorf("read-only mode: %s: %s: %s; want allow", tool, d.Verdict, d.Reason())
 		case !readOnlyAllowed[tool] && d.Verdict != Deny:
 			t.Errorf("read-only mode: %s: %s: %s; want deny", tool, d.Verdict, d.Reason())

@@ -30,28 +30,28 @@ import (
 
 // Policy is a compiled policy. It is immutable and safe for concurrent use.
 type Policy struct {
-	name         string
-	def          Verdict
-	tools        map[string]tier
-	toolGlobs    []toolGlob
-	shell        map[shellparse.Kind]Verdict
-	dialect      shellparse.Dialect
-	env          envPolicy
-	redirect     redirectPolicy
-	paths        pathPolicy
-	readOnly     bool     // read-only mode, whatever the call says
-	readOnlyBash bool     // in read-only mode, read-only shell commands may run
-	trust        []string // sha256 digests of project policies this (user) policy trusts
-	rules        ruleSource
-	commandGlobs []string // names of rules that are patterns (mkfs.*)
-	comp         *compiler
-	src          []byte // the policy's source, for the lines of examples
-	ok           bool   // set by compile: the zero Policy denies
+	name          string
+	Default       Verdict
+	tools         map[string]tier
+	toolGlobs     []toolGlob
+	Shell         map[shellparse.Kind]Verdict
+	Dialect       shellparse.Dialect
+	Env           envPolicy
+	Redirect      redirectPolicy
+	Paths         pathPolicy
+	readOnly      bool     // read-only mode, whatever the call says
+	ReadOnlyShell bool     // in read-only mode, read-only shell commands may run
+	trust         []string // sha256 digests of project policies this (user) policy trusts
+	rules         ruleSource
+	commandGlobs  []string // names of rules that are patterns (mkfs.*)
+	comp          *compiler
+	src           []byte // the policy's source, for the lines of examples
+	ok            bool   // set by compile: the zero Policy denies
 
 	// Command rules are compiled when a call first names them, so that a
 	// hook pays only for the programs it sees. mu guards what follows.
 	mu       sync.Mutex
-	commands map[string]*node
+	commands map[string]*Rule
 	broken   map[string]error
 	examples []Example
 	all      bool   // every rule is compiled
@@ -79,30 +79,30 @@ func mapSource(m map[string]ruleFile, eager bool) ruleSource {
 type tier int
 
 const (
-	tierDeny tier = iota
-	tierAsk
-	tierAllow
-	tierShell   // each command of the tool's command string is checked
-	tierPaths   // the paths the tool touches are checked
-	tierSession // ask once; allowed for the rest of the session once it ran
+	TierDeny tier = iota
+	TierAsk
+	TierAllow
+	TierShell   // each command of the tool's command string is checked
+	TierPaths   // the paths the tool touches are checked
+	TierSession // ask once; allowed for the rest of the session once it ran
 )
 
 func parseTier(s string) (tier, error) {
 	switch s {
 	case "allow":
-		return tierAllow, nil
+		return TierAllow, nil
 	case "ask":
-		return tierAsk, nil
+		return TierAsk, nil
 	case "deny":
-		return tierDeny, nil
+		return TierDeny, nil
 	case "shell":
-		return tierShell, nil
+		return TierShell, nil
 	case "paths":
-		return tierPaths, nil
+		return TierPaths, nil
 	case "session":
-		return tierSession, nil
+		return TierSession, nil
 	}
-	return tierDeny, fmt.Errorf("unknown tool tier %q (want allow, session, ask, deny, shell or paths)", s)
+	return TierDeny, fmt.Errorf("unknown tool tier %q (want allow, session, ask, deny, shell or paths)", s)
 }
 
 type toolGlob struct {
@@ -111,7 +111,7 @@ type toolGlob struct {
 }
 
 type envPolicy struct {
-	allow []string // names or path.Match patterns
+	Allow []string // names or path.Match patterns
 	deny  []envDeny
 }
 
@@ -121,10 +121,10 @@ type envDeny struct {
 }
 
 type redirectPolicy struct {
-	allow        []string // targets always allowed
-	read         Verdict  // < from a file
-	write        Verdict  // > to a file in the project
-	writeOutside Verdict  // > to a file outside the project
+	Allow        []string // targets always allowed
+	Read         Verdict  // < from a file
+	Write        Verdict  // > to a file in the project
+	WriteOutside Verdict  // > to a file outside the project
 }
 
 // Example is a command that a policy rule says must get a verdict.
@@ -150,7 +150,7 @@ func (p *Policy) Examples() []Example {
 	if p == nil || !p.ok {
 		return nil
 	}
-	p.compileAll()
+	p.CompileAll()
 	p.mu.Lock()
 	out := slices.Clone(p.examples)
 	p.mu.Unlock()
@@ -160,10 +160,10 @@ func (p *Policy) Examples() []Example {
 	return out
 }
 
-// Load reads, checks and compiles a TOML policy. Name is used in error
-// messages, which have the form "name:line: message". Every example in the
-// policy must get its verdict, or Load fails.
-func Load(name string, r io.Reader) (*Policy, error) {
+// LoadUnchecked reads, checks and compiles a TOML policy. Name is used in error
+// messages, which have the form "name:line: message". It does not decide
+// the policy's examples: Load does.
+func LoadUnchecked(name string, r io.Reader) (*Policy, error) {
 	src, err := io.ReadAll(io.LimitReader(r, maxPolicyBytes+1))
 	if err != nil {
 		return nil, fmt.Errorf("reading policy %s: %v", name, err)
@@ -186,14 +186,6 @@ func Load(name string, r io.Reader) (*Policy, error) {
 	p, err := compile(name, pf, rules, src)
 	if err != nil {
 		return nil, err
-	}
-	p.mu.Lock()
-	examples := slices.Clone(p.examples)
-	p.mu.Unlock()
-	for _, ex := range examples {
-		if err := p.checkExample(ex); err != nil {
-			return nil, err
-		}
 	}
 	return p, nil
 }
@@ -255,30 +247,6 @@ func Default() (*Policy, error) {
 		defaultPolicy, defaultErr = compile("default", &defaultPolicyFile, defaultRules(), []byte(defaultPolicySource))
 	})
 	return defaultPolicy, defaultErr
-}
-
-// CheckExamples compiles every rule of the policy, decides every example,
-// and returns an error for each rule that does not compile and each
-// example that does not get its verdict.
-func (p *Policy) CheckExamples() []error {
-	if p == nil || !p.ok {
-		return []error{errNoPolicy}
-	}
-	errs := p.compileAll()
-	for _, ex := range p.Examples() {
-		if err := p.checkExample(ex); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	return errs
-}
-
-func (p *Policy) checkExample(ex Example) error {
-	d := p.Decide(exampleCall(ex.Command))
-	if d.Verdict != ex.Want {
-		return fmt.Errorf("%s:%d: rule %q: example %q: want %s, got %s: %s", p.name, keyLine(p.src, ex.key), ex.Rule, ex.Command, ex.Want, d.Verdict, d.Reason())
-	}
-	return nil
 }
 
 // extend returns the policy top laid over base: top's tools, shell
@@ -375,21 +343,6 @@ func withoutExamples(rf ruleFile) ruleFile {
 	return rf
 }
 
-// exampleCall is the call used to decide examples and test cases: a Bash
-// command run at the root of a project in /project, by a user whose home
-// is /home/user, with guard in /usr/local/bin.
-func exampleCall(command string) Call {
-	return Call{
-		Tool:    "Bash",
-		Input:   map[string]any{"command": command},
-		Cwd:     "/project",
-		Project: "/project",
-		Home:    "/home/user",
-		Temp:    "/tmp",
-		Guard:   "/usr/local/bin/guard",
-	}
-}
-
 // compiler carries what compile needs to point at the line of a problem.
 type compiler struct {
 	rules ruleSource
@@ -409,8 +362,8 @@ func (c *compiler) errorf(key []string, format string, a ...any) error {
 
 func compile(name string, pf *policyFile, rules ruleSource, src []byte) (*Policy, error) {
 	c := &compiler{rules: rules, name: name, src: src, ids: map[string]string{}}
-	p := &Policy{name: name, src: src, rules: rules, comp: c, tools: map[string]tier{}, shell: map[shellparse.Kind]Verdict{},
-		commands: map[string]*node{}, broken: map[string]error{}}
+	p := &Policy{name: name, src: src, rules: rules, comp: c, tools: map[string]tier{}, Shell: map[shellparse.Kind]Verdict{},
+		commands: map[string]*Rule{}, broken: map[string]error{}}
 	if pf.Version != 1 {
 		return nil, c.errorf([]string{"version"}, "version = %d: this guard reads version 1 policies", pf.Version)
 	}
@@ -418,7 +371,7 @@ func compile(name string, pf *policyFile, rules ruleSource, src []byte) (*Policy
 	if err != nil || def == Allow {
 		return nil, c.errorf([]string{"default"}, "default = %q: want ask or deny", pf.Default)
 	}
-	p.def = def
+	p.Default = def
 
 	for _, pat := range sortedKeys(pf.Tools) {
 		t, err := parseTier(pf.Tools[pat])
@@ -440,9 +393,9 @@ func compile(name string, pf *policyFile, rules ruleSource, src []byte) (*Policy
 		if key == "dialect" {
 			switch val {
 			case "bash":
-				p.dialect = shellparse.Bash
+				p.Dialect = shellparse.Bash
 			case "sh", "posix":
-				p.dialect = shellparse.POSIX
+				p.Dialect = shellparse.POSIX
 			default:
 				return nil, c.errorf([]string{"shell", key}, "dialect %q: want bash or sh", val)
 			}
@@ -459,7 +412,7 @@ func compile(name string, pf *policyFile, rules ruleSource, src []byte) (*Policy
 		if k.Fixed() && v != Deny {
 			return nil, c.errorf([]string{"shell", key}, "shell construct %q runs code guard cannot check; it can only be denied", key)
 		}
-		p.shell[k] = v
+		p.Shell[k] = v
 	}
 
 	if err := c.compileEnv(p, &pf.Env); err != nil {
@@ -471,7 +424,7 @@ func compile(name string, pf *policyFile, rules ruleSource, src []byte) (*Policy
 	if err := c.compilePaths(p, &pf.Paths); err != nil {
 		return nil, err
 	}
-	p.readOnly, p.readOnlyBash = pf.ReadOnly, pf.ReadOnlyShell
+	p.readOnly, p.ReadOnlyShell = pf.ReadOnly, pf.ReadOnlyShell
 	for _, t := range pf.Trust {
 		hex, ok := strings.CutPrefix(t, "sha256:")
 		if !ok || len(hex) != 64 || strings.Trim(strings.ToLower(hex), "0123456789abcdef") != "" {
@@ -503,7 +456,7 @@ func compile(name string, pf *policyFile, rules ruleSource, src []byte) (*Policy
 // compileRule returns the compiled rule for a program name, compiling it on
 // first use; nil if the policy has none. With eager set, the rule's
 // subcommands are compiled too.
-func (p *Policy) compileRule(name string, eager bool) (*node, error) {
+func (p *Policy) compileRule(name string, eager bool) (*Rule, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if n := p.commands[name]; n != nil {
@@ -531,8 +484,8 @@ func (p *Policy) compileRule(name string, eager bool) (*node, error) {
 	return n, nil
 }
 
-// compileAll compiles every rule not compiled yet and returns the errors.
-func (p *Policy) compileAll() []error {
+// CompileAll compiles every rule not compiled yet and returns the errors.
+func (p *Policy) CompileAll() []error {
 	p.mu.Lock()
 	done := p.all
 	p.mu.Unlock()
@@ -553,7 +506,7 @@ func (p *Policy) compileAll() []error {
 }
 
 // sub returns the compiled subcommand name of n, compiling it on first use.
-func (p *Policy) sub(n *node, name string) (*node, error) {
+func (p *Policy) Sub(n *Rule, name string) (*Rule, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.comp.compileSub(p, n, name, false)
@@ -561,8 +514,8 @@ func (p *Policy) sub(n *node, name string) (*node, error) {
 
 // allowedHint lists the programs the policy allows, for the hint after an
 // unknown program.
-func (p *Policy) allowedHint() string {
-	p.compileAll()
+func (p *Policy) AllowedHint() string {
+	p.CompileAll()
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.allowed
@@ -579,21 +532,21 @@ func (c *compiler) compilePaths(p *Policy, pf *pathsFile) error {
 			}
 		}
 	}
-	p.paths = pathPolicy{
-		writable:  defaultWritable,
-		protected: append(slices.Clone(defaultProtected), pf.Protected...),
-		secret:    append(slices.Clone(defaultSecret), pf.Secret...),
-		write:     p.def,
-		read:      Allow,
+	p.Paths = pathPolicy{
+		Writable:  defaultWritable,
+		Protected: append(slices.Clone(defaultProtected), pf.Protected...),
+		Secret:    append(slices.Clone(defaultSecret), pf.Secret...),
+		Write:     p.Default,
+		Read:      Allow,
 	}
 	if pf.Writable != nil {
-		p.paths.writable = slices.Clone(pf.Writable)
+		p.Paths.Writable = slices.Clone(pf.Writable)
 	}
 	for _, v := range []struct {
 		key string
 		s   string
 		dst *Verdict
-	}{{"write", pf.Write, &p.paths.write}, {"read", pf.Read, &p.paths.read}} {
+	}{{"write", pf.Write, &p.Paths.Write}, {"read", pf.Read, &p.Paths.Read}} {
 		if v.s == "" {
 			continue
 		}
@@ -607,7 +560,7 @@ func (c *compiler) compilePaths(p *Policy, pf *pathsFile) error {
 }
 
 // file returns the policy's file name when it came from a file, or "".
-func (p *Policy) file() string {
+func (p *Policy) File() string {
 	if path.IsAbs(p.name) {
 		return p.name
 	}
@@ -631,7 +584,7 @@ func (c *compiler) compileEnv(p *Policy, ef *envFile) error {
 		}
 		seen[n] = true
 	}
-	p.env.allow = slices.Clone(ef.Allow)
+	p.Env.Allow = slices.Clone(ef.Allow)
 	for _, d := range ef.Deny {
 		if len(d.Names) == 0 {
 			return c.errorf([]string{"env", "deny"}, "env deny: a rule without names matches nothing")
@@ -647,7 +600,7 @@ func (c *compiler) compileEnv(p *Policy, ef *envFile) error {
 		if d.Reason == "" {
 			return c.errorf([]string{"env", "deny"}, "env deny %v: a reason is required", d.Names)
 		}
-		p.env.deny = append(p.env.deny, envDeny{names: slices.Clone(d.Names), reason: d.Reason})
+		p.Env.deny = append(p.Env.deny, envDeny{names: slices.Clone(d.Names), reason: d.Reason})
 	}
 	return nil
 }
@@ -664,13 +617,13 @@ func (c *compiler) compileRedirect(p *Policy, rf *redirectFile) error {
 		return v, nil
 	}
 	var err error
-	if p.redirect.read, err = verdict("read", rf.Read, p.def); err != nil {
+	if p.Redirect.Read, err = verdict("read", rf.Read, p.Default); err != nil {
 		return err
 	}
-	if p.redirect.write, err = verdict("write", rf.Write, p.def); err != nil {
+	if p.Redirect.Write, err = verdict("write", rf.Write, p.Default); err != nil {
 		return err
 	}
-	if p.redirect.writeOutside, err = verdict("write_outside", rf.WriteOutside, Deny); err != nil {
+	if p.Redirect.WriteOutside, err = verdict("write_outside", rf.WriteOutside, Deny); err != nil {
 		return err
 	}
 	for _, a := range rf.Allow {
@@ -681,7 +634,7 @@ func (c *compiler) compileRedirect(p *Policy, rf *redirectFile) error {
 			return c.errorf([]string{"redirect", "allow"}, "redirect allow: %q opens a network connection in bash", a)
 		}
 	}
-	p.redirect.allow = slices.Clone(rf.Allow)
+	p.Redirect.Allow = slices.Clone(rf.Allow)
 	return nil
 }
 
@@ -728,14 +681,14 @@ func validEnvPattern(s string) bool {
 
 // allowedSummary lists the programs (and git-style subcommands) that a
 // policy allows, for the hint that follows a deny.
-func allowedSummary(cmds map[string]*node) string {
+func allowedSummary(cmds map[string]*Rule) string {
 	var parts []string
 	for _, name := range sortedKeys(cmds) {
 		n := cmds[name]
-		if n.hasSubs() {
+		if n.HasSubs() {
 			var subs []string
 			for _, s := range sortedKeys(n.subs) {
-				if n.subs[s].hasVerdict && n.subs[s].verdict == Allow {
+				if n.subs[s].HasVerdict && n.subs[s].Verdict == Allow {
 					subs = append(subs, s)
 				}
 			}
@@ -744,7 +697,7 @@ func allowedSummary(cmds map[string]*node) string {
 			}
 			continue
 		}
-		if n.hasVerdict && n.verdict == Allow && n.wrap == nil && n.shell == "" {
+		if n.HasVerdict && n.Verdict == Allow && n.Wrap == nil && n.Shell == "" {
 			parts = append(parts, name)
 		}
 	}
@@ -752,3 +705,147 @@ func allowedSummary(cmds map[string]*node) string {
 }
 
 var errNoPolicy = errors.New("no policy")
+
+// readOnlyTools are the tools read-only mode may allow: they read files or
+// only keep the agent's own notes, and neither write files nor run code.
+// Their tier in the policy still has to allow them.
+var ReadOnlyTools = map[string]bool{
+	"Read": true, "Grep": true, "Glob": true, "LS": true, "NotebookRead": true,
+	"TodoWrite": true, "AskUserQuestion": true, "ExitPlanMode": true, "EnterPlanMode": true, "ToolSearch": true,
+}
+
+// toolTier finds the tier of a tool: its exact name first, then the
+// strictest of the patterns that match it, then the policy default.
+func (p *Policy) ToolTier(name string) (tier, string) {
+	if t, ok := p.tools[name]; ok {
+		return t, "tools." + name
+	}
+	found, best, rule := false, TierAllow, ""
+	for _, g := range p.toolGlobs {
+		if ok, _ := path.Match(g.pattern, name); ok {
+			if !found || tierRank(g.tier) < tierRank(best) {
+				best, rule = g.tier, "tools."+g.pattern
+			}
+			found = true
+		}
+	}
+	if found {
+		return best, rule
+	}
+	return TierDeny, "" // the caller applies the default
+}
+
+// tierRank orders tiers by how much they allow; shell decides per command,
+// so it ranks between ask and allow.
+func tierRank(t tier) int {
+	switch t {
+	case TierDeny:
+		return 0
+	case TierAsk:
+		return 1
+	case TierSession:
+		return 2
+	case TierShell, TierPaths:
+		return 3
+	}
+	return 4
+}
+
+func (p *Policy) EnvVerdict(name string) (Verdict, string, string) {
+	for _, dn := range p.Env.deny {
+		for _, pat := range dn.names {
+			if ok, _ := path.Match(pat, name); ok {
+				return Deny, "env.deny " + pat, fmt.Sprintf("setting %s is not allowed: %s", name, dn.reason)
+			}
+		}
+	}
+	for _, pat := range p.Env.Allow {
+		if ok, _ := path.Match(pat, name); ok {
+			return Allow, "env.allow " + pat, fmt.Sprintf("setting %s is allowed", name)
+		}
+	}
+	return p.Default, "", fmt.Sprintf("variable %s is not in the policy's [env] allow list", name)
+}
+
+// command finds the rule for a program name: the exact name, else the name
+// in lower case (on case-insensitive file systems, as on macOS, RM runs rm),
+// else the longest pattern that matches (mkfs.*).
+func (p *Policy) Command(name string) (*Rule, error) {
+	if n, err := p.compileRule(name, false); n != nil || err != nil {
+		return n, err
+	}
+	lower := strings.ToLower(name)
+	if lower != name {
+		if n, err := p.compileRule(lower, false); n != nil || err != nil {
+			return n, err
+		}
+	}
+	var best string
+	for _, pat := range p.commandGlobs {
+		if ok, _ := path.Match(pat, lower); ok && len(pat) > len(best) {
+			best = pat
+		}
+	}
+	if best != "" {
+		return p.compileRule(best, false)
+	}
+	return nil, nil
+}
+
+// why describes a node's own verdict.
+func (n *Rule) Why(v Verdict) string {
+	if n.reason != "" {
+		return fmt.Sprintf("%s: %s", n.ID, n.reason)
+	}
+	switch v {
+	case Allow:
+		return fmt.Sprintf("%s is allowed", n.ID)
+	case Ask:
+		return fmt.Sprintf("%s needs approval", n.ID)
+	}
+	return fmt.Sprintf("%s is not allowed by policy", n.ID)
+}
+
+func (n *Rule) OptionHint() string {
+	list := n.acceptedList()
+	if len(list) == 0 {
+		return fmt.Sprintf("%s takes no options", n.ID)
+	}
+	const max = 40
+	more := ""
+	if len(list) > max {
+		more = fmt.Sprintf(" and %d more", len(list)-max)
+		list = list[:max]
+	}
+	return fmt.Sprintf("%s accepts: %s%s", n.ID, strings.Join(list, ", "), more)
+}
+
+// isOption reports whether a word is an option in the node's style.
+func (n *Rule) IsOption(s string) bool {
+	if len(s) < 2 || n.Style == styleNone {
+		return false
+	}
+	if s[0] == '+' {
+		return n.Options["+"] != nil
+	}
+	return s[0] == '-'
+}
+
+// Loaded reports whether p is a compiled policy: a nil or zero Policy
+// denies every call.
+func (p *Policy) Loaded() bool { return p != nil && p.ok }
+
+// OwnExamples returns the examples of the rules compiled at load: the
+// policy file's own, not those of a built-in policy it extends.
+func (p *Policy) OwnExamples() []Example {
+	if !p.Loaded() {
+		return nil
+	}
+	p.mu.Lock()
+	out := slices.Clone(p.examples)
+	p.mu.Unlock()
+	for i := range out {
+		out[i].Line = keyLine(p.src, out[i].key)
+	}
+	return out
+}

@@ -177,14 +177,14 @@ func (d *decider) checkGitUncached(dir string) (Verdict, string) {
 	}
 	gitdir, err := gitRepository(real)
 	if err != nil {
-		return d.p.def, fmt.Sprintf("guard cannot tell which repository git uses in %s: %v", dir, err)
+		return d.p.Default, fmt.Sprintf("guard cannot tell which repository git uses in %s: %v", dir, err)
 	}
 	if gitdir == "" {
 		return Allow, "" // no repository: git reads no repository configuration
 	}
 	realGit, err := realPath(gitdir)
 	if err != nil {
-		return d.p.def, fmt.Sprintf("git would use the repository %s, which cannot be resolved (%v)", gitdir, err)
+		return d.p.Default, fmt.Sprintf("git would use the repository %s, which cannot be resolved (%v)", gitdir, err)
 	}
 	own := ""
 	if proj, err := realPath(d.project()); err == nil {
@@ -195,7 +195,7 @@ func (d *decider) checkGitUncached(dir string) (Verdict, string) {
 	case own != "" && (realGit == ownReal || strings.HasPrefix(realGit, ownReal+"/")):
 		// The project's repository, one of its worktrees or submodules.
 	default:
-		return d.p.def, fmt.Sprintf("git in %s would use the repository %s, not the project's own: its configuration can run programs", dir, gitdir)
+		return d.p.Default, fmt.Sprintf("git in %s would use the repository %s, not the project's own: its configuration can run programs", dir, gitdir)
 	}
 	configs := []string{path.Join(realGit, "config"), path.Join(realGit, "config.worktree")}
 	if common, err := os.ReadFile(path.Join(realGit, "commondir")); err == nil {
@@ -208,10 +208,10 @@ func (d *decider) checkGitUncached(dir string) (Verdict, string) {
 	for _, cfg := range configs {
 		key, err := gitConfigRuns(cfg)
 		if err != nil {
-			return d.p.def, fmt.Sprintf("guard cannot read git's configuration: %v", err)
+			return d.p.Default, fmt.Sprintf("guard cannot read git's configuration: %v", err)
 		}
 		if key != "" {
-			return d.p.def, fmt.Sprintf("the repository's configuration sets %s (%s), which makes git run a program", key, cfg)
+			return d.p.Default, fmt.Sprintf("the repository's configuration sets %s (%s), which makes git run a program", key, cfg)
 		}
 	}
 	return Allow, ""
@@ -223,7 +223,7 @@ func (d *decider) checkGitUncached(dir string) (Verdict, string) {
 // working directory, or for REV:PATH to the top of the working tree,
 // taken to be the project. An object named by its hash alone may be any
 // file's contents.
-func (m *matcher) revPaths(n *node, operands []shellparse.Word, r *result) {
+func (m *matcher) revPaths(n *Rule, operands []shellparse.Word, r *result) {
 	for _, o := range operands {
 		if !o.Constant() {
 			continue // already short of allow
@@ -242,12 +242,12 @@ func (m *matcher) revPaths(n *node, operands []shellparse.Word, r *result) {
 		if v == "" {
 			continue
 		}
-		if n.id == "git cat-file" && isObjectName(v) {
-			r.add(n.unknown, n.id, fmt.Sprintf("%s: %s names an object by its hash, which may be any file's contents, a secret too", n.id, o.Source), "name it as REV:PATH")
+		if n.ID == "git cat-file" && isObjectName(v) {
+			r.add(n.Unknown, n.ID, fmt.Sprintf("%s: %s names an object by its hash, which may be any file's contents, a secret too", n.ID, o.Source), "name it as REV:PATH")
 			continue
 		}
 		if pc := m.d.checkPath(v, false, where, readAccess, Allow); pc.verdict == Deny && strings.HasPrefix(pc.rule, "paths.secret") {
-			r.add(Deny, pc.rule, fmt.Sprintf("%s %s: git prints what it stores for %s", n.id, o.Source, pc.why), "")
+			r.add(Deny, pc.rule, fmt.Sprintf("%s %s: git prints what it stores for %s", n.ID, o.Source, pc.why), "")
 			return
 		}
 	}
@@ -306,7 +306,7 @@ func (d *decider) checkGoUncached(dir string) (Verdict, string) {
 	for d2 := real; ; d2 = path.Dir(d2) {
 		for _, vcs := range []string{".hg", ".svn", ".bzr", "_FOSSIL_", ".fslckout"} {
 			if _, err := os.Lstat(path.Join(d2, vcs)); err == nil {
-				return d.p.def, fmt.Sprintf("go would run the version control program of %s to stamp the build, and guard does not know what its configuration runs", path.Join(d2, vcs))
+				return d.p.Default, fmt.Sprintf("go would run the version control program of %s to stamp the build, and guard does not know what its configuration runs", path.Join(d2, vcs))
 			}
 		}
 		if d2 == "/" {
@@ -342,7 +342,7 @@ func (d *decider) checkGoUncached(dir string) (Verdict, string) {
 func (d *decider) checkGoFile(file, local string) (Verdict, string) {
 	data, err := os.ReadFile(file)
 	if err != nil {
-		return d.p.def, fmt.Sprintf("guard cannot read %s: %v", file, errors.Unwrap(err))
+		return d.p.Default, fmt.Sprintf("guard cannot read %s: %v", file, errors.Unwrap(err))
 	}
 	for _, line := range strings.Split(string(data), "\n") {
 		f := strings.Fields(line)
@@ -351,13 +351,13 @@ func (d *decider) checkGoFile(file, local string) (Verdict, string) {
 		}
 		want := strings.TrimPrefix(f[1], "go")
 		if f[0] == "toolchain" && !strings.HasPrefix(f[1], "go") {
-			return d.p.def, fmt.Sprintf("%s names the toolchain %s, which go would download and run", file, f[1])
+			return d.p.Default, fmt.Sprintf("%s names the toolchain %s, which go would download and run", file, f[1])
 		}
 		if local == "" {
-			return d.p.def, fmt.Sprintf("%s asks for go %s, and guard cannot read the version of the go on PATH: go may download a toolchain and run it", file, want)
+			return d.p.Default, fmt.Sprintf("%s asks for go %s, and guard cannot read the version of the go on PATH: go may download a toolchain and run it", file, want)
 		}
 		if newerGo(want, local) {
-			return d.p.def, fmt.Sprintf("%s asks for go %s, newer than the local go %s: go would download that toolchain and run it", file, want, local)
+			return d.p.Default, fmt.Sprintf("%s asks for go %s, newer than the local go %s: go would download that toolchain and run it", file, want, local)
 		}
 	}
 	return Allow, ""

@@ -547,7 +547,7 @@ func TestWildcard(t *testing.T) {
 		{"a*b*c", "aXbY", false},
 		{strings.Repeat("*a", 20) + "b", strings.Repeat("a", 5000), false},
 	} {
-		if got := wildcard(tc.pattern, tc.s); got != tc.want {
+		if got := Wildcard(tc.pattern, tc.s); got != tc.want {
 			t.Errorf("wildcard(%q, %q) = %v, want %v", tc.pattern, tc.s, got, tc.want)
 		}
 	}

@@ -40,6 +40,6 @@ func ParseVerdict(s string) (Verdict, error) {
 }
 
 // stricter returns the more restrictive of v and w: deny over ask over allow.
-func stricter(v, w Verdict) Verdict {
+func Stricter(v, w Verdict) Verdict {
 	return min(v, w)
 }

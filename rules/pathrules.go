@@ -1,0 +1,76 @@
+package rules
+
+import (
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+)
+
+// pathPolicy is the [paths] table: one engine for every way a call touches a
+// path, file tools and shell alike.
+type pathPolicy struct {
+	Writable  []string // writes may go here
+	Protected []string // no write may touch these, even where writable
+	Secret    []string // no read may touch these
+	Write     Verdict  // a file tool's write to a writable path
+	Read      Verdict  // a file tool's read of a path that is not secret
+}
+
+// Where a policy does not set them, writes may go to the project and the
+// temp directory. The protected and secret paths below always apply, with
+// the policy's own added to them: a policy can protect more, never less.
+var (
+	defaultWritable = []string{"{project}/**", "{tmp}/**"}
+
+	defaultProtected = []string{
+		// The agent cannot loosen its own guard.
+		// The whole of .claude/: settings, hooks, skills, agents and commands
+		// are the agent's configuration.
+		"{policy}", "{guard}", "{project}/.claude/**", "{project}/.claude", "**/.claude/settings*.json",
+		"~/.claude/**", "~/.config/guard/**", "~/.local/state/guard/**",
+		// Configuration that makes git, the tool chain, the editor or the
+		// shell run code.
+		// Any file named .git (a .git file points git at another
+		// repository), and what is in a git directory.
+		"{project}/.git/**", "**/.git", "**/.git/config", "**/.git/hooks/**", "**/.git/info/**", "**/.gitattributes",
+		"**/.gitmodules", "**/.husky/**", "**/.pre-commit-config.yaml", "**/.cargo/config", "**/.cargo/config.toml",
+		"**/rust-toolchain", "**/rust-toolchain.toml", "**/.github/workflows/**", "**/.envrc", "**/.vscode/**",
+		"{project}/.mcp.json", "~/.mcp.json", "~/.claude.json",
+		"~/.bashrc", "~/.bash_profile", "~/.bash_login", "~/.bash_logout", "~/.profile", "~/.zshrc", "~/.zshenv",
+		"~/.zprofile", "~/.zlogin", "~/.inputrc", "~/.config/fish/**", "~/.gitconfig", "~/.config/git/**",
+	}
+
+	defaultSecret = []string{
+		"~/.ssh/**", "~/.aws/**", "~/.gnupg/**", "~/.config/gcloud/**", "~/.azure/**", "~/.kube/**",
+		"~/.docker/config.json", "~/.netrc", "~/.git-credentials", "~/.config/gh/hosts.yml", "~/.npmrc",
+		"~/.pypirc", "~/.cargo/credentials", "~/.cargo/credentials.toml", "~/.gem/credentials",
+		"~/.password-store/**", "~/.claude/.credentials.json", "~/.claude.json", "~/.pgpass", "~/.my.cnf",
+		"~/.vault-token", "~/.boto", "~/.s3cfg", "~/.terraform.d/credentials.tfrc.json", "~/.config/hub",
+		"~/.config/op/**", "~/.local/share/keyrings/**", "~/.oci/**", "~/.config/doctl/**",
+		"**/.env", "**/.env.*", "/proc/**/environ",
+		"/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/sudoers.d/**",
+	}
+)
+
+// Placeholders in path patterns, replaced per call.
+const (
+	PhProject = "{project}" // the project root
+	PhTmp     = "{tmp}"     // the system temp directory
+	PhHome    = "{home}"    // the home directory; a leading ~ means the same
+	PhPolicy  = "{policy}"  // the policy file in use
+	PhGuard   = "{guard}"   // the guard binary
+)
+
+func validPathPattern(p string) bool {
+	if p == "" {
+		return false
+	}
+	e := strings.NewReplacer(PhProject, "/p", PhTmp, "/t", PhHome, "/h", PhPolicy, "/f", PhGuard, "/g").Replace(p)
+	if strings.HasPrefix(e, "~") {
+		e = "/h" + e[1:]
+	}
+	if !strings.HasPrefix(e, "/") && !strings.HasPrefix(e, "**/") {
+		return false // a relative pattern would depend on the working directory
+	}
+	return doublestar.ValidatePattern(e)
+}
