@@ -1,5 +1,5 @@
 # Aliases for the go commands a developer runs. Nothing here changes the tree
-# except generate, which rewrites rules/default_policy.go from default.toml.
+# except generate, which rewrites policy/default_policy.go from default.toml.
 
 GO ?= go
 
@@ -20,7 +20,7 @@ fuzz:
 	$(GO) test -run=- -fuzz=FuzzHook -fuzztime=30s ./cmd/guard
 
 bench:
-	$(GO) test -run=- -bench=. -benchmem ./shellparse ./rules
+	$(GO) test -run=- -bench=. -benchmem ./shellparse ./policy ./engine
 	$(GO) run ./bench/hookbench
 
 corpus:
@@ -44,7 +44,7 @@ parse-diff:
 	$(GO) test -count=1 -timeout=2h -run 'TestDifferential' ./shellparse -args -differential.n=200000 -differential.seed=$(SEED) -differential.shrink=2m
 
 generate:
-	$(GO) test ./rules -run TestDefaultPolicyGenerated -update
+	$(GO) test ./policy -run TestDefaultPolicyGenerated -update
 
 cross:
 	for os in linux darwin; do for arch in amd64 arm64; do \

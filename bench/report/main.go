@@ -48,7 +48,7 @@ func report(w io.Writer, hookRuns, count, oracleN int) error {
 	fmt.Fprintf(os.Stderr, "report: go benchmarks...\n")
 	benches, err := goBench(count,
 		[]string{"-bench", "BenchmarkParse", "./shellparse"},
-		[]string{"-bench", "BenchmarkDecide|BenchmarkCompileDefault", "./rules"},
+		[]string{"-bench", "BenchmarkDecide|BenchmarkCompileDefault", "./engine", "./policy"},
 		[]string{"-bench", "BenchmarkHook", "./cmd/guard"},
 	)
 	if err != nil {
@@ -79,7 +79,7 @@ func report(w io.Writer, hookRuns, count, oracleN int) error {
 	fmt.Fprintf(w, "\nPeak RSS is the largest Maxrss of five runs; a baseline figure at the floor a child can report on Linux is an upper bound.\n\n")
 
 	fmt.Fprintf(w, "## Parse and decide, by command size\n\n")
-	fmt.Fprintf(w, "`go test -run=- -bench=BenchmarkDecideSize -benchmem -count=%d ./rules`: realistic allowed commands\n(git, grep, rg, find, cargo, go test ... in pipelines and lists) up to the 64 KiB bound.\n\n", count)
+	fmt.Fprintf(w, "`go test -run=- -bench=BenchmarkDecideSize -benchmem -count=%d ./engine`: realistic allowed commands\n(git, grep, rg, find, cargo, go test ... in pipelines and lists) up to the 64 KiB bound.\n\n", count)
 	fmt.Fprintln(w, "| size | time | per KiB | memory | allocations |")
 	fmt.Fprintln(w, "|---:|---:|---:|---:|---:|")
 	for _, b := range benches {

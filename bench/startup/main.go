@@ -10,7 +10,7 @@ import (
 	"io"
 	"os"
 
-	_ "guard/rules"
+	_ "guard/engine"
 )
 
 func main() {

@@ -10,7 +10,8 @@ import (
 	"path/filepath"
 	"text/tabwriter"
 
-	"guard/rules"
+	"guard/engine"
+	"guard/policy"
 )
 
 func runCheck(_ context.Context, s stdio, env getenv, args []string) error {
@@ -33,7 +34,7 @@ func runCheck(_ context.Context, s stdio, env getenv, args []string) error {
 	if *showPolicy && fs.NArg() == 0 && *input == "" {
 		return showLayers(s, env, *config, *cwd)
 	}
-	call := rules.Call{Tool: *tool, Home: env("HOME"), Temp: os.TempDir(), Guard: guardBinary(), Shell: shell, Locale: agentLocale(env), ReadOnly: *readOnly}
+	call := engine.Call{Tool: *tool, Home: env("HOME"), Temp: os.TempDir(), Guard: guardBinary(), Shell: shell, Locale: agentLocale(env), ReadOnly: *readOnly}
 	if h := passwdHome(); h != "" {
 		call.Homes = []string{h}
 	}
@@ -75,7 +76,7 @@ func runCheck(_ context.Context, s stdio, env getenv, args []string) error {
 	if *showPolicy {
 		describeLayers(s, layers)
 	}
-	d := layers.Decide(call)
+	d := engine.DecideLayers(layers, call)
 	if *asJSON {
 		err = printJSON(s, layers, &d)
 	} else {
@@ -85,15 +86,15 @@ func runCheck(_ context.Context, s stdio, env getenv, args []string) error {
 		return err
 	}
 	switch d.Verdict {
-	case rules.Allow:
+	case engine.Allow:
 		return nil
-	case rules.Ask:
+	case engine.Ask:
 		return &exitError{code: 1}
 	}
 	return &exitError{code: 2}
 }
 
-func printDecision(s stdio, layers *rules.Layers, d *rules.Decision) error {
+func printDecision(s stdio, layers *policy.Layers, d *engine.Decision) error {
 	mode := ""
 	if d.ReadOnly {
 		mode = " (read-only mode)"
@@ -140,7 +141,7 @@ type jsonDecision struct {
 	Leaves   []jsonLeaf `json:"leaves"`
 }
 
-func printJSON(s stdio, layers *rules.Layers, d *rules.Decision) error {
+func printJSON(s stdio, layers *policy.Layers, d *engine.Decision) error {
 	out := jsonDecision{Verdict: d.Verdict.String(), Reason: d.Reason(), Hint: d.Hint(), Policy: layers.Name(), ReadOnly: d.ReadOnly}
 	for _, l := range d.Leaves {
 		jl := jsonLeaf{Verdict: l.Verdict.String(), Kind: l.Kind, Text: l.Text, Rule: l.Rule, Why: l.Why, Hint: l.Hint,
@@ -174,10 +175,10 @@ func showLayers(s stdio, env getenv, config, cwd string) error {
 }
 
 // describeLayers prints each policy in effect and how they combine.
-func describeLayers(s stdio, l *rules.Layers) {
+func describeLayers(s stdio, l *policy.Layers) {
 	user := l.User
 	if user == nil {
-		user, _ = rules.Default()
+		user, _ = policy.Default()
 	}
 	switch {
 	case l.Project == nil:

@@ -12,7 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"guard/rules"
+	"guard/engine"
+	"guard/policy"
 )
 
 // hookFuzzCall wraps a tool call in Claude Code's PreToolUse JSON.
@@ -64,7 +65,7 @@ func FuzzHook(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
-	p, err := rules.Default()
+	p, err := policy.Default()
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -80,7 +81,7 @@ func FuzzHook(f *testing.F) {
 		if err != nil {
 			f.Fatal(err)
 		}
-		cases, err := rules.LoadCases(name, src)
+		cases, err := engine.LoadCases(name, src)
 		if err != nil {
 			f.Fatal(err)
 		}

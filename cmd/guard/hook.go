@@ -29,7 +29,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"guard/rules"
+	"guard/engine"
 )
 
 // maxHookInput bounds the JSON read from stdin. A Write call carries a whole
@@ -374,7 +374,7 @@ func decideHook(r io.Reader, env getenv, config string, readOnly bool, shell str
 	}
 	state := sessionFile(env, in.session)
 	if in.event == "PostToolUse" {
-		if state != "" && layers.SessionTool(in.toolName) {
+		if state != "" && engine.SessionTool(layers, in.toolName) {
 			recordSession(state, in.toolName)
 		}
 		return nil, nil
@@ -383,7 +383,7 @@ func decideHook(r io.Reader, env getenv, config string, readOnly bool, shell str
 	if h := passwdHome(); h != "" {
 		homes = []string{h}
 	}
-	d := layers.Decide(rules.Call{
+	d := engine.DecideLayers(layers, engine.Call{
 		Tool:     in.toolName,
 		Input:    in.toolInput,
 		Cwd:      in.cwd,
@@ -399,15 +399,16 @@ func decideHook(r io.Reader, env getenv, config string, readOnly bool, shell str
 		ReadOnly: readOnly,
 		Approved: sessionApproved(state),
 	})
+
 	where := "policy " + layers.Name()
 	if d.ReadOnly {
 		where += ", read-only mode"
 	}
 	leaf := d.Deciding()
 	switch d.Verdict {
-	case rules.Allow:
+	case engine.Allow:
 		return answer("allow", fmt.Sprintf("guard (%s): allowed: %s", where, d.Reason())), nil
-	case rules.Ask:
+	case engine.Ask:
 		reason := fmt.Sprintf("guard (%s): needs approval: %s", where, d.Reason())
 		if leaf.Rule != "" {
 			reason += fmt.Sprintf(" (rule %s)", leaf.Rule)

@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"guard/rules"
+	"guard/policy"
 )
 
 // nl2bashFile is the robustness corpus: real one-liners from the NL2Bash data
@@ -136,7 +136,7 @@ func TestNL2Bash(t *testing.T) {
 	getenv := func(string) string { return "" }
 	// Compile the default policy before the clock starts: guard does it
 	// once per process, and the first command would carry it.
-	if _, err := rules.Default(); err != nil {
+	if _, err := policy.Default(); err != nil {
 		t.Fatal(err)
 	}
 

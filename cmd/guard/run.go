@@ -16,7 +16,8 @@ import (
 	"strings"
 	"time"
 
-	"guard/rules"
+	"guard/engine"
+	"guard/policy"
 )
 
 // stdio is what a run gets of its process: the three streams, the time the
@@ -155,15 +156,15 @@ const policyFile = ".claude/guard.toml"
 // project's .claude/guard.toml, else the embedded default. A policy file
 // that exists but cannot be read or loaded is an error: guard never falls
 // back to the default when a policy is there.
-func loadPolicy(config, projectDir string) (*rules.Policy, error) {
+func loadPolicy(config, projectDir string) (*policy.Policy, error) {
 	name := config
 	if name == "" {
 		if projectDir == "" {
-			return rules.Default()
+			return policy.Default()
 		}
 		name = filepath.Join(projectDir, filepath.FromSlash(policyFile))
 		if _, err := os.Lstat(name); errors.Is(err, os.ErrNotExist) {
-			return rules.Default()
+			return policy.Default()
 		}
 	}
 	p, _, err := loadFile(name)
@@ -171,7 +172,7 @@ func loadPolicy(config, projectDir string) (*rules.Policy, error) {
 }
 
 // loadFile loads a policy file and returns it with the sha256 of its bytes.
-func loadFile(name string) (*rules.Policy, string, error) {
+func loadFile(name string) (*policy.Policy, string, error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, "", fmt.Errorf("policy %s: %v", name, err)
@@ -181,8 +182,8 @@ func loadFile(name string) (*rules.Policy, string, error) {
 	if err != nil {
 		return nil, "", fmt.Errorf("policy %s: %v", name, err)
 	}
-	p, err := rules.Load(name, bytes.NewReader(src))
-	return p, rules.Digest(src), err
+	p, err := engine.Load(name, bytes.NewReader(src))
+	return p, policy.Digest(src), err
 }
 
 // userPolicyFile returns where the user's own policy lives:
@@ -203,15 +204,15 @@ func userPolicyFile(env getenv) string {
 // project can only restrict what the user allows, unless the user policy
 // trusts it by its sha256. Any policy file that exists but does not load
 // is an error.
-func loadLayers(config, projectDir string, env getenv) (*rules.Layers, error) {
+func loadLayers(config, projectDir string, env getenv) (*policy.Layers, error) {
 	if config != "" {
 		p, _, err := loadFile(config)
 		if err != nil {
 			return nil, err
 		}
-		return &rules.Layers{User: p}, nil
+		return &policy.Layers{User: p}, nil
 	}
-	l := &rules.Layers{}
+	l := &policy.Layers{}
 	if name := userPolicyFile(env); name != "" {
 		if _, err := os.Lstat(name); !errors.Is(err, os.ErrNotExist) {
 			p, _, err := loadFile(name)

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"os"
 
-	"guard/rules"
+	"guard/engine"
 )
 
 // runTest runs case files against a policy, and the policy's own examples.
@@ -22,31 +22,31 @@ func runTest(_ context.Context, s stdio, env getenv, args []string) error {
 	if err != nil {
 		return usageError(s, "test", "finding the working directory: %v", err)
 	}
-	policy, err := loadPolicy(*config, projectDir(env, wd))
+	pol, err := loadPolicy(*config, projectDir(env, wd))
 	if err != nil {
 		fmt.Fprintf(s.err, "guard test: %v\n", err)
 		return &exitError{code: 2}
 	}
-	var cases []rules.Case
+	var cases []engine.Case
 	for _, name := range fs.Args() {
 		src, err := os.ReadFile(name)
 		if err != nil {
 			fmt.Fprintf(s.err, "guard test: %v\n", err)
 			return &exitError{code: 2}
 		}
-		cs, err := rules.LoadCases(name, src)
+		cs, err := engine.LoadCases(name, src)
 		if err != nil {
 			fmt.Fprintf(s.err, "guard test: %v\n", err)
 			return &exitError{code: 2}
 		}
 		cases = append(cases, cs...)
 	}
-	for _, ex := range policy.Examples() {
-		cases = append(cases, rules.Case{File: policy.Name(), Line: ex.Line, Command: ex.Command, Want: ex.Want, Why: "example of rule " + ex.Rule})
+	for _, ex := range pol.Examples() {
+		cases = append(cases, engine.Case{File: pol.Name(), Line: ex.Line, Command: ex.Command, Want: ex.Want, Why: "example of rule " + ex.Rule})
 	}
 	passed, failed := 0, 0
 	for _, c := range cases {
-		_, err := policy.Check(c)
+		_, err := engine.CheckCase(pol, c)
 		if err != nil {
 			failed++
 			fmt.Fprintf(s.out, "FAIL %v\n", err)

@@ -12,7 +12,7 @@ import (
 	"slices"
 	"strings"
 
-	"guard/rules"
+	"guard/engine"
 )
 
 // Violation is something a command did that its decision did not allow,
@@ -117,10 +117,10 @@ type leaf struct {
 // is left to the comparison of the trees. No socket may connect, and no
 // message may go to an address, except to nscd's. Check must be called
 // before the trace is closed.
-func Check(t *Trace, d rules.Decision, roots Roots) []Violation {
+func Check(t *Trace, d engine.Decision, roots Roots) []Violation {
 	var leaves []leaf
 	for _, l := range d.Leaves {
-		if l.Verdict != rules.Allow || l.Kind != "command" || len(l.Programs) == 0 {
+		if l.Verdict != engine.Allow || l.Kind != "command" || len(l.Programs) == 0 {
 			continue
 		}
 		var lf leaf

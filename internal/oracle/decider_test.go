@@ -11,7 +11,8 @@ import (
 	"io"
 	"os"
 
-	"guard/rules"
+	"guard/engine"
+	"guard/policy"
 )
 
 // guard decides a call by the file system it sees: the links, the
@@ -29,7 +30,7 @@ const deciderPath = "/run/oracle-decider"
 
 // request is a call to decide, by the default policy or a profile.
 type request struct {
-	Call    rules.Call
+	Call    engine.Call
 	Profile string
 }
 
@@ -39,30 +40,30 @@ func runDecider(r io.Reader, w io.Writer) error {
 	if err := json.NewDecoder(r).Decode(&reqs); err != nil {
 		return err
 	}
-	policies := map[string]*rules.Policy{}
-	out := make([]rules.Decision, len(reqs))
+	policies := map[string]*policy.Policy{}
+	out := make([]engine.Decision, len(reqs))
 	for i, q := range reqs {
 		p := policies[q.Profile]
 		if p == nil {
 			var err error
 			if q.Profile == "" {
-				p, err = rules.Default()
+				p, err = policy.Default()
 			} else {
-				p, err = rules.Builtin(q.Profile)
+				p, err = policy.Builtin(q.Profile)
 			}
 			if err != nil {
 				return err
 			}
 			policies[q.Profile] = p
 		}
-		out[i] = p.Decide(q.Call)
+		out[i] = engine.Decide(p, q.Call)
 	}
 	return json.NewEncoder(w).Encode(out)
 }
 
 // decideInSandbox decides the requests in a sandbox with the trees of the
 // runs.
-func decideInSandbox(sb *Sandbox, reqs []request) ([]rules.Decision, error) {
+func decideInSandbox(sb *Sandbox, reqs []request) ([]engine.Decision, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, err
@@ -75,7 +76,7 @@ func decideInSandbox(sb *Sandbox, reqs []request) ([]rules.Decision, error) {
 	if err != nil {
 		return nil, fmt.Errorf("deciding in the sandbox: %v", err)
 	}
-	var ds []rules.Decision
+	var ds []engine.Decision
 	if err := json.Unmarshal(out, &ds); err != nil {
 		return nil, fmt.Errorf("deciding in the sandbox: %v", err)
 	}

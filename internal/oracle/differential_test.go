@@ -14,7 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"guard/rules"
+	"guard/engine"
+	"guard/policy"
 )
 
 var (
@@ -33,7 +34,7 @@ var (
 // or cargo.
 func TestOracleDifferential(t *testing.T) {
 	sb := sandbox(t)
-	p, err := rules.Default()
+	p, err := policy.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +46,7 @@ func TestOracleDifferential(t *testing.T) {
 	type job struct {
 		n     int
 		cmd   string
-		d     rules.Decision
+		d     engine.Decision
 		shell string
 	}
 	var (
@@ -127,14 +128,14 @@ func TestOracleDifferential(t *testing.T) {
 		}
 		d := ds[3*i]
 		for k, sh := range []string{Bash, Zsh} {
-			if ds[3*i+1+k].Verdict == rules.Allow {
+			if ds[3*i+1+k].Verdict == engine.Allow {
 				allowedIn[sh]++
 			}
 		}
 		if testing.Verbose() && *oracleCmd != "" {
 			t.Logf("%q: %s: %s", cmd, d.Verdict, d.Reason())
 		}
-		if d.Verdict != rules.Allow {
+		if d.Verdict != engine.Allow {
 			continue
 		}
 		allowed++
@@ -168,14 +169,14 @@ var knownConvictions = map[string]string{}
 // policy means to allow, spelled in ways that may fool guard.
 type generator struct {
 	r        *rand.Rand
-	allowed  []rules.CommandInfo // rules that allow, to run on their own
-	others   []rules.CommandInfo // rules that ask or deny
-	byName   map[string]rules.CommandInfo
-	wrappers []rules.CommandInfo
+	allowed  []policy.CommandInfo // rules that allow, to run on their own
+	others   []policy.CommandInfo // rules that ask or deny
+	byName   map[string]policy.CommandInfo
+	wrappers []policy.CommandInfo
 }
 
-func newGenerator(p *rules.Policy, seed uint64) *generator {
-	g := &generator{r: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), byName: map[string]rules.CommandInfo{}}
+func newGenerator(p *policy.Policy, seed uint64) *generator {
+	g := &generator{r: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), byName: map[string]policy.CommandInfo{}}
 	for _, c := range p.Commands() {
 		g.byName[c.Name] = c
 		switch {
@@ -185,7 +186,7 @@ func newGenerator(p *rules.Policy, seed uint64) *generator {
 			g.wrappers = append(g.wrappers, c)
 		case c.Shell:
 			// bash -c is composed around whole scripts
-		case c.Verdict == rules.Allow:
+		case c.Verdict == engine.Allow:
 			g.allowed = append(g.allowed, c)
 		default:
 			g.others = append(g.others, c)
@@ -320,7 +321,7 @@ func (g *generator) wrapper() (string, bool) {
 
 // core is a program, its subcommands and its arguments.
 func (g *generator) core(depth int) string {
-	var c rules.CommandInfo
+	var c policy.CommandInfo
 	if g.chance(0.9) || len(g.others) == 0 {
 		c = pick(g, g.allowed)
 	} else {
@@ -363,7 +364,7 @@ func (g *generator) core(depth int) string {
 
 // findArgs is what follows find: start points and an expression, maybe
 // with an -exec command.
-func (g *generator) findArgs(c rules.CommandInfo, depth int) []string {
+func (g *generator) findArgs(c policy.CommandInfo, depth int) []string {
 	words := []string{pick(g, []string{".", "src", ".", "./src", "*", "/etc", "-L ."})}
 	for n := g.r.IntN(3); n > 0; n-- {
 		words = append(words, g.option(c, c.Options)...)
@@ -385,11 +386,11 @@ func (g *generator) findArgs(c rules.CommandInfo, depth int) []string {
 // option spells an option of c, with a value if it takes one, in one of
 // the ways its style allows: bundles, glued values, --opt=value, unique
 // prefixes of long options.
-func (g *generator) option(c rules.CommandInfo, opts []rules.OptionInfo) []string {
+func (g *generator) option(c policy.CommandInfo, opts []policy.OptionInfo) []string {
 	if len(opts) == 0 {
 		return nil
 	}
-	var accepted, named []rules.OptionInfo
+	var accepted, named []policy.OptionInfo
 	for _, o := range opts {
 		if o.Accepted {
 			accepted = append(accepted, o)
@@ -397,7 +398,7 @@ func (g *generator) option(c rules.CommandInfo, opts []rules.OptionInfo) []strin
 			named = append(named, o)
 		}
 	}
-	o := rules.OptionInfo{}
+	o := policy.OptionInfo{}
 	switch {
 	case len(named) > 0 && (len(accepted) == 0 || g.chance(0.1)):
 		o = pick(g, named)
@@ -469,7 +470,7 @@ func (g *generator) option(c rules.CommandInfo, opts []rules.OptionInfo) []strin
 }
 
 // value is a value for an option, mostly of its type.
-func (g *generator) value(o rules.OptionInfo) string {
+func (g *generator) value(o policy.OptionInfo) string {
 	if len(o.Values) > 0 && g.chance(0.9) {
 		return pick(g, o.Values)
 	}

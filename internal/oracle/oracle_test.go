@@ -21,8 +21,9 @@ import (
 	"testing"
 	"time"
 
+	"guard/engine"
 	"guard/internal/testnote"
-	"guard/rules"
+	"guard/policy"
 )
 
 // The oracle's tests run commands for real, in the sandbox. Without bwrap
@@ -89,7 +90,7 @@ func sandbox(t *testing.T) *Sandbox {
 }
 
 // buildsWithToolchain reports whether a decision runs go or cargo.
-func buildsWithToolchain(d rules.Decision) bool {
+func buildsWithToolchain(d engine.Decision) bool {
 	for _, l := range d.Leaves {
 		for _, p := range l.Programs {
 			for _, tc := range toolchains {
@@ -220,8 +221,8 @@ func zshMissing(t *testing.T) {
 
 // oracleCall is the call guard decides for a command run in the sandbox:
 // at the root of the work tree, which is the project.
-func oracleCall(command, cwd string) rules.Call {
-	return rules.Call{
+func oracleCall(command, cwd string) engine.Call {
+	return engine.Call{
 		Tool:    "Bash",
 		Input:   map[string]any{"command": command},
 		Cwd:     cwd,
@@ -252,7 +253,7 @@ type verdict struct {
 	err        error
 }
 
-func runOracle(ctx context.Context, sb *Sandbox, shell, command string, d rules.Decision) verdict {
+func runOracle(ctx context.Context, sb *Sandbox, shell, command string, d engine.Decision) verdict {
 	tr, err := sb.RunShell(ctx, shell, command)
 	if err != nil {
 		return verdict{err: err}
@@ -280,21 +281,21 @@ func TestOracleCorpus(t *testing.T) {
 		t.Fatalf("no case files in testcases/: %v", err)
 	}
 	type job struct {
-		c     rules.Case
-		d     rules.Decision
+		c     engine.Case
+		d     engine.Decision
 		shell string
 	}
 	var jobs []job
 	total, bash, allowed, leftOut := 0, 0, 0, 0
 	runs := map[string]int{}
 	var reqs []request
-	var bashCases []rules.Case
+	var bashCases []engine.Case
 	for _, name := range files {
 		src, err := os.ReadFile(name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		cases, err := rules.LoadCases(filepath.Join("testcases", filepath.Base(name)), src)
+		cases, err := engine.LoadCases(filepath.Join("testcases", filepath.Base(name)), src)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -309,7 +310,7 @@ func TestOracleCorpus(t *testing.T) {
 			// tree is the project, its /tmp the temp directory.
 			call.Cwd, call.Project, call.Home, call.Temp = sandboxCwd(c.Cwd), WorkDir, HomeDir, TmpDir
 			if c.Profile != "" {
-				if _, err := rules.Builtin(c.Profile); err != nil {
+				if _, err := policy.Builtin(c.Profile); err != nil {
 					t.Fatalf("%s:%d: %v", c.File, c.Line, err)
 				}
 			}
@@ -325,7 +326,7 @@ func TestOracleCorpus(t *testing.T) {
 	for i, c := range bashCases {
 		call, d := reqs[i].Call, ds[i]
 		switch {
-		case d.Verdict != rules.Allow:
+		case d.Verdict != engine.Allow:
 		case !*oracleFull && buildsWithToolchain(d):
 			allowed++
 			leftOut++
@@ -377,8 +378,8 @@ func TestOracleCorpus(t *testing.T) {
 }
 
 // allowOnly is a decision that allows one command leaf running programs.
-func allowOnly(programs ...string) rules.Decision {
-	return rules.Decision{Verdict: rules.Allow, Leaves: []rules.Leaf{{Verdict: rules.Allow, Kind: "command", Programs: programs}}}
+func allowOnly(programs ...string) engine.Decision {
+	return engine.Decision{Verdict: engine.Allow, Leaves: []engine.Leaf{{Verdict: engine.Allow, Kind: "command", Programs: programs}}}
 }
 
 // TestOracleSelfTest shows that the oracle convicts: each command does
@@ -388,13 +389,13 @@ func allowOnly(programs ...string) rules.Decision {
 // the read-only root.
 func TestOracleSelfTest(t *testing.T) {
 	base := sandbox(t)
-	p, err := rules.Default()
+	p, err := policy.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
-	decide := func(command string) rules.Decision {
-		d := p.Decide(oracleCall(command, WorkDir))
-		if d.Verdict != rules.Allow {
+	decide := func(command string) engine.Decision {
+		d := engine.Decide(p, oracleCall(command, WorkDir))
+		if d.Verdict != engine.Allow {
 			t.Fatalf("the default policy does not allow %q: %s", command, d.Reason())
 		}
 		return d
@@ -405,7 +406,7 @@ func TestOracleSelfTest(t *testing.T) {
 	}
 	tests := []struct {
 		name     string
-		decision rules.Decision
+		decision engine.Decision
 		command  string
 		want     []want // nil: the command must pass
 	}{
@@ -417,7 +418,7 @@ func TestOracleSelfTest(t *testing.T) {
 			"truncate -s 1 file.txt && chmod 600 names.txt && touch -d 2020-01-01 words.txt && mv data.csv /tmp/ && exec 3<>in.txt && echo x >&3", nil},
 		{"clean reads of home", allowOnly("cat"), "cat ~/.bashrc ~/.gitconfig ~/.ssh/id_rsa > /dev/null", nil},
 
-		{"clean children", rules.Decision{Verdict: rules.Allow, Leaves: []rules.Leaf{{Verdict: rules.Allow, Kind: "command",
+		{"clean children", engine.Decision{Verdict: engine.Allow, Leaves: []engine.Leaf{{Verdict: engine.Allow, Kind: "command",
 			Programs: []string{"xargs"}, Children: []string{"ca?"}}}}, "echo README.md | xargs cat", nil},
 
 		// Writes that the comparison of the trees sees: where an attacker
@@ -445,7 +446,7 @@ func TestOracleSelfTest(t *testing.T) {
 		{"work tree file by a program not allowed", decide("ls"), "ls; cp README.md copy.md", []want{{OpExec, "/cp"}}},
 		{"attempted exec", allowOnly("env"), "env no-such-program-oracle", []want{{OpExec, "/no-such-program-oracle"}}},
 		{"exec by path", allowOnly("ls"), "/bin/ls && /usr/bin/cat README.md", []want{{OpExec, "/usr/bin/cat"}}},
-		{"child without its parent", rules.Decision{Verdict: rules.Allow, Leaves: []rules.Leaf{{Verdict: rules.Allow, Kind: "command",
+		{"child without its parent", engine.Decision{Verdict: engine.Allow, Leaves: []engine.Leaf{{Verdict: engine.Allow, Kind: "command",
 			Programs: []string{"true", "echo"}, Children: []string{"ca?"}}}}, "true; echo README.md | cat", []want{{OpExec, "/cat"}}},
 		{"find -execdir cwd", allowOnly("find", "touch"), "find " + WorkDir + "/src -name main.rs -execdir touch ../../../../etc/q ';'", []want{{OpWrite, "/etc/q"}}},
 		// Reads of secrets, seen by their canaries: through the fixture's
@@ -508,7 +509,7 @@ func TestOracleZsh(t *testing.T) {
 		zshMissing(t)
 		t.Skip("zsh is not installed")
 	}
-	nothing := rules.Decision{Verdict: rules.Allow}
+	nothing := engine.Decision{Verdict: engine.Allow}
 	for _, tc := range []struct {
 		shell string
 		want  int

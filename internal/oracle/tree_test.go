@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"guard/rules"
+	"guard/engine"
 )
 
 // TestOracleTreeDiff changes a tree in every way the comparison must see, and
@@ -131,7 +131,7 @@ func TestOracleCheckWrites(t *testing.T) {
 		},
 	}
 	var got []string
-	for _, v := range Check(tr, rules.Decision{}, DefaultRoots()) {
+	for _, v := range Check(tr, engine.Decision{}, DefaultRoots()) {
 		got = append(got, v.String())
 	}
 	want := []string{

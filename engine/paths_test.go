@@ -1,8 +1,9 @@
 // Copyright 2026 The guard Authors. SPDX-License-Identifier: MIT
 
-package rules
+package engine
 
 import (
+	"guard/policy"
 	"os"
 	"path/filepath"
 	"strings"
@@ -61,7 +62,7 @@ func (w pathWorld) call(tool string, input map[string]any) Call {
 
 func TestPathRules(t *testing.T) {
 	w := newPathWorld(t)
-	p, err := Default()
+	p, err := policy.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,24 +119,24 @@ func TestPathRules(t *testing.T) {
 		{"NotebookRead", "notebook_path", "PROJ/n.ipynb", Allow, "reading"},
 	} {
 		call := w.call(tc.tool, map[string]any{tc.field: P(tc.path)})
-		d := p.Decide(call)
+		d := Decide(p, call)
 		if d.Verdict != tc.want || !strings.Contains(d.Reason(), tc.why) {
 			t.Errorf("%s %s: got %s: %s; want %s: ...%s...", tc.tool, tc.path, d.Verdict, d.Reason(), tc.want, tc.why)
 		}
 	}
 	// A file tool without its path field is denied; Grep without a path
 	// searches the cwd.
-	if d := p.Decide(w.call("Write", map[string]any{"content": "x"})); d.Verdict != Deny {
+	if d := Decide(p, w.call("Write", map[string]any{"content": "x"})); d.Verdict != Deny {
 		t.Errorf("Write without file_path: %s", d.Verdict)
 	}
-	if d := p.Decide(w.call("Grep", map[string]any{"pattern": "x"})); d.Verdict != Allow {
+	if d := Decide(p, w.call("Grep", map[string]any{"pattern": "x"})); d.Verdict != Allow {
 		t.Errorf("Grep without path: %s: %s", d.Verdict, d.Reason())
 	}
 }
 
 func TestShellPaths(t *testing.T) {
 	w := newPathWorld(t)
-	p, err := Default()
+	p, err := policy.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,7 +220,7 @@ func TestShellPaths(t *testing.T) {
 // of an invented one, in normal and in read-only mode.
 func TestEveryTool(t *testing.T) {
 	w := newPathWorld(t)
-	p, err := Default()
+	p, err := policy.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -232,7 +233,7 @@ func TestEveryTool(t *testing.T) {
 	}
 	readOnlyAllowed := map[string]bool{"Read": true, "NotebookRead": true, "Grep": true, "Glob": true, "LS": true,
 		"TodoWrite": true, "AskUserQuestion": true, "ExitPlanMode": true, "EnterPlanMode": true, "ToolSearch": true}
-	tools := append(sortedKeys(p.tools), "Teleport", "mcp__github__create_issue")
+	tools := append((&policy.Layers{User: p}).ToolNames(), "Teleport", "mcp__github__create_issue")
 	if len(tools) < 45 {
 		t.Fatalf("the default policy names only %d tools", len(tools))
 	}
@@ -242,26 +243,26 @@ func TestEveryTool(t *testing.T) {
 			in = map[string]any{}
 		}
 		want, _ := p.ToolTier(tool)
-		d := p.Decide(w.call(tool, in))
+		d := Decide(p, w.call(tool, in))
 		switch want {
-		case TierAllow:
+		case policy.TierAllow:
 			if d.Verdict != Allow {
 				t.Errorf("%s: %s: %s; its tier allows it", tool, d.Verdict, d.Reason())
 			}
-		case TierDeny:
+		case policy.TierDeny:
 			if d.Verdict == Allow {
 				t.Errorf("%s: allowed; its tier denies it", tool)
 			}
-		case TierAsk, TierSession:
+		case policy.TierAsk, policy.TierSession:
 			if d.Verdict != Ask {
 				t.Errorf("%s: %s: %s; its tier asks", tool, d.Verdict, d.Reason())
 			}
 		}
 		ro := w.call(tool, in)
 		ro.ReadOnly = true
-		d = p.Decide(ro)
+		d = Decide(p, ro)
 		switch {
-		case readOnlyAllowed[tool] && want != TierDeny && d.Verdict != Allow:
+		case readOnlyAllowed[tool] && want != policy.TierDeny && d.Verdict != Allow:
 			t.Errorf("read-only mode: %s: %s: %s; want allow", tool, d.Verdict, d.Reason())
 		case !readOnlyAllowed[tool] && d.Verdict != Deny:
 			t.Errorf("read-only mode: %s: %s: %s; want deny", tool, d.Verdict, d.Reason())
@@ -273,11 +274,11 @@ func TestEveryTool(t *testing.T) {
 
 func TestReadOnlyShell(t *testing.T) {
 	w := newPathWorld(t)
-	review, err := Builtin("review")
+	review, err := policy.Builtin("review")
 	if err != nil {
 		t.Fatal(err)
 	}
-	readonly, err := Builtin("readonly")
+	readonly, err := policy.Builtin("readonly")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -301,24 +302,24 @@ func TestReadOnlyShell(t *testing.T) {
 		{"echo $HOME", Deny, Deny},
 	} {
 		for _, pc := range []struct {
-			p    *Policy
+			p    *policy.Policy
 			want Verdict
 		}{{review, tc.review}, {readonly, tc.readon}} {
-			d := pc.p.Decide(w.call("Bash", map[string]any{"command": tc.cmd}))
+			d := Decide(pc.p, w.call("Bash", map[string]any{"command": tc.cmd}))
 			if d.Verdict != pc.want || !d.ReadOnly {
 				t.Errorf("%s: %q: got %s (read-only %v): %s; want %s", pc.p.Name(), tc.cmd, d.Verdict, d.ReadOnly, d.Reason(), pc.want)
 			}
 		}
 	}
 	// The refactor profile lets edits in the project run without asking.
-	refactor, err := Builtin("refactor")
+	refactor, err := policy.Builtin("refactor")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := refactor.Decide(w.call("Edit", map[string]any{"file_path": w.proj + "/src/main.go"})); d.Verdict != Allow {
+	if d := Decide(refactor, w.call("Edit", map[string]any{"file_path": w.proj + "/src/main.go"})); d.Verdict != Allow {
 		t.Errorf("refactor: Edit in the project: %s: %s", d.Verdict, d.Reason())
 	}
-	if d := refactor.Decide(w.call("Edit", map[string]any{"file_path": w.proj + "/.git/config"})); d.Verdict != Deny {
+	if d := Decide(refactor, w.call("Edit", map[string]any{"file_path": w.proj + "/.git/config"})); d.Verdict != Deny {
 		t.Errorf("refactor: Edit of .git/config: %s: %s", d.Verdict, d.Reason())
 	}
 }
@@ -349,26 +350,26 @@ reason = "not here"
 	if err != nil {
 		t.Fatal(err)
 	}
-	readonly, err := Builtin("readonly")
+	readonly, err := policy.Builtin("readonly")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
 		name   string
-		layers Layers
+		layers policy.Layers
 		tool   string
 		input  map[string]any
 		want   Verdict
 	}{
-		{"project alone cannot allow npm", Layers{Project: project, ProjectSum: sum}, "Bash", map[string]any{"command": "npm test"}, Ask},
-		{"project cannot allow WebFetch", Layers{User: user, Project: project, ProjectSum: sum}, "WebFetch", map[string]any{"url": "x"}, Deny},
-		{"project can deny git", Layers{User: user, Project: project, ProjectSum: sum}, "Bash", map[string]any{"command": "git status"}, Deny},
-		{"a trusted project allows npm", Layers{User: trusting, Project: project, ProjectSum: sum}, "Bash", map[string]any{"command": "npm test"}, Allow},
-		{"trust is by digest", Layers{User: trusting, Project: project, ProjectSum: strings.Repeat("f", 64)}, "Bash", map[string]any{"command": "npm test"}, Ask},
-		{"a read-only user policy holds for the project", Layers{User: readonly, Project: project, ProjectSum: sum}, "Bash", map[string]any{"command": "npm test"}, Deny},
-		{"no project: the user policy", Layers{User: user}, "Bash", map[string]any{"command": "git status"}, Allow},
+		{"project alone cannot allow npm", policy.Layers{Project: project, ProjectSum: sum}, "Bash", map[string]any{"command": "npm test"}, Ask},
+		{"project cannot allow WebFetch", policy.Layers{User: user, Project: project, ProjectSum: sum}, "WebFetch", map[string]any{"url": "x"}, Deny},
+		{"project can deny git", policy.Layers{User: user, Project: project, ProjectSum: sum}, "Bash", map[string]any{"command": "git status"}, Deny},
+		{"a trusted project allows npm", policy.Layers{User: trusting, Project: project, ProjectSum: sum}, "Bash", map[string]any{"command": "npm test"}, Allow},
+		{"trust is by digest", policy.Layers{User: trusting, Project: project, ProjectSum: strings.Repeat("f", 64)}, "Bash", map[string]any{"command": "npm test"}, Ask},
+		{"a read-only user policy holds for the project", policy.Layers{User: readonly, Project: project, ProjectSum: sum}, "Bash", map[string]any{"command": "npm test"}, Deny},
+		{"no project: the user policy", policy.Layers{User: user}, "Bash", map[string]any{"command": "git status"}, Allow},
 	} {
-		d := tc.layers.Decide(w.call(tc.tool, tc.input))
+		d := DecideLayers(&tc.layers, w.call(tc.tool, tc.input))
 		if d.Verdict != tc.want {
 			t.Errorf("%s: got %s: %s; want %s", tc.name, d.Verdict, d.Reason(), tc.want)
 		}

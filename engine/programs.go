@@ -1,6 +1,6 @@
 // Copyright 2026 The guard Authors. SPDX-License-Identifier: MIT
 
-package rules
+package engine
 
 import (
 	"bufio"
@@ -11,6 +11,7 @@ import (
 	"path"
 	"strings"
 
+	"guard/policy"
 	"guard/shellparse"
 )
 
@@ -158,7 +159,7 @@ func gitConfigRuns(name string) (string, error) {
 }
 
 // checkGit judges the repository and configuration git uses from dir.
-func (d *decider) checkGit(dir string) (Verdict, string) {
+func (d *decider) checkGit(dir string) (policy.Verdict, string) {
 	if d.gitChecked == nil {
 		d.gitChecked = map[string]pathCheck{}
 	}
@@ -170,17 +171,17 @@ func (d *decider) checkGit(dir string) (Verdict, string) {
 	return v, why
 }
 
-func (d *decider) checkGitUncached(dir string) (Verdict, string) {
+func (d *decider) checkGitUncached(dir string) (policy.Verdict, string) {
 	real, err := realPath(dir)
 	if err != nil {
-		return Deny, fmt.Sprintf("git runs in %s, which cannot be resolved (%v)", dir, err)
+		return policy.Deny, fmt.Sprintf("git runs in %s, which cannot be resolved (%v)", dir, err)
 	}
 	gitdir, err := gitRepository(real)
 	if err != nil {
 		return d.p.Default, fmt.Sprintf("guard cannot tell which repository git uses in %s: %v", dir, err)
 	}
 	if gitdir == "" {
-		return Allow, "" // no repository: git reads no repository configuration
+		return policy.Allow, "" // no repository: git reads no repository configuration
 	}
 	realGit, err := realPath(gitdir)
 	if err != nil {
@@ -214,7 +215,7 @@ func (d *decider) checkGitUncached(dir string) (Verdict, string) {
 			return d.p.Default, fmt.Sprintf("the repository's configuration sets %s (%s), which makes git run a program", key, cfg)
 		}
 	}
-	return Allow, ""
+	return policy.Allow, ""
 }
 
 // revPaths judges the operands of a git command that prints what git
@@ -223,7 +224,7 @@ func (d *decider) checkGitUncached(dir string) (Verdict, string) {
 // working directory, or for REV:PATH to the top of the working tree,
 // taken to be the project. An object named by its hash alone may be any
 // file's contents.
-func (m *matcher) revPaths(n *Rule, operands []shellparse.Word, r *result) {
+func (m *matcher) revPaths(n *policy.Rule, operands []shellparse.Word, r *result) {
 	for _, o := range operands {
 		if !o.Constant() {
 			continue // already short of allow
@@ -246,8 +247,8 @@ func (m *matcher) revPaths(n *Rule, operands []shellparse.Word, r *result) {
 			r.add(n.Unknown, n.ID, fmt.Sprintf("%s: %s names an object by its hash, which may be any file's contents, a secret too", n.ID, o.Source), "name it as REV:PATH")
 			continue
 		}
-		if pc := m.d.checkPath(v, false, where, readAccess, Allow); pc.verdict == Deny && strings.HasPrefix(pc.rule, "paths.secret") {
-			r.add(Deny, pc.rule, fmt.Sprintf("%s %s: git prints what it stores for %s", n.ID, o.Source, pc.why), "")
+		if pc := m.d.checkPath(v, false, where, readAccess, policy.Allow); pc.verdict == policy.Deny && strings.HasPrefix(pc.rule, "paths.secret") {
+			r.add(policy.Deny, pc.rule, fmt.Sprintf("%s %s: git prints what it stores for %s", n.ID, o.Source, pc.why), "")
 			return
 		}
 	}
@@ -275,7 +276,7 @@ func isObjectName(s string) bool {
 // run at all.
 
 // checkGo judges the toolchain the go command would pick in dir.
-func (d *decider) checkGo(dir string) (Verdict, string) {
+func (d *decider) checkGo(dir string) (policy.Verdict, string) {
 	if pc, ok := d.goChecked[dir]; ok {
 		return pc.verdict, pc.why
 	}
@@ -287,18 +288,18 @@ func (d *decider) checkGo(dir string) (Verdict, string) {
 	return v, why
 }
 
-func (d *decider) checkGoUncached(dir string) (Verdict, string) {
+func (d *decider) checkGoUncached(dir string) (policy.Verdict, string) {
 	if d.goLocal == nil {
 		v, ok := localGoVersion(d.call.Path)
 		d.goLocal = &goLocal{v, ok}
 	}
 	local, ok := d.goLocal.version, d.goLocal.found
 	if !ok {
-		return Allow, ""
+		return policy.Allow, ""
 	}
 	real, err := realPath(dir)
 	if err != nil {
-		return Deny, fmt.Sprintf("go runs in %s, which cannot be resolved (%v)", dir, err)
+		return policy.Deny, fmt.Sprintf("go runs in %s, which cannot be resolved (%v)", dir, err)
 	}
 	// go stamps builds with version control information: it runs git,
 	// which reads its repository's configuration, or hg, svn, bzr or
@@ -313,7 +314,7 @@ func (d *decider) checkGoUncached(dir string) (Verdict, string) {
 			break
 		}
 	}
-	if v, why := d.checkGit(dir); v != Allow {
+	if v, why := d.checkGit(dir); v != policy.Allow {
 		return v, "go runs git to stamp the build: " + why
 	}
 	// go reads the nearest go.mod and, in workspace mode, the nearest
@@ -331,15 +332,15 @@ func (d *decider) checkGoUncached(dir string) (Verdict, string) {
 		}
 	}
 	for _, file := range files {
-		if v, why := d.checkGoFile(file, local); v != Allow {
+		if v, why := d.checkGoFile(file, local); v != policy.Allow {
 			return v, why
 		}
 	}
-	return Allow, ""
+	return policy.Allow, ""
 }
 
 // checkGoFile judges the go and toolchain lines of a go.mod or go.work.
-func (d *decider) checkGoFile(file, local string) (Verdict, string) {
+func (d *decider) checkGoFile(file, local string) (policy.Verdict, string) {
 	data, err := os.ReadFile(file)
 	if err != nil {
 		return d.p.Default, fmt.Sprintf("guard cannot read %s: %v", file, errors.Unwrap(err))
@@ -360,7 +361,7 @@ func (d *decider) checkGoFile(file, local string) (Verdict, string) {
 			return d.p.Default, fmt.Sprintf("%s asks for go %s, newer than the local go %s: go would download that toolchain and run it", file, want, local)
 		}
 	}
-	return Allow, ""
+	return policy.Allow, ""
 }
 
 // goLocal is the go found on the search path, looked up once a decision.

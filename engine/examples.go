@@ -1,29 +1,32 @@
-package rules
+// Copyright 2026 The guard Authors. SPDX-License-Identifier: MIT
+
+package engine
 
 import (
 	"errors"
 	"fmt"
+	"guard/policy"
 	"io"
 )
 
 // CheckExamples compiles every rule of the policy, decides every example,
 // and returns an error for each rule that does not compile and each
 // example that does not get its verdict.
-func (p *Policy) CheckExamples() []error {
+func CheckExamples(p *policy.Policy) []error {
 	if !p.Loaded() {
 		return []error{errors.New("no policy")}
 	}
 	errs := p.CompileAll()
 	for _, ex := range p.Examples() {
-		if err := p.checkExample(ex); err != nil {
+		if err := checkExample(p, ex); err != nil {
 			errs = append(errs, err)
 		}
 	}
 	return errs
 }
 
-func (p *Policy) checkExample(ex Example) error {
-	d := p.Decide(exampleCall(ex.Command))
+func checkExample(p *policy.Policy, ex policy.Example) error {
+	d := Decide(p, exampleCall(ex.Command))
 	if d.Verdict != ex.Want {
 		return fmt.Errorf("%s:%d: rule %q: example %q: want %s, got %s: %s", p.Name(), ex.Line, ex.Rule, ex.Command, ex.Want, d.Verdict, d.Reason())
 	}
@@ -47,13 +50,13 @@ func exampleCall(command string) Call {
 
 // Load reads, checks and compiles a TOML policy, and decides the examples
 // of its own rules: every one must get its verdict, or Load fails.
-func Load(name string, r io.Reader) (*Policy, error) {
-	p, err := LoadUnchecked(name, r)
+func Load(name string, r io.Reader) (*policy.Policy, error) {
+	p, err := policy.LoadUnchecked(name, r)
 	if err != nil {
 		return nil, err
 	}
 	for _, ex := range p.OwnExamples() {
-		if err := p.checkExample(ex); err != nil {
+		if err := checkExample(p, ex); err != nil {
 			return nil, err
 		}
 	}

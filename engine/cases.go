@@ -1,10 +1,11 @@
 // Copyright 2026 The guard Authors. SPDX-License-Identifier: MIT
 
-package rules
+package engine
 
 import (
 	"bytes"
 	"fmt"
+	"guard/policy"
 	"path"
 	"slices"
 	"strings"
@@ -40,7 +41,7 @@ type Case struct {
 	Tool     string
 	Input    map[string]any
 	Cwd      string
-	Want     Verdict
+	Want     policy.Verdict
 	Rule     string
 	Why      string
 	Profile  string
@@ -88,7 +89,7 @@ func LoadCases(name string, src []byte) ([]Case, error) {
 			line = lines[i]
 		}
 		where := fmt.Sprintf("%s:%d", name, line)
-		want, err := ParseVerdict(c.Want)
+		want, err := policy.ParseVerdict(c.Want)
 		if err != nil {
 			return nil, fmt.Errorf("%s: want: %v", where, err)
 		}
@@ -99,8 +100,8 @@ func LoadCases(name string, src []byte) ([]Case, error) {
 			return nil, fmt.Errorf("%s: a case needs a command or a tool", where)
 		case c.Cwd != "" && !path.IsAbs(c.Cwd):
 			return nil, fmt.Errorf("%s: cwd %q is not absolute", where, c.Cwd)
-		case c.Profile != "" && !slices.Contains(Profiles, c.Profile):
-			return nil, fmt.Errorf("%s: profile %q: want one of %s", where, c.Profile, strings.Join(Profiles, ", "))
+		case c.Profile != "" && !slices.Contains(policy.Profiles, c.Profile):
+			return nil, fmt.Errorf("%s: profile %q: want one of %s", where, c.Profile, strings.Join(policy.Profiles, ", "))
 		case c.Shell != "" && c.Shell != "bash" && c.Shell != "zsh":
 			return nil, fmt.Errorf("%s: shell %q: want bash or zsh, or no shell for one that is unknown", where, c.Shell)
 		}
@@ -145,15 +146,15 @@ func (c *Case) Call() Call {
 // Check decides the case and returns an error if the verdict, or the rule
 // that decided, is not the one the case wants. A case that names a profile
 // is decided by that built-in policy instead of p.
-func (p *Policy) Check(c Case) (Decision, error) {
+func CheckCase(p *policy.Policy, c Case) (Decision, error) {
 	if c.Profile != "" {
-		bp, err := Builtin(c.Profile)
+		bp, err := policy.Builtin(c.Profile)
 		if err != nil {
 			return Decision{}, fmt.Errorf("%s:%d: %v", c.File, c.Line, err)
 		}
 		p = bp
 	}
-	d := p.Decide(c.Call())
+	d := Decide(p, c.Call())
 	what := c.Command
 	if what == "" {
 		what = c.Tool

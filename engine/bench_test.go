@@ -1,12 +1,13 @@
 // Copyright 2026 The guard Authors. SPDX-License-Identifier: MIT
 
-package rules
+package engine
 
 import (
 	"fmt"
 	"testing"
 
 	"guard/bench/input"
+	"guard/policy"
 	"guard/shellparse"
 )
 
@@ -34,14 +35,14 @@ func benchCall(cmd string) Call {
 }
 
 func BenchmarkDecide(b *testing.B) {
-	p, err := Default()
+	p, err := policy.Default()
 	if err != nil {
 		b.Fatal(err)
 	}
 	for _, in := range benchInputs {
 		b.Run(in.name, func(b *testing.B) {
 			call := benchCall(in.src)
-			d := p.Decide(call)
+			d := Decide(p, call)
 			// A leaf of kind input is a parse error, at any level of bash -c;
 			// a deny means a level was not followed.
 			for _, l := range d.Leaves {
@@ -55,62 +56,16 @@ func BenchmarkDecide(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(len(in.src)))
 			for b.Loop() {
-				p.Decide(call)
+				Decide(p, call)
 			}
 		})
 	}
 }
 
-// BenchmarkCompileDefault measures building the default policy: "start" is
-// what a hook pays (the tables, then the rules its command names), "all"
-// compiles every rule from the generated Go form, and "toml" decodes the
-// TOML source first, which guard avoids at run time.
-func BenchmarkCompileDefault(b *testing.B) {
-	src := []byte(defaultPolicySource)
-	call := Call{Tool: "Bash", Input: map[string]any{"command": "git status && ls -la | wc -l"}, Cwd: "/project", Project: "/project"}
-	b.Run("start", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			p, err := compile("default", &defaultPolicyFile, defaultRules(), src)
-			if err != nil {
-				b.Fatal(err)
-			}
-			if d := p.Decide(call); d.Verdict != Allow {
-				b.Fatalf("%s: %s", d.Verdict, d.Reason())
-			}
-		}
-	})
-	b.Run("all", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			p, err := compile("default", &defaultPolicyFile, defaultRules(), src)
-			if err != nil {
-				b.Fatal(err)
-			}
-			if errs := p.CompileAll(); len(errs) > 0 {
-				b.Fatal(errs[0])
-			}
-		}
-	})
-	b.Run("toml", func(b *testing.B) {
-		b.ReportAllocs()
-		b.SetBytes(int64(len(src)))
-		for b.Loop() {
-			pf, err := decodeFile("default.toml", src)
-			if err != nil {
-				b.Fatal(err)
-			}
-			if _, err := compile("default", pf, mapSource(pf.Command, true), src); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
-}
-
 // BenchmarkDecideSize decides realistic commands of growing size, up to
 // the bound, to show how the cost grows.
 func BenchmarkDecideSize(b *testing.B) {
-	p, err := Default()
+	p, err := policy.Default()
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -118,13 +73,13 @@ func BenchmarkDecideSize(b *testing.B) {
 		src := input.Long(size)
 		b.Run(fmt.Sprintf("%dKiB", size>>10), func(b *testing.B) {
 			call := benchCall(src)
-			if d := p.Decide(call); d.Verdict != Allow {
+			if d := Decide(p, call); d.Verdict != Allow {
 				b.Fatalf("%d bytes: want allow, got %s: %s", len(src), d.Verdict, d.Reason())
 			}
 			b.ReportAllocs()
 			b.SetBytes(int64(len(src)))
 			for b.Loop() {
-				p.Decide(call)
+				Decide(p, call)
 			}
 		})
 	}

@@ -1,6 +1,6 @@
 // Copyright 2026 The guard Authors. SPDX-License-Identifier: MIT
 
-package rules
+package engine
 
 import (
 	"errors"
@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"guard/policy"
 	"guard/shellparse"
 )
 
@@ -44,7 +45,7 @@ const findNames = "{}"
 // from standard input.
 const stdinWords = "(words read from standard input)"
 
-func (m *matcher) globRead(n *Rule, o shellparse.Word, r *result) {
+func (m *matcher) globRead(n *policy.Rule, o shellparse.Word, r *result) {
 	if o.Source == stdinWords && o.Value == "/**" {
 		r.add(n.Unknown, n.ID, fmt.Sprintf("%s reads the files named on standard input, which guard cannot see: they may be secret", n.ID), "name the files on the command line")
 		return
@@ -68,7 +69,7 @@ func (m *matcher) globRead(n *Rule, o shellparse.Word, r *result) {
 				r.add(n.Unknown, n.ID, fmt.Sprintf("%s: the files find passes it are under %s: %v", n.ID, root, err), "name the files")
 				return
 			case found == root || found != "" && !strings.HasPrefix(found, root+"/"):
-				r.add(Deny, "paths.secret", fmt.Sprintf("%s: the files find passes it are under %s, which is secret (%s)", n.ID, root, found), "search a directory without secrets")
+				r.add(policy.Deny, "paths.secret", fmt.Sprintf("%s: the files find passes it are under %s, which is secret (%s)", n.ID, root, found), "search a directory without secrets")
 				return
 			case found != "":
 				// find's own tests (-name '*.go') may leave it out; guard
@@ -81,8 +82,8 @@ func (m *matcher) globRead(n *Rule, o shellparse.Word, r *result) {
 	}
 	for _, pat := range pats {
 		// A glob whose literal directory is secret surely reads a secret.
-		if pc := m.d.checkPath(globDir(pat), false, nil, readAccess, Allow); pc.verdict == Deny {
-			r.add(Deny, pc.rule, fmt.Sprintf("%s: the glob %s reaches into %s: %s", n.ID, o.Source, globDir(pat), pc.why), "name the files")
+		if pc := m.d.checkPath(globDir(pat), false, nil, readAccess, policy.Allow); pc.verdict == policy.Deny {
+			r.add(policy.Deny, pc.rule, fmt.Sprintf("%s: the glob %s reaches into %s: %s", n.ID, o.Source, globDir(pat), pc.why), "name the files")
 			return
 		}
 		if sec := m.d.globMayBeSecret(pat); sec != "" {
@@ -95,7 +96,7 @@ func (m *matcher) globRead(n *Rule, o shellparse.Word, r *result) {
 			return
 		}
 		for _, f := range matches {
-			if pc := m.d.checkPath(f, false, nil, readAccess, Allow); pc.verdict != Allow {
+			if pc := m.d.checkPath(f, false, nil, readAccess, policy.Allow); pc.verdict != policy.Allow {
 				r.add(pc.verdict, pc.rule, fmt.Sprintf("%s: the glob %s matches %s: %s", n.ID, o.Source, f, pc.why), "name the files")
 				return
 			}
@@ -270,7 +271,7 @@ func (d *decider) treeSecret(dir string) (string, error) { return d.treeSecretHi
 // treeSecretHidden is treeSecret for a reader that may skip hidden files:
 // then a secret named like a hidden file (.env) is not reached.
 func (d *decider) treeSecretHidden(dir string, hidden bool) (string, error) {
-	if pc := d.checkPath(dir, false, nil, readAccess, Allow); pc.verdict == Deny {
+	if pc := d.checkPath(dir, false, nil, readAccess, policy.Allow); pc.verdict == policy.Deny {
 		return dir, nil
 	}
 	real, err := realPath(dir)
@@ -326,7 +327,7 @@ func (d *decider) treeSecretHidden(dir string, hidden bool) (string, error) {
 			}
 			switch {
 			case e.Type()&os.ModeSymlink != 0:
-				if pc := d.checkPath(p, false, nil, readAccess, Allow); pc.verdict == Deny {
+				if pc := d.checkPath(p, false, nil, readAccess, policy.Allow); pc.verdict == policy.Deny {
 					return p, nil
 				}
 			case e.IsDir() && name != ".git":
@@ -343,7 +344,7 @@ func (d *decider) treeSecretHidden(dir string, hidden bool) (string, error) {
 // recursiveRead judges the trees a recursive reader walks: a secret under
 // one (a .env, a link to ~/.aws) is not allowed. Hidden secrets count only
 // when the command reads hidden files.
-func (m *matcher) recursiveRead(n *Rule, present map[string]bool, values map[string][]string, operands []shellparse.Word, r *result) {
+func (m *matcher) recursiveRead(n *policy.Rule, present map[string]bool, values map[string][]string, operands []shellparse.Word, r *result) {
 	rc := n.Recursive
 	if !rc.On(present, values) {
 		return

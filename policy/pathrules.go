@@ -1,4 +1,6 @@
-package rules
+// Copyright 2026 The guard Authors. SPDX-License-Identifier: MIT
+
+package policy
 
 import (
 	"strings"

@@ -1,10 +1,11 @@
 // Copyright 2026 The guard Authors. SPDX-License-Identifier: MIT
 
-package rules
+package engine
 
 import (
 	"errors"
 	"fmt"
+	"guard/policy"
 	"io/fs"
 	"os"
 	"path"
@@ -32,18 +33,18 @@ const (
 // nothing.
 func (d *decider) expandPattern(p string) []string {
 	if strings.HasPrefix(p, "~") {
-		p = PhHome + p[1:]
+		p = policy.PhHome + p[1:]
 	}
 	if !strings.Contains(p, "{") {
 		return []string{p}
 	}
 	if d.placeholders == nil {
 		d.placeholders = []placeholder{
-			{PhProject, d.spellings([]string{d.project()})},
-			{PhTmp, d.spellings([]string{d.call.Temp})},
-			{PhHome, d.spellings(append([]string{d.call.Home}, d.call.Homes...))},
-			{PhPolicy, d.spellings([]string{d.p.File()})},
-			{PhGuard, d.spellings([]string{d.call.Guard})},
+			{policy.PhProject, d.spellings([]string{d.project()})},
+			{policy.PhTmp, d.spellings([]string{d.call.Temp})},
+			{policy.PhHome, d.spellings(append([]string{d.call.Home}, d.call.Homes...))},
+			{policy.PhPolicy, d.spellings([]string{d.p.File()})},
+			{policy.PhGuard, d.spellings([]string{d.call.Guard})},
 		}
 	}
 	out := []string{p}
@@ -322,7 +323,7 @@ func (d *decider) checkDescriptor(p string, tilde bool, where []string) (pathChe
 		for _, f := range forms {
 			if fd, ok := descriptorPath(f); ok {
 				if err := d.fds.check(p, fd); err != nil {
-					return pathCheck{Deny, "paths.descriptor", err.Error()}, false
+					return pathCheck{policy.Deny, "paths.descriptor", err.Error()}, false
 				}
 			}
 		}
@@ -332,7 +333,7 @@ func (d *decider) checkDescriptor(p string, tilde bool, where []string) (pathChe
 
 // pathCheck is the verdict on one path a call touches.
 type pathCheck struct {
-	verdict Verdict
+	verdict policy.Verdict
 	rule    string
 	why     string
 }
@@ -340,11 +341,11 @@ type pathCheck struct {
 // checkPath judges access to the path p, written relative to any of the
 // directories where (nil: unknown). fileVerdict is what an allowed access
 // gets: a file tool's [paths] verdict, or a redirection's.
-func (d *decider) checkPath(p string, tilde bool, where []string, acc access, allowed Verdict) pathCheck {
+func (d *decider) checkPath(p string, tilde bool, where []string, acc access, allowed policy.Verdict) pathCheck {
 	abs := d.absPaths(p, tilde, where)
 	if len(abs) == 0 {
 		if acc == writeAccess {
-			return pathCheck{Deny, "paths.writable", fmt.Sprintf("%s cannot be resolved (the directory or the home is not known), so it is outside every writable root", p)}
+			return pathCheck{policy.Deny, "paths.writable", fmt.Sprintf("%s cannot be resolved (the directory or the home is not known), so it is outside every writable root", p)}
 		}
 		return pathCheck{d.p.Default, "", fmt.Sprintf("%s cannot be resolved, so guard cannot tell whether it is secret", p)}
 	}
@@ -353,43 +354,43 @@ func (d *decider) checkPath(p string, tilde bool, where []string, acc access, al
 		f, err := d.pathForms(a)
 		if err != nil {
 			if acc == writeAccess {
-				return pathCheck{Deny, "paths.writable", fmt.Sprintf("%s cannot be resolved (%v), so it is outside every writable root", p, err)}
+				return pathCheck{policy.Deny, "paths.writable", fmt.Sprintf("%s cannot be resolved (%v), so it is outside every writable root", p, err)}
 			}
-			return pathCheck{Deny, "paths.secret", fmt.Sprintf("%s cannot be resolved (%v)", p, err)}
+			return pathCheck{policy.Deny, "paths.secret", fmt.Sprintf("%s cannot be resolved (%v)", p, err)}
 		}
 		forms = append(forms, f...)
 	}
 	for _, f := range forms {
 		if fd, ok := descriptorPath(f); ok {
 			if err := d.fds.check(p, fd); err != nil {
-				return pathCheck{Deny, "paths.descriptor", err.Error()}
+				return pathCheck{policy.Deny, "paths.descriptor", err.Error()}
 			}
 		}
 	}
 	pp := &d.p.Paths
 	if pat := d.matchAny(pp.Secret, forms); pat != "" {
-		return pathCheck{Deny, "paths.secret " + pat, fmt.Sprintf("%s is a secret file (%s): guard does not let it be read or written", p, pat)}
+		return pathCheck{policy.Deny, "paths.secret " + pat, fmt.Sprintf("%s is a secret file (%s): guard does not let it be read or written", p, pat)}
 	}
 	if acc == readAccess {
 		return pathCheck{allowed, "paths.read", fmt.Sprintf("reading %s", p)}
 	}
 	if pat := d.matchAny(pp.Protected, forms); pat != "" {
-		return pathCheck{Deny, "paths.protected " + pat, fmt.Sprintf("%s is protected (%s): no tool may change it", p, pat)}
+		return pathCheck{policy.Deny, "paths.protected " + pat, fmt.Sprintf("%s is protected (%s): no tool may change it", p, pat)}
 	}
 	for _, dir := range spellings(d.call.Protect) {
 		for _, f := range forms {
 			if f == dir || strings.HasPrefix(f, dir+"/") {
-				return pathCheck{Deny, "paths.protected", fmt.Sprintf("%s is in %s, which is guard's own: no tool may change it", p, dir)}
+				return pathCheck{policy.Deny, "paths.protected", fmt.Sprintf("%s is in %s, which is guard's own: no tool may change it", p, dir)}
 			}
 		}
 	}
 	for _, f := range forms {
 		if g := gitDirAncestor(f); g != "" {
-			return pathCheck{Deny, "paths.protected", fmt.Sprintf("%s is inside %s, which git takes for a repository: no tool may change it", p, g)}
+			return pathCheck{policy.Deny, "paths.protected", fmt.Sprintf("%s is inside %s, which git takes for a repository: no tool may change it", p, g)}
 		}
 	}
 	if !d.allWithin(pp.Writable, forms) {
-		return pathCheck{Deny, "paths.writable", fmt.Sprintf("%s is outside the writable roots", p)}
+		return pathCheck{policy.Deny, "paths.writable", fmt.Sprintf("%s is outside the writable roots", p)}
 	}
 	return pathCheck{allowed, "paths.write", fmt.Sprintf("writing %s", p)}
 }

@@ -1,8 +1,9 @@
 // Copyright 2026 The guard Authors. SPDX-License-Identifier: MIT
 
-package rules
+package engine
 
 import (
+	"guard/policy"
 	"os"
 	"path/filepath"
 	"strings"
@@ -63,10 +64,10 @@ type decideCase struct {
 }
 
 // decideTable decides each case's command with call and checks the verdict.
-func decideTable(t *testing.T, p *Policy, call func(string) Call, cases []decideCase) {
+func decideTable(t *testing.T, p *policy.Policy, call func(string) Call, cases []decideCase) {
 	t.Helper()
 	for _, tc := range cases {
-		d := p.Decide(call(tc.cmd))
+		d := Decide(p, call(tc.cmd))
 		if d.Verdict != tc.want || !strings.Contains(d.Reason(), tc.why) {
 			t.Errorf("%q: got %s: %s; want %s: ...%s...", tc.cmd, d.Verdict, d.Reason(), tc.want, tc.why)
 		}
@@ -75,7 +76,7 @@ func decideTable(t *testing.T, p *Policy, call func(string) Call, cases []decide
 
 func TestGitRepository(t *testing.T) {
 	proj, call := gitWorld(t)
-	p, err := Default()
+	p, err := policy.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +91,7 @@ func TestGitRepository(t *testing.T) {
 	})
 	// The project's own configuration may run programs too.
 	write(t, filepath.Join(proj, ".git/config"), "[core]\n\tbare = false\n[diff \"bin\"]\n\ttextconv = hexdump -C\n")
-	if d := p.Decide(call("git log -p")); d.Verdict == Allow || !strings.Contains(d.Reason(), "diff.textconv") {
+	if d := Decide(p, call("git log -p")); d.Verdict == Allow || !strings.Contains(d.Reason(), "diff.textconv") {
 		t.Errorf("git log -p with a textconv driver: got %s: %s", d.Verdict, d.Reason())
 	}
 }
@@ -125,7 +126,7 @@ func TestGitConfigRuns(t *testing.T) {
 // not how they are spelled.
 func TestProtectedByRole(t *testing.T) {
 	proj, call := gitWorld(t)
-	p, err := Default()
+	p, err := policy.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +152,7 @@ func TestProtectedByRole(t *testing.T) {
 
 // TestFoldCase: where the file system ignores case, so do the patterns.
 func TestFoldCase(t *testing.T) {
-	p, err := Default()
+	p, err := policy.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +178,7 @@ func TestFoldCase(t *testing.T) {
 // path it was committed at.
 func TestRevPaths(t *testing.T) {
 	_, call := gitWorld(t)
-	p, err := Default()
+	p, err := policy.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,7 +216,7 @@ func TestHomes(t *testing.T) {
 	}
 	proj := filepath.Join(root, "proj")
 	write(t, filepath.Join(proj, "README"), "x")
-	p, err := Default()
+	p, err := policy.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -233,8 +234,9 @@ func TestHomes(t *testing.T) {
 		{"HOME elsewhere", proj, []string{real}, "cat " + real + "/.ssh/id_rsa"},
 		{"protected under the passwd home", proj, []string{real}, "echo x >> " + real + "/.bashrc"},
 	} {
-		d := p.Decide(Call{Tool: "Bash", Input: map[string]any{"command": tc.cmd}, Cwd: proj, Project: proj,
+		d := Decide(p, Call{Tool: "Bash", Input: map[string]any{"command": tc.cmd}, Cwd: proj, Project: proj,
 			Home: tc.home, Homes: tc.homes, Temp: filepath.Join(root, "tmp")})
+
 		if d.Verdict != Deny {
 			t.Errorf("%s: %q: got %s: %s; want deny", tc.name, tc.cmd, d.Verdict, d.Reason())
 		}
@@ -245,17 +247,17 @@ func TestHomes(t *testing.T) {
 // protected, wherever they are.
 func TestProtect(t *testing.T) {
 	_, call := gitWorld(t)
-	p, err := Default()
+	p, err := policy.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
 	c := call("echo x > state/guard/sessions/s1")
 	c.Protect = []string{filepath.Join(c.Project, "state/guard")}
-	if d := p.Decide(c); d.Verdict != Deny || !strings.Contains(d.Reason(), "guard's own") {
+	if d := Decide(p, c); d.Verdict != Deny || !strings.Contains(d.Reason(), "guard's own") {
 		t.Errorf("write into the state directory: got %s: %s", d.Verdict, d.Reason())
 	}
 	c.Protect = nil
-	if d := p.Decide(c); d.Verdict == Deny {
+	if d := Decide(p, c); d.Verdict == Deny {
 		t.Errorf("without Protect, the same write: got %s: %s; want ask (a write in the project)", d.Verdict, d.Reason())
 	}
 }
@@ -291,11 +293,11 @@ func TestReadOnlyRedirectAllow(t *testing.T) {
 		t.Fatal(err)
 	}
 	call := exampleCall("echo x > out.txt")
-	if d := p.Decide(call); d.Verdict != Allow {
+	if d := Decide(p, call); d.Verdict != Allow {
 		t.Fatalf("the policy should allow the write outside read-only mode: got %s: %s", d.Verdict, d.Reason())
 	}
 	call.ReadOnly = true
-	if d := p.Decide(call); d.Verdict != Deny {
+	if d := Decide(p, call); d.Verdict != Deny {
 		t.Errorf("read-only mode: got %s: %s; want deny", d.Verdict, d.Reason())
 	}
 }
@@ -331,7 +333,7 @@ func TestGoToolchain(t *testing.T) {
 	write(t, filepath.Join(root, "hg/go.mod"), "module h\n\ngo 1.21\n")
 	write(t, filepath.Join(root, "hg/.hg/hgrc"), "[hooks]\n")
 	write(t, filepath.Join(root, "work/a/go.mod"), "module a\n\ngo 1.21\n")
-	p, err := Default()
+	p, err := policy.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -353,7 +355,7 @@ func TestGoToolchain(t *testing.T) {
 		{"older", "go build ./...", filepath.Join(root, "noversion/bin"), Ask}, // a go without VERSION
 	} {
 		proj := filepath.Join(root, tc.dir)
-		d := p.Decide(Call{Tool: "Bash", Input: map[string]any{"command": tc.cmd}, Cwd: proj, Project: root, Path: tc.path, Temp: filepath.Join(root, "tmp")})
+		d := Decide(p, Call{Tool: "Bash", Input: map[string]any{"command": tc.cmd}, Cwd: proj, Project: root, Path: tc.path, Temp: filepath.Join(root, "tmp")})
 		if d.Verdict != tc.want {
 			t.Errorf("%s: %q (PATH %q): got %s: %s; want %s", tc.dir, tc.cmd, tc.path, d.Verdict, d.Reason(), tc.want)
 		}
@@ -383,7 +385,7 @@ func TestRecursiveHidden(t *testing.T) {
 	}
 	write(t, filepath.Join(root, "src/main.go"), "package main\n")
 	write(t, filepath.Join(root, "config/.env"), "TOKEN=x\n")
-	p, err := Default()
+	p, err := policy.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -404,7 +406,7 @@ func TestRecursiveHidden(t *testing.T) {
 		{"rg --hidden -e TOKEN config", Ask},
 		{"tree -a -I zzz", Ask}, // zzz names nothing: tree reads the working directory
 	} {
-		d := p.Decide(Call{Tool: "Bash", Input: map[string]any{"command": tc.cmd}, Cwd: root, Project: root, Temp: "/tmp"})
+		d := Decide(p, Call{Tool: "Bash", Input: map[string]any{"command": tc.cmd}, Cwd: root, Project: root, Temp: "/tmp"})
 		if d.Verdict != tc.want {
 			t.Errorf("%q: got %s: %s; want %s", tc.cmd, d.Verdict, d.Reason(), tc.want)
 		}

@@ -1,8 +1,9 @@
 // Copyright 2026 The guard Authors. SPDX-License-Identifier: MIT
 
-package rules
+package engine
 
 import (
+	"guard/policy"
 	"os"
 	"path/filepath"
 	"testing"
@@ -12,7 +13,7 @@ import (
 // the embedded default policy. Every deny case names the rule that must
 // decide it.
 func TestCorpus(t *testing.T) {
-	p, err := Default()
+	p, err := policy.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +38,7 @@ func TestCorpus(t *testing.T) {
 				// a parse error included.
 				t.Errorf("%s:%d: a deny case must name the rule that decides it (rule = \"...\", or \"default\")", c.File, c.Line)
 			}
-			if _, err := p.Check(c); err != nil {
+			if _, err := CheckCase(p, c); err != nil {
 				t.Error(err)
 			}
 		}

@@ -13,7 +13,7 @@
 // A nil or zero Policy denies every call.
 //
 // This package has no API stability promise outside this module.
-package rules
+package policy
 
 import (
 	"errors"

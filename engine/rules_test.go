@@ -1,8 +1,9 @@
 // Copyright 2026 The guard Authors. SPDX-License-Identifier: MIT
 
-package rules
+package engine
 
 import (
+	"guard/policy"
 	"os"
 	"path/filepath"
 	"strings"
@@ -66,8 +67,8 @@ func TestLoadInvalid(t *testing.T) {
 }
 
 func TestZeroPolicy(t *testing.T) {
-	for _, p := range []*Policy{nil, {}} {
-		d := p.Decide(exampleCall("true"))
+	for _, p := range []*policy.Policy{nil, {}} {
+		d := Decide(p, exampleCall("true"))
 		if d.Verdict != Deny {
 			t.Errorf("%#v: verdict %s, want deny", p, d.Verdict)
 		}
@@ -464,7 +465,7 @@ var decideTests = []struct {
 	{"ls \x00", Deny, "NUL"},
 }
 
-func testPolicyCompiled(t testing.TB) *Policy {
+func testPolicyCompiled(t testing.TB) *policy.Policy {
 	p, err := Load("test.toml", strings.NewReader(testPolicy))
 	if err != nil {
 		t.Fatal(err)
@@ -480,7 +481,7 @@ func TestDecide(t *testing.T) {
 			t.Fatalf("duplicate test %q", tc.cmd)
 		}
 		seen[tc.cmd] = true
-		d := p.Decide(Call{Tool: "Bash", Input: map[string]any{"command": tc.cmd}, Cwd: "/project", Project: "/project", Home: "/home/u"})
+		d := Decide(p, Call{Tool: "Bash", Input: map[string]any{"command": tc.cmd}, Cwd: "/project", Project: "/project", Home: "/home/u"})
 		if d.Verdict != tc.want || !strings.Contains(d.Reason(), tc.why) {
 			t.Errorf("input: %q\n got %s: %s\nwant %s: ...%s...", tc.cmd, d.Verdict, d.Reason(), tc.want, tc.why)
 		}
@@ -512,7 +513,7 @@ func TestTools(t *testing.T) {
 		{"Bash", map[string]any{"command": 5}, "/project", Deny, "no command string"},
 		{"Bash", map[string]any{"command": "ls"}, "relative", Deny, "not an absolute path"},
 	} {
-		d := p.Decide(Call{Tool: tc.tool, Input: tc.input, Cwd: tc.cwd, Project: "/project"})
+		d := Decide(p, Call{Tool: tc.tool, Input: tc.input, Cwd: tc.cwd, Project: "/project"})
 		reason := d.Reason() + " " + d.Deciding().Rule
 		if d.Verdict != tc.want || !strings.Contains(reason, tc.why) {
 			t.Errorf("tool %s: got %s: %s; want %s: ...%s...", tc.tool, d.Verdict, reason, tc.want, tc.why)
@@ -523,7 +524,7 @@ func TestTools(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := strict.Decide(Call{Tool: "Teleport", Cwd: "/p"}); d.Verdict != Deny {
+	if d := Decide(strict, Call{Tool: "Teleport", Cwd: "/p"}); d.Verdict != Deny {
 		t.Errorf("strict policy, unknown tool: %s", d.Verdict)
 	}
 }
@@ -547,7 +548,7 @@ func TestWildcard(t *testing.T) {
 		{"a*b*c", "aXbY", false},
 		{strings.Repeat("*a", 20) + "b", strings.Repeat("a", 5000), false},
 	} {
-		if got := Wildcard(tc.pattern, tc.s); got != tc.want {
+		if got := policy.Wildcard(tc.pattern, tc.s); got != tc.want {
 			t.Errorf("wildcard(%q, %q) = %v, want %v", tc.pattern, tc.s, got, tc.want)
 		}
 	}

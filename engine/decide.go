@@ -1,14 +1,16 @@
 // Copyright 2026 The guard Authors. SPDX-License-Identifier: MIT
 
-package rules
+package engine
 
 import (
 	"fmt"
+	"maps"
 	"path"
 	"slices"
 	"strconv"
 	"strings"
 
+	"guard/policy"
 	"guard/shellparse"
 )
 
@@ -48,7 +50,7 @@ type Call struct {
 
 // Leaf is the verdict on one part of a call.
 type Leaf struct {
-	Verdict Verdict
+	Verdict policy.Verdict
 	Kind    string         // tool, command, redirect, assignment, construct, input
 	Text    string         // the part as written
 	Pos     shellparse.Pos // its position in the command, if it has one
@@ -67,7 +69,7 @@ type Leaf struct {
 
 // Decision is the verdict on a whole call and on each of its parts.
 type Decision struct {
-	Verdict  Verdict
+	Verdict  policy.Verdict
 	Leaves   []Leaf
 	Policy   string // the name of the policy that decided
 	ReadOnly bool   // the call was decided in read-only mode
@@ -86,7 +88,7 @@ func (d *Decision) Deciding() Leaf {
 // Reason says why the call got its verdict.
 func (d *Decision) Reason() string {
 	l := d.Deciding()
-	if d.Verdict == Allow {
+	if d.Verdict == policy.Allow {
 		if len(d.Leaves) == 1 {
 			return l.Why
 		}
@@ -107,7 +109,7 @@ func (d *Decision) Reason() string {
 
 // Hint says what is allowed instead, or "".
 func (d *Decision) Hint() string {
-	if d.Verdict == Allow {
+	if d.Verdict == policy.Allow {
 		return ""
 	}
 	return d.Deciding().Hint
@@ -121,33 +123,33 @@ const (
 
 // Decide returns the verdict on a call. It never fails: whatever it cannot
 // judge gets the default verdict or a deny.
-func (p *Policy) Decide(call Call) Decision {
+func Decide(p *policy.Policy, call Call) Decision {
 	if !p.Loaded() {
-		return Decision{Verdict: Deny, Leaves: []Leaf{{Verdict: Deny, Kind: "input", Why: "no policy is loaded", Hint: "fix the policy file"}}}
+		return Decision{Verdict: policy.Deny, Leaves: []Leaf{{Verdict: policy.Deny, Kind: "input", Why: "no policy is loaded", Hint: "fix the policy file"}}}
 	}
 	d := &decider{p: p, call: call}
 	d.decide()
-	out := Decision{Verdict: Allow, Leaves: d.leaves, Policy: p.Name(), ReadOnly: d.readOnly()}
+	out := Decision{Verdict: policy.Allow, Leaves: d.leaves, Policy: p.Name(), ReadOnly: d.readOnly()}
 	if len(out.Leaves) == 0 {
-		out.Leaves = []Leaf{{Verdict: Deny, Kind: "input", Why: "nothing in the call could be judged"}}
+		out.Leaves = []Leaf{{Verdict: policy.Deny, Kind: "input", Why: "nothing in the call could be judged"}}
 	}
 	if out.ReadOnly {
 		// Read-only mode asks nothing: what is not allowed is denied.
 		for i := range out.Leaves {
-			if l := &out.Leaves[i]; l.Verdict == Ask {
-				l.Verdict = Deny
+			if l := &out.Leaves[i]; l.Verdict == policy.Ask {
+				l.Verdict = policy.Deny
 				l.Why = "read-only mode: " + l.Why
 			}
 		}
 	}
 	for _, l := range out.Leaves {
-		out.Verdict = Stricter(out.Verdict, l.Verdict)
+		out.Verdict = policy.Stricter(out.Verdict, l.Verdict)
 	}
 	return out
 }
 
 type decider struct {
-	p      *Policy
+	p      *policy.Policy
 	call   Call
 	leaves []Leaf
 	words  int // words parsed so far, in the command and the scripts of bash -c in it
@@ -196,55 +198,55 @@ func (d *decider) decide() {
 	tool := d.call.Tool
 	t, rule := d.p.ToolTier(tool)
 	if !path.IsAbs(d.call.Cwd) {
-		d.add(Leaf{Verdict: Deny, Kind: "input", Text: tool, Why: fmt.Sprintf("the call's working directory %q is not an absolute path", d.call.Cwd)})
+		d.add(Leaf{Verdict: policy.Deny, Kind: "input", Text: tool, Why: fmt.Sprintf("the call's working directory %q is not an absolute path", d.call.Cwd)})
 		return
 	}
-	if d.readOnly() && !ReadOnlyTools[tool] && (t != TierShell || !d.p.ReadOnlyShell) {
+	if d.readOnly() && !policy.ReadOnlyTools[tool] && (t != policy.TierShell || !d.p.ReadOnlyShell) {
 		why := fmt.Sprintf("tool %s may write files or run code", tool)
 		hint := "use Read, Grep and Glob"
-		if t == TierShell {
+		if t == policy.TierShell {
 			why, hint = fmt.Sprintf("the policy does not allow %s in read-only mode", tool), "use Read, Grep and Glob; the policy can allow read-only shell commands with read_only_shell = true"
 		}
-		d.add(Leaf{Verdict: Deny, Kind: "tool", Text: tool, Rule: "read-only", Why: why, Hint: hint})
+		d.add(Leaf{Verdict: policy.Deny, Kind: "tool", Text: tool, Rule: "read-only", Why: why, Hint: hint})
 		return
 	}
 	switch t {
-	case TierShell:
+	case policy.TierShell:
 		cmd, ok := d.call.Input["command"].(string)
 		if !ok {
-			d.add(Leaf{Verdict: Deny, Kind: "input", Text: tool, Rule: rule,
+			d.add(Leaf{Verdict: policy.Deny, Kind: "input", Text: tool, Rule: rule,
 				Why: fmt.Sprintf("%s call has no command string in its input", tool)})
 			return
 		}
 		if !safeLocale(d.call.Locale) && hasNonASCII(cmd) {
-			d.add(Leaf{Verdict: Deny, Kind: "input", Text: firstLine(cmd), Rule: "shell.locale",
+			d.add(Leaf{Verdict: policy.Deny, Kind: "input", Text: firstLine(cmd), Rule: "shell.locale",
 				Why:  fmt.Sprintf("the agent's locale is %s, in which the shell splits non-ASCII text into characters differently from guard", d.call.Locale),
 				Hint: "write the command in ASCII, or run the agent in a UTF-8 locale"})
 			return
 		}
 		d.script(cmd, []string{path.Clean(d.call.Cwd)}, d.p.Dialect, d.call.Shell != "bash", 0)
-	case TierPaths:
+	case policy.TierPaths:
 		d.toolPaths(tool, rule)
-	case TierAllow:
-		d.add(Leaf{Verdict: Allow, Kind: "tool", Text: tool, Rule: rule, Why: fmt.Sprintf("tool %s is allowed", tool)})
-	case TierSession:
+	case policy.TierAllow:
+		d.add(Leaf{Verdict: policy.Allow, Kind: "tool", Text: tool, Rule: rule, Why: fmt.Sprintf("tool %s is allowed", tool)})
+	case policy.TierSession:
 		if d.call.Approved[tool] {
-			d.add(Leaf{Verdict: Allow, Kind: "tool", Text: tool, Rule: rule, Why: fmt.Sprintf("tool %s ran earlier in this session", tool)})
+			d.add(Leaf{Verdict: policy.Allow, Kind: "tool", Text: tool, Rule: rule, Why: fmt.Sprintf("tool %s ran earlier in this session", tool)})
 			return
 		}
-		d.add(Leaf{Verdict: Ask, Kind: "tool", Text: tool, Rule: rule, Why: fmt.Sprintf("tool %s needs approval once in this session", tool)})
-	case TierAsk:
-		d.add(Leaf{Verdict: Ask, Kind: "tool", Text: tool, Rule: rule, Why: fmt.Sprintf("tool %s needs approval", tool)})
-	case TierDeny:
+		d.add(Leaf{Verdict: policy.Ask, Kind: "tool", Text: tool, Rule: rule, Why: fmt.Sprintf("tool %s needs approval once in this session", tool)})
+	case policy.TierAsk:
+		d.add(Leaf{Verdict: policy.Ask, Kind: "tool", Text: tool, Rule: rule, Why: fmt.Sprintf("tool %s needs approval", tool)})
+	case policy.TierDeny:
 		why := fmt.Sprintf("tool %s is not allowed by policy", tool)
 		if rule == "" {
 			why = fmt.Sprintf("tool %s is not in the policy's [tools] table", tool)
-			if d.p.Default == Ask {
-				d.add(Leaf{Verdict: Ask, Kind: "tool", Text: tool, Why: why + "; it needs approval"})
+			if d.p.Default == policy.Ask {
+				d.add(Leaf{Verdict: policy.Ask, Kind: "tool", Text: tool, Why: why + "; it needs approval"})
 				return
 			}
 		}
-		d.add(Leaf{Verdict: Deny, Kind: "tool", Text: tool, Rule: rule, Why: why})
+		d.add(Leaf{Verdict: policy.Deny, Kind: "tool", Text: tool, Rule: rule, Why: why})
 	}
 }
 
@@ -252,7 +254,7 @@ func (d *decider) decide() {
 func (d *decider) toolPaths(tool, rule string) {
 	fields, ok := toolPaths[tool]
 	if !ok {
-		d.add(Leaf{Verdict: Deny, Kind: "tool", Text: tool, Rule: rule, Why: fmt.Sprintf("guard does not know which paths tool %s touches", tool)})
+		d.add(Leaf{Verdict: policy.Deny, Kind: "tool", Text: tool, Rule: rule, Why: fmt.Sprintf("guard does not know which paths tool %s touches", tool)})
 		return
 	}
 	for _, f := range fields {
@@ -262,7 +264,7 @@ func (d *decider) toolPaths(tool, rule string) {
 		case !present && !f.required:
 			p = d.call.Cwd
 		case !isString || p == "":
-			d.add(Leaf{Verdict: Deny, Kind: "input", Text: tool, Rule: rule, Why: fmt.Sprintf("%s call has no %s string in its input", tool, f.field)})
+			d.add(Leaf{Verdict: policy.Deny, Kind: "input", Text: tool, Rule: rule, Why: fmt.Sprintf("%s call has no %s string in its input", tool, f.field)})
 			return
 		}
 		allowed := d.p.Paths.Read
@@ -272,7 +274,7 @@ func (d *decider) toolPaths(tool, rule string) {
 		tilde := p == "~" || strings.HasPrefix(p, "~/")
 		pc := d.checkPath(p, tilde, []string{path.Clean(d.call.Cwd)}, f.acc, allowed)
 		l := Leaf{Verdict: pc.verdict, Kind: "path", Text: tool + " " + p, Rule: pc.rule, Why: fmt.Sprintf("%s: %s", tool, pc.why)}
-		if pc.verdict != Allow && f.acc == writeAccess {
+		if pc.verdict != policy.Allow && f.acc == writeAccess {
 			l.Hint = "write inside the project; files that configure the agent, git and the tool chain are protected"
 		}
 		d.add(l)
@@ -285,7 +287,7 @@ func (d *decider) script(src string, where []string, dialect shellparse.Dialect,
 	// so that nesting them does not multiply the work.
 	left := shellparse.DefaultLimits.MaxWords - d.words
 	if left < 1 {
-		d.add(Leaf{Verdict: Deny, Kind: "input", Text: firstLine(src), Why: fmt.Sprintf("the command and the scripts in it hold more than %d words", shellparse.DefaultLimits.MaxWords)})
+		d.add(Leaf{Verdict: policy.Deny, Kind: "input", Text: firstLine(src), Why: fmt.Sprintf("the command and the scripts in it hold more than %d words", shellparse.DefaultLimits.MaxWords)})
 		return
 	}
 	s, err := shellparse.Parse(src, shellparse.Options{Dialect: dialect, Zsh: zsh, Limits: shellparse.Limits{MaxWords: left}})
@@ -293,7 +295,7 @@ func (d *decider) script(src string, where []string, dialect shellparse.Dialect,
 		d.words += s.Words
 	}
 	if err != nil {
-		l := Leaf{Verdict: Deny, Kind: "input", Text: firstLine(src), Rule: "shell.parse", Why: err.Error(), Hint: "write a plain command: guard denies what it cannot parse"}
+		l := Leaf{Verdict: policy.Deny, Kind: "input", Text: firstLine(src), Rule: "shell.parse", Why: err.Error(), Hint: "write a plain command: guard denies what it cannot parse"}
 		if e, ok := err.(*shellparse.Error); ok {
 			l.Pos = e.Pos
 			l.Why = e.Msg
@@ -329,7 +331,7 @@ func (d *decider) script(src string, where []string, dialect shellparse.Dialect,
 		if why := d.secretWorkDir(cwhere); why != "" {
 			// A command reads its working directory without naming it:
 			// ls, find, grep -r, git status.
-			d.add(Leaf{Verdict: Deny, Kind: "command", Text: c.Source, Pos: c.Pos, Rule: "paths.secret", Why: why,
+			d.add(Leaf{Verdict: policy.Deny, Kind: "command", Text: c.Source, Pos: c.Pos, Rule: "paths.secret", Why: why,
 				Hint: "run commands from the project"})
 		}
 		for _, a := range c.Assigns {
@@ -339,8 +341,8 @@ func (d *decider) script(src string, where []string, dialect shellparse.Dialect,
 			d.add(d.redirect(r, cwhere))
 		}
 		res := d.argv(c.Args, cwhere, depth, 0)
-		if d.readOnly() && res.verdict == Allow && len(res.notRO) > 0 {
-			res.add(Deny, "read-only", fmt.Sprintf("read-only mode: %s may write files or run code", res.notRO[0]),
+		if d.readOnly() && res.verdict == policy.Allow && len(res.notRO) > 0 {
+			res.add(policy.Deny, "read-only", fmt.Sprintf("read-only mode: %s may write files or run code", res.notRO[0]),
 				"read-only mode allows only the read-only commands of the policy")
 		}
 		d.add(Leaf{Verdict: res.verdict, Kind: "command", Text: c.Source, Pos: c.Pos, Rule: res.rule, Why: res.why, Hint: res.hint,
@@ -371,7 +373,7 @@ func (d *decider) construct(f shellparse.Finding) Leaf {
 	l := Leaf{Kind: "construct", Text: f.Source, Pos: f.Pos, Rule: "shell." + string(f.Kind)}
 	what := fmt.Sprintf("%s at %s", f.Kind.Describe(), f.Pos)
 	if f.Kind.Fixed() {
-		l.Verdict = Deny
+		l.Verdict = policy.Deny
 		l.Why = what + " is never allowed: it runs code guard cannot check, or changes what later commands mean"
 		if f.Why != "" {
 			l.Why = fmt.Sprintf("%s at %s is never allowed: %s", f.Kind.Describe(), f.Pos, f.Why)
@@ -388,9 +390,9 @@ func (d *decider) construct(f shellparse.Finding) Leaf {
 	}
 	l.Verdict = v
 	switch v {
-	case Allow:
+	case policy.Allow:
 		l.Why = what + " is allowed"
-	case Ask:
+	case policy.Ask:
 		l.Why = what + " needs approval"
 	default:
 		l.Why = what + " is not allowed by policy"
@@ -406,7 +408,7 @@ func (d *decider) assign(a shellparse.Assign) Leaf {
 		l.Text = "for " + a.Name
 	}
 	if why, ok := localeLeaf(a.Name, a.Value.Value, a.Scope != shellparse.ScopeLoop && a.Value.Constant() && !a.Value.Tilde); !ok {
-		l.Verdict, l.Rule, l.Why = Deny, "shell.locale", why
+		l.Verdict, l.Rule, l.Why = policy.Deny, "shell.locale", why
 		l.Hint = "set LC_ALL, LC_CTYPE and LANG only to C, POSIX or a UTF-8 locale"
 		return l
 	}
@@ -418,7 +420,7 @@ func (d *decider) assign(a shellparse.Assign) Leaf {
 		}
 	}
 	l.Verdict, l.Rule, l.Why = v, rule, why
-	if v != Allow {
+	if v != policy.Allow {
 		l.Hint = "variables allowed: " + strings.Join(d.p.Env.Allow, ", ")
 	}
 	return l
@@ -593,24 +595,24 @@ func (d *decider) redirect(r shellparse.Redirect, where []string) Leaf {
 	l := Leaf{Kind: "redirect", Text: r.Fd + r.Op + r.Target.Source, Pos: r.Pos, Rule: "redirect"}
 	switch {
 	case r.Heredoc():
-		l.Verdict, l.Why = Allow, "a here-document feeds standard input"
+		l.Verdict, l.Why = policy.Allow, "a here-document feeds standard input"
 		return l
 	case r.Duplicates():
 		// N>&M copies M; an M above 2 that the call did not open is the
 		// agent's, whatever it points at.
 		if m, err := strconv.Atoi(strings.TrimSuffix(r.Target.Value, "-")); err == nil && m > 2 && !d.fds.opened(m) {
-			l.Verdict, l.Rule = Deny, "paths.descriptor"
+			l.Verdict, l.Rule = policy.Deny, "paths.descriptor"
 			l.Why = fmt.Sprintf("%s copies descriptor %d, which the command did not open: guard cannot tell what it names", l.Text, m)
 			l.Hint = "redirect to a file by its own name"
 			return l
 		}
-		l.Verdict, l.Why = Allow, "duplicating a file descriptor is allowed"
+		l.Verdict, l.Why = policy.Allow, "duplicating a file descriptor is allowed"
 		return l
 	}
 	hint := "redirect output only to " + strings.Join(d.p.Redirect.Allow, ", ") + "; change files with the agent's edit tools"
 	t := r.Target
 	if !t.Constant() {
-		l.Verdict, l.Rule = Deny, "redirect.target"
+		l.Verdict, l.Rule = policy.Deny, "redirect.target"
 		l.Why = fmt.Sprintf("redirection target %s is not known until run time", t.Source)
 		l.Hint = hint
 		return l
@@ -618,7 +620,7 @@ func (d *decider) redirect(r shellparse.Redirect, where []string) Leaf {
 	clean := path.Clean(t.Value)
 	for _, net := range []string{"/dev/tcp/", "/dev/udp/"} {
 		if strings.HasPrefix(t.Value, net) || strings.HasPrefix(clean, net) {
-			l.Verdict = Deny
+			l.Verdict = policy.Deny
 			l.Why = fmt.Sprintf("redirection to %s opens a network connection", t.Value)
 			l.Hint = "guard does not allow network access from the shell"
 			return l
@@ -630,7 +632,7 @@ func (d *decider) redirect(r shellparse.Redirect, where []string) Leaf {
 	}
 	targets := d.paths(where, t)
 	if len(targets) > 0 && !slices.ContainsFunc(targets, func(p string) bool { return !slices.Contains(d.p.Redirect.Allow, p) }) {
-		l.Verdict, l.Rule, l.Why = Allow, "redirect.allow", fmt.Sprintf("redirection to %s is allowed", t.Value)
+		l.Verdict, l.Rule, l.Why = policy.Allow, "redirect.allow", fmt.Sprintf("redirection to %s is allowed", t.Value)
 		return l
 	}
 	l.Hint = hint
@@ -639,18 +641,18 @@ func (d *decider) redirect(r shellparse.Redirect, where []string) Leaf {
 		acc, allowed = writeAccess, d.p.Redirect.Write
 	}
 	pc := d.checkPath(t.Value, t.Tilde, where, acc, allowed)
-	if pc.rule == "paths.writable" && pc.verdict == Deny {
+	if pc.rule == "paths.writable" && pc.verdict == policy.Deny {
 		pc.verdict, pc.rule = d.p.Redirect.WriteOutside, "redirect.write_outside"
 	}
-	if d.readOnly() && acc == writeAccess && pc.verdict != Deny {
-		pc = pathCheck{Deny, "read-only", fmt.Sprintf("writing %s: read-only mode allows no writes", t.Value)}
+	if d.readOnly() && acc == writeAccess && pc.verdict != policy.Deny {
+		pc = pathCheck{policy.Deny, "read-only", fmt.Sprintf("writing %s: read-only mode allows no writes", t.Value)}
 	}
 	l.Verdict, l.Rule = pc.verdict, pc.rule
 	l.Why = "redirection: " + pc.why
 	switch l.Verdict {
-	case Allow:
+	case policy.Allow:
 		l.Why += ": allowed"
-	case Ask:
+	case policy.Ask:
 		l.Why += ": needs approval"
 	}
 	return l
@@ -659,7 +661,7 @@ func (d *decider) redirect(r shellparse.Redirect, where []string) Leaf {
 // result is the verdict on one command while it is being matched: the
 // strictest verdict seen so far and why.
 type result struct {
-	verdict Verdict
+	verdict policy.Verdict
 	rule    string
 	why     string
 	hint    string
@@ -670,7 +672,7 @@ type result struct {
 	notRO    []string // the rules on the way that are not marked read_only
 }
 
-func (r *result) add(v Verdict, rule, why, hint string) {
+func (r *result) add(v policy.Verdict, rule, why, hint string) {
 	if !r.set || v < r.verdict {
 		r.verdict, r.rule, r.why, r.hint, r.set = v, rule, why, hint, true
 	}
@@ -689,26 +691,26 @@ func (r *result) merge(o result) {
 func (d *decider) argv(args []shellparse.Word, where []string, shellDepth, wrapDepth int) result {
 	var r result
 	if len(args) == 0 {
-		r.add(Deny, "shell.parse", "empty command", "")
+		r.add(policy.Deny, "shell.parse", "empty command", "")
 		return r
 	}
 	w0 := args[0]
 	switch {
 	case w0.Dynamic != "":
-		r.add(Deny, "shell.dynamic-command", fmt.Sprintf("command name %s is not known until run time (%s)", w0.Source, w0.Dynamic), "write the command name out literally")
+		r.add(policy.Deny, "shell.dynamic-command", fmt.Sprintf("command name %s is not known until run time (%s)", w0.Source, w0.Dynamic), "write the command name out literally")
 		return r
 	case w0.Glob:
-		r.add(Deny, "shell.dynamic-command", fmt.Sprintf("command name %s is a glob", w0.Source), "write the command name out literally")
+		r.add(policy.Deny, "shell.dynamic-command", fmt.Sprintf("command name %s is a glob", w0.Source), "write the command name out literally")
 		return r
 	case wrapDepth > maxWrapperNesting:
-		r.add(Deny, "wrap", fmt.Sprintf("commands wrap other commands more than %d deep", maxWrapperNesting), "")
+		r.add(policy.Deny, "wrap", fmt.Sprintf("commands wrap other commands more than %d deep", maxWrapperNesting), "")
 		return r
 	}
 	m := &matcher{d: d, where: where, shellDepth: shellDepth, wrapDepth: wrapDepth}
 	name := w0.Value
 	n, err := d.p.Command(name)
 	if err != nil {
-		r.add(Deny, "", fmt.Sprintf("the policy's rule for %s does not compile: %v", name, err), "fix the policy file")
+		r.add(policy.Deny, "", fmt.Sprintf("the policy's rule for %s does not compile: %v", name, err), "fix the policy file")
 		return r
 	}
 	if n != nil {
@@ -725,8 +727,8 @@ func (d *decider) argv(args []shellparse.Word, where []string, shellDepth, wrapD
 		// A program named by its path is judged by its rules only to deny:
 		// /tmp/x/git may be anything, /bin/rm -rf is still rm -rf.
 		if n, _ := d.p.Command(name[i+1:]); n != nil {
-			if br := m.match(n, args[1:]); br.verdict == Deny {
-				r.add(Deny, br.rule, fmt.Sprintf("%s is %s by its path: %s", name, name[i+1:], br.why), br.hint)
+			if br := m.match(n, args[1:]); br.verdict == policy.Deny {
+				r.add(policy.Deny, br.rule, fmt.Sprintf("%s is %s by its path: %s", name, name[i+1:], br.why), br.hint)
 			}
 		}
 	}
@@ -741,13 +743,13 @@ type matcher struct {
 	wrapDepth  int
 }
 
-func (m *matcher) match(n *Rule, args []shellparse.Word) result {
+func (m *matcher) match(n *policy.Rule, args []shellparse.Word) result {
 	r := result{children: n.Children}
 	if !n.ReadOnly {
 		r.notRO = []string{n.ID} // dropped again when a subcommand decides
 	}
-	if !n.HasSubs() && n.HasVerdict && n.Verdict == Deny {
-		r.add(Deny, n.ID, n.Why(Deny), n.Hint)
+	if !n.HasSubs() && n.HasVerdict && n.Verdict == policy.Deny {
+		r.add(policy.Deny, n.ID, n.Why(policy.Deny), n.Hint)
 		return r
 	}
 	present := map[string]bool{}
@@ -786,7 +788,7 @@ func (m *matcher) match(n *Rule, args []shellparse.Word) result {
 		// An operand.
 		if n.HasSubs() && len(operands) == 0 && !endOpts {
 			m.escalate(n, present, values, nil, &r)
-			var sub *Rule
+			var sub *policy.Rule
 			var err error
 			if w.Constant() && !w.Tilde {
 				if sub, err = m.d.p.Sub(n, w.Value); sub == nil && err == nil {
@@ -794,11 +796,11 @@ func (m *matcher) match(n *Rule, args []shellparse.Word) result {
 				}
 			}
 			if err != nil {
-				r.add(Deny, n.ID, fmt.Sprintf("the policy's rule for %s %s does not compile: %v", n.ID, w.Value, err), "fix the policy file")
+				r.add(policy.Deny, n.ID, fmt.Sprintf("the policy's rule for %s %s does not compile: %v", n.ID, w.Value, err), "fix the policy file")
 				return r
 			}
 			if sub == nil {
-				r.add(n.Unknown, n.ID, fmt.Sprintf("no rule for %s %s", n.ID, w.Source), "rules exist for: "+n.ID+" "+strings.Join(sortedKeys(n.SubFiles), "|"))
+				r.add(n.Unknown, n.ID, fmt.Sprintf("no rule for %s %s", n.ID, w.Source), "rules exist for: "+n.ID+" "+strings.Join(slices.Sorted(maps.Keys(n.SubFiles)), "|"))
 				return r
 			}
 			r.notRO = nil // the subcommand's own mark decides
@@ -818,7 +820,7 @@ func (m *matcher) match(n *Rule, args []shellparse.Word) result {
 		i++
 	}
 	if n.HasSubs() && !n.HasVerdict {
-		r.add(n.Unknown, n.ID, fmt.Sprintf("%s needs a subcommand", n.ID), "rules exist for: "+n.ID+" "+strings.Join(sortedKeys(n.SubFiles), "|"))
+		r.add(n.Unknown, n.ID, fmt.Sprintf("%s needs a subcommand", n.ID), "rules exist for: "+n.ID+" "+strings.Join(slices.Sorted(maps.Keys(n.SubFiles)), "|"))
 		return r
 	}
 	if n.Wrap != nil && len(operands) == 0 {
@@ -827,7 +829,7 @@ func (m *matcher) match(n *Rule, args []shellparse.Word) result {
 	// The rule's own deny and ask rules first: their reasons say most.
 	m.escalate(n, present, values, operands, &r)
 	switch {
-	case n.Args == ArgsNone && len(operands) > 0:
+	case n.Args == policy.ArgsNone && len(operands) > 0:
 		r.add(n.Unknown, n.ID, fmt.Sprintf("%s takes no operands here, got %s", n.ID, operands[0].Source), n.OptionHint())
 	case len(n.ArgsWith) > 0 && len(operands) > 0 && !slices.ContainsFunc(n.ArgsWith, func(o string) bool { return present[o] }):
 		r.add(n.Unknown, n.ID, fmt.Sprintf("%s takes operands only with %s, got %s", n.ID, strings.Join(n.ArgsWith, " or "), operands[0].Source), "")
@@ -840,7 +842,7 @@ func (m *matcher) match(n *Rule, args []shellparse.Word) result {
 			break
 		}
 	}
-	if n.Args == ArgsPath {
+	if n.Args == policy.ArgsPath {
 		for _, o := range operands {
 			if !m.d.inProject(m.d.paths(m.where, o)) {
 				r.add(n.Unknown, n.ID, fmt.Sprintf("%s: %s is outside the project, or not known until run time", n.ID, o.Source), "")
@@ -873,7 +875,7 @@ func (m *matcher) match(n *Rule, args []shellparse.Word) result {
 		r.add(n.Unknown, n.ID, fmt.Sprintf("%s is allowed only with %s", n.ID, strings.Join(n.Require, " or ")), fmt.Sprintf("add %s", n.Require[0]))
 	}
 	if n.Interp && (len(operands) == 0 || operands[0].Constant() && operands[0].Value == "-") && !valueOptionPresent(n, present) {
-		r.add(Deny, n.ID, fmt.Sprintf("%s reads code from standard input, which guard cannot check", n.ID), "write the code to a file with the edit tools, and ask to run it")
+		r.add(policy.Deny, n.ID, fmt.Sprintf("%s reads code from standard input, which guard cannot check", n.ID), "write the code to a file with the edit tools, and ask to run it")
 	}
 	if n.Shell != "" {
 		m.shell(n, present, operands, &r)
@@ -885,7 +887,7 @@ func (m *matcher) match(n *Rule, args []shellparse.Word) result {
 // programConfig checks the configuration a program reads from where it
 // runs, after its -C options: the repository git uses and its
 // configuration, or the toolchain go.mod makes go download.
-func (m *matcher) programConfig(n *Rule, values map[string][]string, r *result) {
+func (m *matcher) programConfig(n *policy.Rule, values map[string][]string, r *result) {
 	dirs := m.where
 	for _, v := range values["-C"] {
 		dirs = m.d.chdirAll(dirs, v)
@@ -897,12 +899,12 @@ func (m *matcher) programConfig(n *Rule, values map[string][]string, r *result) 
 	for _, dir := range dirs {
 		switch n.Config {
 		case "git":
-			if v, why := m.d.checkGit(dir); v != Allow {
+			if v, why := m.d.checkGit(dir); v != policy.Allow {
 				r.add(v, "git.repository", fmt.Sprintf("%s: %s", n.ID, why), "run git from the project's own working tree")
 				return
 			}
 		case "go":
-			if v, why := m.d.checkGo(dir); v != Allow {
+			if v, why := m.d.checkGo(dir); v != policy.Allow {
 				r.add(v, "go.toolchain", fmt.Sprintf("%s: %s", n.ID, why), "ask the user to install that go, or to run with GOTOOLCHAIN=local")
 				return
 			}
@@ -913,7 +915,7 @@ func (m *matcher) programConfig(n *Rule, values map[string][]string, r *result) 
 // cwdOutput checks the file a command like go build writes into its
 // working directory, named after the package it builds: cd .git/hooks &&
 // go build ../../pre-commit writes a hook.
-func (m *matcher) cwdOutput(n *Rule, operands []shellparse.Word, r *result) {
+func (m *matcher) cwdOutput(n *policy.Rule, operands []shellparse.Word, r *result) {
 	var names []string
 	for _, o := range operands {
 		switch {
@@ -933,7 +935,7 @@ func (m *matcher) cwdOutput(n *Rule, operands []shellparse.Word, r *result) {
 		names = append(names, ".")
 	}
 	if m.where == nil {
-		r.add(Deny, "paths.writable", fmt.Sprintf("%s writes into a directory guard does not know", n.ID), "")
+		r.add(policy.Deny, "paths.writable", fmt.Sprintf("%s writes into a directory guard does not know", n.ID), "")
 		return
 	}
 	for _, dir := range m.where {
@@ -941,7 +943,7 @@ func (m *matcher) cwdOutput(n *Rule, operands []shellparse.Word, r *result) {
 			if name == "." || name == "/" {
 				name = path.Base(dir)
 			}
-			if pc := m.d.checkPath(path.Join(dir, name), false, nil, writeAccess, Allow); pc.verdict != Allow {
+			if pc := m.d.checkPath(path.Join(dir, name), false, nil, writeAccess, policy.Allow); pc.verdict != policy.Allow {
 				r.add(pc.verdict, pc.rule, fmt.Sprintf("%s writes its output into its directory: %s", n.ID, pc.why), "build with -o into the project, or from the project's root")
 				return
 			}
@@ -951,15 +953,15 @@ func (m *matcher) cwdOutput(n *Rule, operands []shellparse.Word, r *result) {
 
 // operandPath checks an operand that names a path the command reads or
 // writes against the policy's paths.
-func (m *matcher) operandPath(n *Rule, o shellparse.Word, acc access, r *result) {
+func (m *matcher) operandPath(n *policy.Rule, o shellparse.Word, acc access, r *result) {
 	switch {
 	case o.Dynamic != "":
 		return // already short of allow
 	case o.Glob && acc == writeAccess:
 		// The directory the glob starts in must be writable at least.
 		if dir := globDir(o.Value); dir != "" {
-			if pc := m.d.checkPath(dir, o.Tilde, m.where, writeAccess, Allow); pc.verdict == Deny {
-				r.add(Deny, pc.rule, fmt.Sprintf("%s: the glob %s: %s", n.ID, o.Source, pc.why), "")
+			if pc := m.d.checkPath(dir, o.Tilde, m.where, writeAccess, policy.Allow); pc.verdict == policy.Deny {
+				r.add(policy.Deny, pc.rule, fmt.Sprintf("%s: the glob %s: %s", n.ID, o.Source, pc.why), "")
 				return
 			}
 		}
@@ -969,8 +971,8 @@ func (m *matcher) operandPath(n *Rule, o shellparse.Word, acc access, r *result)
 		m.globRead(n, o, r)
 		return
 	}
-	pc := m.d.checkPath(o.Value, o.Tilde, m.where, acc, Allow)
-	if pc.verdict != Allow {
+	pc := m.d.checkPath(o.Value, o.Tilde, m.where, acc, policy.Allow)
+	if pc.verdict != policy.Allow {
 		r.add(pc.verdict, pc.rule, fmt.Sprintf("%s: %s", n.ID, pc.why), "")
 	}
 }
@@ -978,9 +980,9 @@ func (m *matcher) operandPath(n *Rule, o shellparse.Word, acc access, r *result)
 // valueOptionPresent reports whether an accepted option that takes a value
 // is present: for an interpreter, such an option names the code to run
 // (python -m module), so it does not read standard input.
-func valueOptionPresent(n *Rule, present map[string]bool) bool {
+func valueOptionPresent(n *policy.Rule, present map[string]bool) bool {
 	for name := range present {
-		if o := n.Options[name]; o != nil && o.Accepted && o.Value != ValueNone {
+		if o := n.Options[name]; o != nil && o.Accepted && o.Value != policy.ValueNone {
 			return true
 		}
 	}
@@ -996,7 +998,7 @@ func restHas(args []shellparse.Word, opt string) bool {
 
 // option reads the option at args[i], with its value, and returns the index
 // of the next argument.
-func (m *matcher) option(n *Rule, args []shellparse.Word, i int, present map[string]bool, values map[string][]string, r *result) int {
+func (m *matcher) option(n *policy.Rule, args []shellparse.Word, i int, present map[string]bool, values map[string][]string, r *result) int {
 	tok := args[i].Value
 	unknown := func(why string) int {
 		r.add(n.Unknown, n.ID, why, n.OptionHint())
@@ -1011,9 +1013,9 @@ func (m *matcher) option(n *Rule, args []shellparse.Word, i int, present map[str
 		return i + 1
 	}
 	switch n.Style {
-	case StyleGo, StyleFind:
+	case policy.StyleGo, policy.StyleFind:
 		name, val, hasEq := tok, "", false
-		if n.Style == StyleGo {
+		if n.Style == policy.StyleGo {
 			name, val, hasEq = strings.Cut(tok, "=")
 			if strings.HasPrefix(name, "--") {
 				name = name[1:]
@@ -1027,7 +1029,7 @@ func (m *matcher) option(n *Rule, args []shellparse.Word, i int, present map[str
 		if !o.Accepted {
 			return i + 1 // only an escalation names it; the escalation decides
 		}
-		if o.Value == ValueNone {
+		if o.Value == policy.ValueNone {
 			if hasEq && val != "true" && val != "false" {
 				return unknown(fmt.Sprintf("%s: flag %s takes no value", n.ID, name))
 			}
@@ -1056,7 +1058,7 @@ func (m *matcher) option(n *Rule, args []shellparse.Word, i int, present map[str
 		if !o.Accepted {
 			return i + 1
 		}
-		if o.Value == ValueNone {
+		if o.Value == policy.ValueNone {
 			if hasEq {
 				return unknown(fmt.Sprintf("%s: flag %s takes no value", n.ID, name))
 			}
@@ -1087,7 +1089,7 @@ func (m *matcher) option(n *Rule, args []shellparse.Word, i int, present map[str
 			return unknown(fmt.Sprintf("%s: option %s is not in the accept-list", n.ID, what))
 		}
 		present[name] = true
-		if !o.Accepted || o.Value == ValueNone {
+		if !o.Accepted || o.Value == policy.ValueNone {
 			continue
 		}
 		if j+1 < len(tok) {
@@ -1101,7 +1103,7 @@ func (m *matcher) option(n *Rule, args []shellparse.Word, i int, present map[str
 // value checks the value of option o. An attached value is val; otherwise,
 // for a required value, the next argument. It returns the index of the
 // argument after the option and its value.
-func (m *matcher) value(n *Rule, o *Option, val string, attached bool, args []shellparse.Word, i int, values map[string][]string, r *result) int {
+func (m *matcher) value(n *policy.Rule, o *policy.Option, val string, attached bool, args []shellparse.Word, i int, values map[string][]string, r *result) int {
 	next := i + 1
 	bad := func(why string) int {
 		r.add(n.Unknown, n.ID, fmt.Sprintf("%s: %s", n.ID, why), n.OptionHint())
@@ -1112,7 +1114,7 @@ func (m *matcher) value(n *Rule, o *Option, val string, attached bool, args []sh
 		return bad(fmt.Sprintf("the value of %s in %s is part of a glob", o.Name, args[i].Source))
 	}
 	if !attached {
-		if o.Value == ValueOptional {
+		if o.Value == policy.ValueOptional {
 			return next
 		}
 		if next >= len(args) {
@@ -1144,7 +1146,7 @@ func (m *matcher) value(n *Rule, o *Option, val string, attached bool, args []sh
 		}
 	case "dir", "path":
 		w := shellparse.Word{Value: val, Tilde: val == "~" || strings.HasPrefix(val, "~/")}
-		if pc := m.d.checkPath(val, w.Tilde, m.where, readAccess, Allow); pc.verdict != Allow {
+		if pc := m.d.checkPath(val, w.Tilde, m.where, readAccess, policy.Allow); pc.verdict != policy.Allow {
 			r.add(pc.verdict, pc.rule, fmt.Sprintf("%s %s: %s", n.ID, o.Name, pc.why), "")
 		}
 		if !m.d.inProject(m.d.chdirAll(m.where, val)) {
@@ -1158,7 +1160,7 @@ func (m *matcher) value(n *Rule, o *Option, val string, attached bool, args []sh
 		m.d.add(l)
 	case "write":
 		tilde := val == "~" || strings.HasPrefix(val, "~/")
-		if pc := m.d.checkPath(val, tilde, m.where, writeAccess, Allow); pc.verdict != Allow {
+		if pc := m.d.checkPath(val, tilde, m.where, writeAccess, policy.Allow); pc.verdict != policy.Allow {
 			r.add(pc.verdict, pc.rule, fmt.Sprintf("%s %s: %s", n.ID, o.Name, pc.why), "")
 		}
 	}
@@ -1166,7 +1168,7 @@ func (m *matcher) value(n *Rule, o *Option, val string, attached bool, args []sh
 }
 
 // escalate applies the node's deny and ask rules.
-func (m *matcher) escalate(n *Rule, present map[string]bool, values map[string][]string, operands []shellparse.Word, r *result) {
+func (m *matcher) escalate(n *policy.Rule, present map[string]bool, values map[string][]string, operands []shellparse.Word, r *result) {
 	for _, e := range n.Escalations {
 		matched := "" // what triggered the rule, for the message
 		flagHit := len(e.Flags) == 0
@@ -1179,7 +1181,7 @@ func (m *matcher) escalate(n *Rule, present map[string]bool, values map[string][
 			}
 			for _, v := range values[f] {
 				for _, pat := range e.Values {
-					if !flagHit && Wildcard(pat, v) {
+					if !flagHit && policy.Wildcard(pat, v) {
 						flagHit, matched = true, f+"="+v
 					}
 				}
@@ -1194,7 +1196,7 @@ func (m *matcher) escalate(n *Rule, present map[string]bool, values map[string][
 				continue // already short of allow; the rule's own verdict stands
 			}
 			for _, pat := range e.Args {
-				if Wildcard(pat, o.Value) {
+				if policy.Wildcard(pat, o.Value) {
 					argHit = true
 					if matched == "" {
 						matched = o.Value
@@ -1215,7 +1217,7 @@ func (m *matcher) escalate(n *Rule, present map[string]bool, values map[string][
 
 // wrapped decides the command that a wrapper such as timeout, env or xargs
 // runs.
-func (m *matcher) wrapped(n *Rule, args []shellparse.Word, present map[string]bool, values map[string][]string, where []string) result {
+func (m *matcher) wrapped(n *policy.Rule, args []shellparse.Word, present map[string]bool, values map[string][]string, where []string) result {
 	var r result
 	w := n.Wrap
 	if len(args) < w.Skip {
@@ -1280,7 +1282,7 @@ func (m *matcher) wrapped(n *Rule, args []shellparse.Word, present map[string]bo
 
 // exec decides the command of a find -exec style option at args[i] and
 // returns the index after its terminator.
-func (m *matcher) exec(n *Rule, args []shellparse.Word, i int, roots []shellparse.Word, r *result) int {
+func (m *matcher) exec(n *policy.Rule, args []shellparse.Word, i int, roots []shellparse.Word, r *result) int {
 	opt := args[i].Value
 	// find puts in place of {} a name under one of its start paths, which
 	// does not look like an option unless a start path does.
@@ -1331,13 +1333,13 @@ func (m *matcher) exec(n *Rule, args []shellparse.Word, i int, roots []shellpars
 }
 
 // shell decides the script of bash -c SCRIPT.
-func (m *matcher) shell(n *Rule, present map[string]bool, operands []shellparse.Word, r *result) {
+func (m *matcher) shell(n *policy.Rule, present map[string]bool, operands []shellparse.Word, r *result) {
 	switch {
 	case !present["-c"] && len(operands) > 0:
 		r.add(n.Unknown, n.ID, fmt.Sprintf("%s runs the script file %s, which guard cannot check", n.ID, operands[0].Source), "run the commands of the script directly")
 		return
 	case !present["-c"]:
-		r.add(Deny, n.ID, fmt.Sprintf("%s reads commands from standard input, which guard cannot check", n.ID), "pass the commands with -c '...'")
+		r.add(policy.Deny, n.ID, fmt.Sprintf("%s reads commands from standard input, which guard cannot check", n.ID), "pass the commands with -c '...'")
 		return
 	case len(operands) == 0:
 		r.add(n.Unknown, n.ID, fmt.Sprintf("%s -c without a script", n.ID), "")
@@ -1345,11 +1347,11 @@ func (m *matcher) shell(n *Rule, present map[string]bool, operands []shellparse.
 	}
 	script := operands[0]
 	if !script.Constant() {
-		r.add(Deny, n.ID, fmt.Sprintf("the script of %s -c is not known until run time", n.ID), "pass the script as one quoted string")
+		r.add(policy.Deny, n.ID, fmt.Sprintf("the script of %s -c is not known until run time", n.ID), "pass the script as one quoted string")
 		return
 	}
 	if m.shellDepth >= maxShellNesting {
-		r.add(Deny, n.ID, fmt.Sprintf("shells nest more than %d deep", maxShellNesting), "")
+		r.add(policy.Deny, n.ID, fmt.Sprintf("shells nest more than %d deep", maxShellNesting), "")
 		return
 	}
 	dialect := shellparse.Bash
@@ -1358,14 +1360,14 @@ func (m *matcher) shell(n *Rule, present map[string]bool, operands []shellparse.
 	}
 	before := len(m.d.leaves)
 	m.d.script(script.Value, m.where, dialect, false, m.shellDepth+1)
-	worst := Allow
+	worst := policy.Allow
 	var deciding *Leaf
 	for k := before; k < len(m.d.leaves); k++ {
 		if l := &m.d.leaves[k]; deciding == nil || l.Verdict < worst {
 			worst, deciding = l.Verdict, l
 		}
 	}
-	if deciding != nil && worst != Allow {
+	if deciding != nil && worst != policy.Allow {
 		r.add(worst, deciding.Rule, fmt.Sprintf("in the script of %s -c: %s", n.ID, deciding.Why), deciding.Hint)
 	}
 }

@@ -1,6 +1,6 @@
 // Copyright 2026 The guard Authors. SPDX-License-Identifier: MIT
 
-package rules
+package engine
 
 import (
 	"bytes"
@@ -26,7 +26,7 @@ var fuzzCommands = []string{
 //     is never a silent no-op.
 func FuzzPolicy(f *testing.F) {
 	files, _ := filepath.Glob("testdata/*/*.toml")
-	files = append(files, "default.toml", filepath.Join("..", ".claude", "guard.toml"))
+	files = append(files, filepath.Join("..", "policy", "default.toml"), filepath.Join("..", ".claude", "guard.toml"))
 	for _, name := range files {
 		data, err := os.ReadFile(name)
 		if err != nil {
@@ -47,7 +47,7 @@ func FuzzPolicy(f *testing.F) {
 			return
 		}
 		for _, cmd := range fuzzCommands {
-			d := p.Decide(exampleCall(cmd))
+			d := Decide(p, exampleCall(cmd))
 			if d.Verdict == Allow {
 				for _, l := range d.Leaves {
 					if l.Verdict != Allow || l.Rule == "" {
@@ -57,9 +57,9 @@ func FuzzPolicy(f *testing.F) {
 			}
 		}
 		for _, tool := range []string{"Read", "Write", "mcp__x__y", "Teleport"} {
-			p.Decide(Call{Tool: tool, Input: map[string]any{}, Cwd: "/project"})
+			Decide(p, Call{Tool: tool, Input: map[string]any{}, Cwd: "/project"})
 		}
-		if errs := p.CheckExamples(); len(errs) > 0 {
+		if errs := CheckExamples(p); len(errs) > 0 {
 			t.Fatalf("Load accepted a policy whose examples fail: %v", errs[0])
 		}
 		typo := append(bytes.Clone(src), "\n[zz_not_a_table]\nx = 1\n"...)

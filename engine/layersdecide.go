@@ -1,0 +1,57 @@
+// Copyright 2026 The guard Authors. SPDX-License-Identifier: MIT
+
+package engine
+
+import (
+	"guard/policy"
+	"slices"
+)
+
+// Decide decides a call with both layers.
+func DecideLayers(l *policy.Layers, call Call) Decision {
+	user := l.User
+	if user == nil {
+		var err error
+		if user, err = policy.Default(); err != nil {
+			return Decide((*policy.Policy)(nil), call)
+		}
+	}
+	if l.Project == nil {
+		return Decide(user, call)
+	}
+	// Read-only mode in either layer holds for both.
+	call.ReadOnly = call.ReadOnly || user.ReadOnly() || l.Project.ReadOnly()
+	if l.Trusted() {
+		return Decide(l.Project, call)
+	}
+	u, p := Decide(user, call), Decide(l.Project, call)
+	out := Decision{Verdict: policy.Stricter(u.Verdict, p.Verdict), ReadOnly: u.ReadOnly || p.ReadOnly,
+		Policy: user.Name() + " and " + l.Project.Name()}
+	// The stricter layer's leaves come first, so that its deciding leaf
+	// explains the decision.
+	first, second := p, u
+	if u.Verdict < p.Verdict {
+		first, second = u, p
+	}
+	out.Leaves = append(slices.Clone(first.Leaves), second.Leaves...)
+	return out
+}
+
+// SessionTool reports whether a layer gives the tool the session tier, so
+// that its having run in a session is worth recording.
+func SessionTool(l *policy.Layers, tool string) bool {
+	for _, p := range []*policy.Policy{l.User, l.Project} {
+		if p != nil {
+			if t, _ := p.ToolTier(tool); t == policy.TierSession {
+				return true
+			}
+		}
+	}
+	if l.User == nil {
+		if d, err := policy.Default(); err == nil {
+			t, _ := d.ToolTier(tool)
+			return t == policy.TierSession
+		}
+	}
+	return false
+}
