@@ -4,10 +4,9 @@ go 1.26.8
 
 require (
 	github.com/BurntSushi/toml v1.6.0
+	github.com/bmatcuk/doublestar/v4 v4.10.4
 	mvdan.cc/sh/v3 v3.14.1
 )
-
-require github.com/bmatcuk/doublestar/v4 v4.10.4 // indirect
 
 require (
 	github.com/rogpeppe/go-internal v1.16.0
