@@ -3,7 +3,6 @@
 package shellparse
 
 import (
-	"regexp"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -179,16 +178,33 @@ func (p *parser) zshRedirect(r *syntax.Redirect, out Redirect) {
 	switch {
 	case (r.Op == syntax.RdrOut || r.Op == syntax.AppOut || r.Op == syntax.RdrAll || r.Op == syntax.AppAll) && strings.HasPrefix(src, "!"):
 		p.findZsh(r, "zsh reads >! as a redirection that overwrites the next word")
-	case r.Op == syntax.RdrIn && numericGlob.MatchString(src) && int(r.Word.End().Offset()) < len(p.src) && p.src[r.Word.End().Offset()] == '>':
+	case r.Op == syntax.RdrIn && numericGlob(src) && int(r.Word.End().Offset()) < len(p.src) && p.src[r.Word.End().Offset()] == '>':
 		p.findZsh(r, "zsh reads <N-M> as a glob of numbers")
 	}
 }
 
-var numericGlob = regexp.MustCompile(`^[0-9]*-[0-9]*$`)
+// numericGlob reports whether s is what zsh reads as <N-M>, a glob of
+// numbers, between < and >: digits, one -, digits (^[0-9]*-[0-9]*$).
+func numericGlob(s string) bool {
+	before, after, ok := strings.Cut(s, "-")
+	return ok && digits(before) == len(before) && digits(after) == len(after)
+}
 
-// namedFd matches a word zsh may take for a named descriptor ({fd}>file),
-// even with a blank before the redirection.
-var namedFd = regexp.MustCompile(`^\{[A-Za-z_][A-Za-z0-9_]*\}$`)
+// namedFd reports whether s is a word zsh may take for a named descriptor
+// ({fd}>file), even with a blank before the redirection:
+// ^\{[A-Za-z_][A-Za-z0-9_]*\}$.
+func namedFd(s string) bool {
+	if len(s) < 3 || s[0] != '{' || s[len(s)-1] != '}' || isDigit(s[1]) {
+		return false
+	}
+	for i := 1; i < len(s)-1; i++ {
+		c := s[i]
+		if !isDigit(c) && c != '_' && !('a' <= c && c <= 'z') && !('A' <= c && c <= 'Z') {
+			return false
+		}
+	}
+	return true
+}
 
 // zshArgs refuses arguments zsh reads as something else: {NAME} before a
 // redirection is a descriptor zsh opens into NAME.
@@ -197,7 +213,7 @@ func (p *parser) zshArgs(c *syntax.CallExpr) {
 		return
 	}
 	for _, w := range c.Args[1:] {
-		if namedFd.MatchString(p.text(w)) {
+		if namedFd(p.text(w)) {
 			p.findZsh(w, "zsh reads {NAME} before a redirection as a descriptor it opens into NAME, blank or not")
 			return
 		}
@@ -237,7 +253,7 @@ func (p *parser) zshBuiltin(c *syntax.CallExpr, name string, args []Word) {
 		if len(rest) == 0 {
 			return
 		}
-		if format.Constant() && !numericConversion.MatchString(format.Value) {
+		if format.Constant() && !numericConversion(format.Value) {
 			return
 		}
 		for _, a := range rest {
@@ -249,9 +265,51 @@ func (p *parser) zshBuiltin(c *syntax.CallExpr, name string, args []Word) {
 	}
 }
 
-// numericConversion matches a printf format with a conversion that takes a
-// number, or a * width or precision.
-var numericConversion = regexp.MustCompile(`%[-+ #0'I]*(\*|[0-9]*(\.(\*|[0-9]*))?[hlLqjzt]*[diouxXeEfFgGaA]|[0-9]*\.\*)`)
+// numericConversion reports whether a printf format holds a conversion that
+// takes a number, or a * width or precision: whether it holds a match of
+//
+//	%[-+ #0'I]*(\*|[0-9]*(\.(\*|[0-9]*))?[hlLqjzt]*[diouxXeEfFgGaA]|[0-9]*\.\*)
+//
+// It is matched by hand so that no process pays for compiling a regexp at
+// start. Each run (flags, digits, length modifiers) is taken whole: no two
+// runs share a byte but 0, and a 0 taken as a flag could as well have been a
+// digit of a width, which may be empty.
+func numericConversion(format string) bool {
+	for i := strings.IndexByte(format, '%'); i >= 0; {
+		s := strings.TrimLeft(format[i+1:], "-+ #0'I")
+		if strings.HasPrefix(s, "*") {
+			return true
+		}
+		s = s[digits(s):]
+		if rest, ok := strings.CutPrefix(s, "."); ok {
+			if strings.HasPrefix(rest, "*") {
+				return true
+			}
+			s = rest[digits(rest):]
+		}
+		s = strings.TrimLeft(s, "hlLqjzt")
+		if s != "" && strings.IndexByte("diouxXeEfFgGaA", s[0]) >= 0 {
+			return true
+		}
+		j := strings.IndexByte(format[i+1:], '%')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return false
+}
+
+// digits returns the number of ASCII digits s starts with.
+func digits(s string) int {
+	n := 0
+	for n < len(s) && isDigit(s[n]) {
+		n++
+	}
+	return n
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 // numeric reports whether s is a plain number, which no shell evaluates
 // into anything else.

@@ -3,6 +3,8 @@
 package shellparse
 
 import (
+	"math/rand/v2"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -96,5 +98,59 @@ func TestZshCd(t *testing.T) {
 	}
 	if d := s.Commands[1].Dir; !d.Known() {
 		t.Errorf("bash: after cd +1, ls runs in an unknown directory, want ./+1")
+	}
+}
+
+// TestZshMatchers checks the hand-written matchers of zsh.go against the
+// regular expressions they replace: every string of up to 5 bytes over an
+// alphabet that holds each class the expressions name, then random longer
+// ones.
+func TestZshMatchers(t *testing.T) {
+	matchers := []struct {
+		name     string
+		f        func(string) bool
+		re       *regexp.Regexp
+		alphabet string
+	}{
+		{"numericGlob", numericGlob, regexp.MustCompile(`^[0-9]*-[0-9]*$`), "-09a\n"},
+		{"namedFd", namedFd, regexp.MustCompile(`^\{[A-Za-z_][A-Za-z0-9_]*\}$`), "{}_aZ09@[`\xff"},
+		{"numericConversion", numericConversion, regexp.MustCompile(`%[-+ #0'I]*(\*|[0-9]*(\.(\*|[0-9]*))?[hlLqjzt]*[diouxXeEfFgGaA]|[0-9]*\.\*)`), "%-0'5.*ldAsy"},
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, m := range matchers {
+		check := func(s string) bool {
+			if got, want := m.f(s), m.re.MatchString(s); got != want {
+				t.Errorf("%s(%q) = %v, the regexp says %v", m.name, s, got, want)
+				return false
+			}
+			return true
+		}
+		var strs func(prefix string, n int) bool
+		strs = func(prefix string, n int) bool {
+			if !check(prefix) {
+				return false
+			}
+			if n == 0 {
+				return true
+			}
+			for i := 0; i < len(m.alphabet); i++ {
+				if !strs(prefix+m.alphabet[i:i+1], n-1) {
+					return false
+				}
+			}
+			return true
+		}
+		if !strs("", 5) {
+			continue
+		}
+		for range 20000 {
+			b := make([]byte, 6+r.IntN(10))
+			for i := range b {
+				b[i] = m.alphabet[r.IntN(len(m.alphabet))]
+			}
+			if !check(string(b)) {
+				break
+			}
+		}
 	}
 }
