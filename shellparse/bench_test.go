@@ -15,8 +15,8 @@ var benchInputs = []struct {
 }{
 	{"typical", input.Typical, true},
 	{"1KiB", input.Long(1 << 10), true},
-	{"64KiB", input.Long(DefaultLimits.MaxBytes), true},
-	{"worst", input.Loops(input.Bounds{MaxBytes: DefaultLimits.MaxBytes, MaxDepth: DefaultLimits.MaxDepth, MaxWords: DefaultLimits.MaxWords}), false},
+	{"64KiB", input.Long(Defaults().MaxBytes), true},
+	{"worst", input.Loops(input.Bounds{MaxBytes: Defaults().MaxBytes, MaxDepth: Defaults().MaxDepth, MaxWords: Defaults().MaxWords}), false},
 }
 
 func BenchmarkParse(b *testing.B) {

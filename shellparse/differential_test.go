@@ -959,7 +959,7 @@ func readGuard(src string, opt Options, exact bool) reading {
 		rd.items = append(rd.items, redirItem("redirection", r, exact))
 	}
 	rd.bodies, rd.bodiesKnown = heredocBodies(src, opt)
-	for _, k := range Kinds {
+	for _, k := range AllKinds() {
 		n := counts[k]
 		if n == 0 {
 			continue

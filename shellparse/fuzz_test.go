@@ -73,7 +73,7 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("the syntax tree has %d simple commands, the script %d:\n%s", calls, len(s.Commands), s)
 		}
 		for _, fd := range s.Findings {
-			if !slices.Contains(Kinds, fd.Kind) {
+			if !slices.Contains(AllKinds(), fd.Kind) {
 				t.Fatalf("unknown finding kind %q", fd.Kind)
 			}
 		}

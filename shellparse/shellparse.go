@@ -58,20 +58,28 @@ func (d Dialect) variant() syntax.LangVariant {
 }
 
 // Limits bound the input that Parse accepts. A zero field takes its value
-// from [DefaultLimits].
+// from [Defaults].
 type Limits struct {
 	MaxBytes int // length of the source in bytes
 	MaxDepth int // nesting of subshells, groups, substitutions and compound commands
 	MaxWords int // words in the whole source, counting every argument, assignment and redirection target
 }
 
-// DefaultLimits are generous for commands a person or an agent writes and
-// small enough that parsing stays within a few milliseconds.
-var DefaultLimits = Limits{
-	MaxBytes: 64 << 10, // 64 KiB
-	MaxDepth: 64,
-	MaxWords: 8192,
+// Defaults returns the limits Parse applies where [Limits] leaves a field
+// zero. They are generous for commands a person or an agent writes and small
+// enough that parsing stays within a few milliseconds.
+func Defaults() Limits {
+	return Limits{
+		MaxBytes: 64 << 10, // 64 KiB
+		MaxDepth: 64,
+		MaxWords: 8192,
+	}
 }
+
+// DefaultLimits holds the values of [Defaults]. Parse does not read it.
+//
+// Deprecated: use [Defaults].
+var DefaultLimits = Defaults()
 
 // Pos is a position in the source: 1-based line and column (in bytes).
 type Pos struct {
@@ -344,14 +352,22 @@ func (k Kind) Fixed() bool {
 	return false
 }
 
-// Kinds lists every construct kind, the ones a policy may allow first.
-var Kinds = []Kind{
-	KindSubshell, KindGroup, KindControlFlow, KindTest, KindBackground, KindCmdSubst,
-	KindProcSubst, KindParamExp, KindNamedFd, KindShellBuiltins,
-	KindArithmetic, KindEval, KindSource, KindExec, KindAlias, KindTrap, KindFunction,
-	KindCoproc, KindDeclare, KindDynamicCommand, KindDynamicShell, KindIndirect,
-	KindZsh, KindContinuation, KindLocale,
+// AllKinds returns every construct kind in a new slice, the ones a policy
+// may allow first.
+func AllKinds() []Kind {
+	return []Kind{
+		KindSubshell, KindGroup, KindControlFlow, KindTest, KindBackground, KindCmdSubst,
+		KindProcSubst, KindParamExp, KindNamedFd, KindShellBuiltins,
+		KindArithmetic, KindEval, KindSource, KindExec, KindAlias, KindTrap, KindFunction,
+		KindCoproc, KindDeclare, KindDynamicCommand, KindDynamicShell, KindIndirect,
+		KindZsh, KindContinuation, KindLocale,
+	}
 }
+
+// Kinds holds the values of [AllKinds]. Nothing in this package reads it.
+//
+// Deprecated: use [AllKinds].
+var Kinds = AllKinds()
 
 // Describe returns a short English name of the construct for messages.
 func (k Kind) Describe() string {

@@ -11,7 +11,7 @@ import (
 )
 
 // Options select the dialect and the bounds of Parse. The zero value parses
-// bash with [DefaultLimits].
+// bash with the limits of [Defaults].
 type Options struct {
 	Dialect Dialect
 	Limits  Limits
@@ -24,15 +24,15 @@ type Options struct {
 // Parse returns what the shell would do with src, or an [*Error] and no
 // script.
 func Parse(src string, opt Options) (*Script, error) {
-	lim := opt.Limits
+	lim, def := opt.Limits, Defaults()
 	if lim.MaxBytes <= 0 {
-		lim.MaxBytes = DefaultLimits.MaxBytes
+		lim.MaxBytes = def.MaxBytes
 	}
 	if lim.MaxDepth <= 0 {
-		lim.MaxDepth = DefaultLimits.MaxDepth
+		lim.MaxDepth = def.MaxDepth
 	}
 	if lim.MaxWords <= 0 {
-		lim.MaxWords = DefaultLimits.MaxWords
+		lim.MaxWords = def.MaxWords
 	}
 	if err := checkInput(src, lim); err != nil {
 		return nil, err

@@ -55,9 +55,9 @@ import (
 // follows bash -c three levels deep (rules.maxShellNesting). A change there
 // shows up as a wrong verdict, which stops hookbench.
 var bounds = benchinput.Bounds{
-	MaxBytes:     shellparse.DefaultLimits.MaxBytes,
-	MaxDepth:     shellparse.DefaultLimits.MaxDepth,
-	MaxWords:     shellparse.DefaultLimits.MaxWords,
+	MaxBytes:     shellparse.Defaults().MaxBytes,
+	MaxDepth:     shellparse.Defaults().MaxDepth,
+	MaxWords:     shellparse.Defaults().MaxWords,
 	ShellNesting: 3,
 }
 

@@ -52,7 +52,7 @@ func Long(max int) string {
 	}
 }
 
-// Bounds are the limits the worst inputs fill: shellparse.DefaultLimits
+// Bounds are the limits the worst inputs fill: shellparse.Defaults()
 // and the nesting of bash -c that rules follows.
 type Bounds struct {
 	MaxBytes, MaxDepth, MaxWords int
