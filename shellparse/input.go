@@ -3,7 +3,6 @@
 package shellparse
 
 import (
-	"fmt"
 	"unicode/utf8"
 )
 
@@ -83,19 +82,6 @@ func bracketDepth(src string) int {
 		}
 	}
 	return max
-}
-
-// quoteSnippet shortens s for a message.
-func quoteSnippet(s string) string {
-	const max = 60
-	if len(s) > max {
-		cut := max
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut--
-		}
-		s = s[:cut] + "..."
-	}
-	return fmt.Sprintf("%q", s)
 }
 
 func hasNonASCII(s string) bool {
