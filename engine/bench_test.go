@@ -12,9 +12,9 @@ import (
 )
 
 var benchBounds = input.Bounds{
-	MaxBytes:     shellparse.DefaultLimits.MaxBytes,
-	MaxDepth:     shellparse.DefaultLimits.MaxDepth,
-	MaxWords:     shellparse.DefaultLimits.MaxWords,
+	MaxBytes:     shellparse.Defaults().MaxBytes,
+	MaxDepth:     shellparse.Defaults().MaxDepth,
+	MaxWords:     shellparse.Defaults().MaxWords,
 	ShellNesting: maxShellNesting,
 }
 
@@ -25,13 +25,13 @@ var benchInputs = []struct {
 }{
 	{"typical", input.Typical, true},
 	{"1KiB", input.Long(1 << 10), true},
-	{"64KiB", input.Long(shellparse.DefaultLimits.MaxBytes), true},
+	{"64KiB", input.Long(shellparse.Defaults().MaxBytes), true},
 	{"worst-loops", input.Loops(benchBounds), false},
 	{"worst", input.Worst(benchBounds), false},
 }
 
 func benchCall(cmd string) Call {
-	return Call{Tool: "Bash", Input: map[string]any{"command": cmd}, Cwd: "/project", Project: "/project", Home: "/home/user"}
+	return Call{Tool: "Bash", Input: Input{Command: cmd}, Cwd: "/project", Project: "/project", Home: "/home/user"}
 }
 
 func BenchmarkDecide(b *testing.B) {
@@ -69,7 +69,7 @@ func BenchmarkDecideSize(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, size := range []int{1 << 10, 4 << 10, 16 << 10, 32 << 10, shellparse.DefaultLimits.MaxBytes} {
+	for _, size := range []int{1 << 10, 4 << 10, 16 << 10, 32 << 10, shellparse.Defaults().MaxBytes} {
 		src := input.Long(size)
 		b.Run(fmt.Sprintf("%dKiB", size>>10), func(b *testing.B) {
 			call := benchCall(src)

@@ -14,107 +14,6 @@ import (
 	"guard/shellparse"
 )
 
-// Call is one tool call to decide.
-type Call struct {
-	Tool    string         // the tool's name as the agent sends it: Bash, Read, mcp__github__get_issue
-	Input   map[string]any // the tool's input
-	Cwd     string         // the absolute working directory of the call
-	Project string         // the absolute project root; "" means Cwd
-	Home    string         // the user's home directory ($HOME); "" means unknown
-	Homes   []string       // other homes of the user (the passwd entry's): ~ in secret and protected paths stands for each
-	// Path is the agent's search path for programs ($PATH), where guard
-	// finds the go whose version go.mod lines are compared with.
-	Path string
-	// Protect names more directories no write may touch: guard's own
-	// state and the user's policy, wherever the environment puts them.
-	Protect []string
-	Temp    string // the system temp directory; "" means unknown
-	Guard   string // the guard binary, a protected path; "" means unknown
-	// Locale is the agent's locale, as LC_ALL, else LC_CTYPE, else LANG
-	// of its environment set it ("" when none is). Outside C, POSIX and
-	// UTF-8 locales a command holding non-ASCII bytes is refused: the shell
-	// would split it into characters differently.
-	Locale string
-	// Shell is the shell the agent runs commands in: "bash", "zsh", or ""
-	// when unknown. Unless it is bash, a command is judged as bash and as
-	// zsh would read it, and allowed only when it is safe in both.
-	Shell string
-
-	// ReadOnly puts the call in read-only mode, whatever the policy says
-	// (guard hook --read-only). Nothing in the call can take it away.
-	ReadOnly bool
-	// Approved names the tools of session tier that already ran in this
-	// agent session: they are allowed now.
-	Approved map[string]bool
-}
-
-// Leaf is the verdict on one part of a call.
-type Leaf struct {
-	Verdict policy.Verdict
-	Kind    string         // tool, command, redirect, assignment, construct, input
-	Text    string         // the part as written
-	Pos     shellparse.Pos // its position in the command, if it has one
-	Rule    string         // the rule that decided; "" when none matched and the default applied
-	Why     string         // why, in words the agent can act on
-	Hint    string         // what is allowed instead, if anything
-
-	// For a command: the programs it runs, as named (a wrapper and the
-	// command it wraps, find and its -exec command), and patterns of the
-	// programs those may start themselves (git its helpers, go test its
-	// compilers), from the rules' children lists. A pattern without a
-	// slash matches a program's base name; with one, its path.
-	Programs []string
-	Children []string
-}
-
-// Decision is the verdict on a whole call and on each of its parts.
-type Decision struct {
-	Verdict  policy.Verdict
-	Leaves   []Leaf
-	Policy   string // the name of the policy that decided
-	ReadOnly bool   // the call was decided in read-only mode
-}
-
-// Deciding returns the first leaf whose verdict is the decision's.
-func (d *Decision) Deciding() Leaf {
-	for _, l := range d.Leaves {
-		if l.Verdict == d.Verdict {
-			return l
-		}
-	}
-	return Leaf{Verdict: d.Verdict, Kind: "input", Why: "nothing to decide"}
-}
-
-// Reason says why the call got its verdict.
-func (d *Decision) Reason() string {
-	l := d.Deciding()
-	if d.Verdict == policy.Allow {
-		if len(d.Leaves) == 1 {
-			return l.Why
-		}
-		var cmds []string
-		for _, l := range d.Leaves {
-			if l.Kind == "command" || l.Kind == "tool" {
-				cmds = append(cmds, l.Text)
-			}
-		}
-		s := fmt.Sprintf("every part is allowed: %s", strings.Join(cmds, "; "))
-		if len(s) > 300 {
-			s = s[:300] + "..."
-		}
-		return s
-	}
-	return l.Why
-}
-
-// Hint says what is allowed instead, or "".
-func (d *Decision) Hint() string {
-	if d.Verdict == policy.Allow {
-		return ""
-	}
-	return d.Deciding().Hint
-}
-
 // Limits on how deep commands may hide inside other commands.
 const (
 	maxShellNesting   = 3  // bash -c 'bash -c "..."'
@@ -127,7 +26,10 @@ func Decide(p *policy.Policy, call Call) Decision {
 	if !p.Loaded() {
 		return Decision{Verdict: policy.Deny, Leaves: []Leaf{{Verdict: policy.Deny, Kind: "input", Why: "no policy is loaded", Hint: "fix the policy file"}}}
 	}
-	d := &decider{p: p, call: call}
+	d := &decider{p: p, call: call, fsys: call.FS}
+	if d.fsys == nil {
+		d.fsys = OS
+	}
 	d.decide()
 	out := Decision{Verdict: policy.Allow, Leaves: d.leaves, Policy: p.Name(), ReadOnly: d.readOnly()}
 	if len(out.Leaves) == 0 {
@@ -151,6 +53,7 @@ func Decide(p *policy.Policy, call Call) Decision {
 type decider struct {
 	p      *policy.Policy
 	call   Call
+	fsys   FS // the call's file system
 	leaves []Leaf
 	words  int // words parsed so far, in the command and the scripts of bash -c in it
 
@@ -174,120 +77,165 @@ func (d *decider) add(l Leaf) { d.leaves = append(d.leaves, l) }
 // readOnly reports whether the call is in read-only mode.
 func (d *decider) readOnly() bool { return d.call.ReadOnly || d.p.ReadOnly() }
 
-// pathField is a field of a tool's input that names a path.
-type pathField struct {
-	field    string
-	acc      access
-	required bool // when absent, the tool works in the call's cwd
+// kindOf returns what a tier of the [tools] table makes a tool's call.
+func kindOf(t policy.Tier) Kind {
+	switch t {
+	case policy.TierShell:
+		return KindShell
+	case policy.TierRead:
+		return KindRead
+	case policy.TierWrite:
+		return KindWrite
+	case policy.TierEdit:
+		return KindEdit
+	case policy.TierList:
+		return KindList
+	case policy.TierSearch:
+		return KindSearch
+	case policy.TierFetch:
+		return KindFetch
+	}
+	return KindTool
 }
 
-// toolPaths lists the path fields of the tools that the paths tier checks.
-var toolPaths = map[string][]pathField{
-	"Write":        {{"file_path", writeAccess, true}},
-	"Edit":         {{"file_path", writeAccess, true}},
-	"MultiEdit":    {{"file_path", writeAccess, true}},
-	"NotebookEdit": {{"notebook_path", writeAccess, true}},
-	"Read":         {{"file_path", readAccess, true}},
-	"NotebookRead": {{"notebook_path", readAccess, true}},
-	"Glob":         {{"path", readAccess, false}},
-	"Grep":         {{"path", readAccess, false}},
-	"LS":           {{"path", readAccess, true}},
+// name names the call in messages: its tool, else its kind.
+func (d *decider) name() string {
+	if d.call.Tool != "" {
+		return d.call.Tool
+	}
+	return string(d.call.Kind)
 }
 
 func (d *decider) decide() {
-	tool := d.call.Tool
-	t, rule := d.p.ToolTier(tool)
-	if !path.IsAbs(d.call.Cwd) {
-		d.add(Leaf{Verdict: policy.Deny, Kind: "input", Text: tool, Why: fmt.Sprintf("the call's working directory %q is not an absolute path", d.call.Cwd)})
-		return
-	}
-	if d.readOnly() && !policy.ReadOnlyTools[tool] && (t != policy.TierShell || !d.p.ReadOnlyShell) {
-		why := fmt.Sprintf("tool %s may write files or run code", tool)
-		hint := "use Read, Grep and Glob"
-		if t == policy.TierShell {
-			why, hint = fmt.Sprintf("the policy does not allow %s in read-only mode", tool), "use Read, Grep and Glob; the policy can allow read-only shell commands with read_only_shell = true"
+	name := d.name()
+	kind, t, rule := d.call.Kind, policy.TierDeny, ""
+	switch kind {
+	case "":
+		t, rule = d.p.ToolTier(d.call.Tool)
+		kind = kindOf(t)
+	case KindTool:
+		t, rule = d.p.ToolTier(d.call.Tool)
+		if t.IsKind() {
+			// A tool the policy judges by its input came without one.
+			d.add(Leaf{Verdict: Deny, Kind: "input", Text: name, Rule: rule,
+				Why: fmt.Sprintf("the policy judges %s as a %s call, and the call came as an other tool", name, kindOf(t))})
+			return
 		}
-		d.add(Leaf{Verdict: policy.Deny, Kind: "tool", Text: tool, Rule: "read-only", Why: why, Hint: hint})
+	case KindShell, KindRead, KindWrite, KindEdit, KindList, KindSearch, KindFetch:
+		rule = "kind." + string(kind)
+	default:
+		d.add(Leaf{Verdict: Deny, Kind: "input", Text: name, Why: fmt.Sprintf("guard does not know calls of kind %q", kind)})
 		return
 	}
-	switch t {
-	case policy.TierShell:
-		cmd, ok := d.call.Input["command"].(string)
-		if !ok {
-			d.add(Leaf{Verdict: policy.Deny, Kind: "input", Text: tool, Rule: rule,
-				Why: fmt.Sprintf("%s call has no command string in its input", tool)})
+	if !path.IsAbs(d.call.Cwd) {
+		d.add(Leaf{Verdict: Deny, Kind: "input", Text: name, Why: fmt.Sprintf("the call's working directory %q is not an absolute path", d.call.Cwd)})
+		return
+	}
+	if d.readOnly() && !readOnlyKind(kind, t) && (kind != KindShell || !d.p.ReadOnlyShell) {
+		why := fmt.Sprintf("%s may write files or run code", name)
+		hint := "read, search and list files instead"
+		if kind == KindShell {
+			why, hint = fmt.Sprintf("the policy does not allow %s in read-only mode", name), "read, search and list files instead; the policy can allow read-only shell commands with read_only_shell = true"
+		}
+		d.add(Leaf{Verdict: Deny, Kind: "tool", Text: name, Rule: "read-only", Why: why, Hint: hint})
+		return
+	}
+	switch kind {
+	case KindShell:
+		cmd := d.call.Input.Command
+		if cmd == "" {
+			d.add(Leaf{Verdict: Deny, Kind: "input", Text: name, Rule: rule,
+				Why: fmt.Sprintf("%s call has no command string in its input", name)})
 			return
 		}
 		if !safeLocale(d.call.Locale) && hasNonASCII(cmd) {
-			d.add(Leaf{Verdict: policy.Deny, Kind: "input", Text: firstLine(cmd), Rule: "shell.locale",
+			d.add(Leaf{Verdict: Deny, Kind: "input", Text: firstLine(cmd), Rule: "shell.locale",
 				Why:  fmt.Sprintf("the agent's locale is %s, in which the shell splits non-ASCII text into characters differently from guard", d.call.Locale),
 				Hint: "write the command in ASCII, or run the agent in a UTF-8 locale"})
 			return
 		}
 		d.script(cmd, []string{path.Clean(d.call.Cwd)}, d.p.Dialect, d.call.Shell != "bash", 0)
-	case policy.TierPaths:
-		d.toolPaths(tool, rule)
-	case policy.TierAllow:
-		d.add(Leaf{Verdict: policy.Allow, Kind: "tool", Text: tool, Rule: rule, Why: fmt.Sprintf("tool %s is allowed", tool)})
-	case policy.TierSession:
-		if d.call.Approved[tool] {
-			d.add(Leaf{Verdict: policy.Allow, Kind: "tool", Text: tool, Rule: rule, Why: fmt.Sprintf("tool %s ran earlier in this session", tool)})
-			return
-		}
-		d.add(Leaf{Verdict: policy.Ask, Kind: "tool", Text: tool, Rule: rule, Why: fmt.Sprintf("tool %s needs approval once in this session", tool)})
-	case policy.TierAsk:
-		d.add(Leaf{Verdict: policy.Ask, Kind: "tool", Text: tool, Rule: rule, Why: fmt.Sprintf("tool %s needs approval", tool)})
-	case policy.TierDeny:
-		why := fmt.Sprintf("tool %s is not allowed by policy", tool)
-		if rule == "" {
-			why = fmt.Sprintf("tool %s is not in the policy's [tools] table", tool)
-			if d.p.Default == policy.Ask {
-				d.add(Leaf{Verdict: policy.Ask, Kind: "tool", Text: tool, Why: why + "; it needs approval"})
-				return
-			}
-		}
-		d.add(Leaf{Verdict: policy.Deny, Kind: "tool", Text: tool, Rule: rule, Why: why})
+	case KindRead, KindList, KindSearch:
+		d.pathCall(name, rule, readAccess, kind != KindRead)
+	case KindWrite, KindEdit:
+		d.pathCall(name, rule, writeAccess, false)
+	case KindFetch:
+		d.fetch(name)
+	default:
+		d.tool(name, t, rule)
 	}
 }
 
-// toolPaths decides a file tool by the paths it touches.
-func (d *decider) toolPaths(tool, rule string) {
-	fields, ok := toolPaths[tool]
-	if !ok {
-		d.add(Leaf{Verdict: policy.Deny, Kind: "tool", Text: tool, Rule: rule, Why: fmt.Sprintf("guard does not know which paths tool %s touches", tool)})
-		return
+// readOnlyKind reports whether read-only mode may allow a call of this
+// kind, or of a tool of this tier.
+func readOnlyKind(k Kind, t policy.Tier) bool {
+	switch k {
+	case KindRead, KindList, KindSearch:
+		return true
+	case KindTool:
+		return t == policy.TierInternal
 	}
-	for _, f := range fields {
-		v, present := d.call.Input[f.field]
-		p, isString := v.(string)
-		switch {
-		case !present && !f.required:
-			p = d.call.Cwd
-		case !isString || p == "":
-			d.add(Leaf{Verdict: policy.Deny, Kind: "input", Text: tool, Rule: rule, Why: fmt.Sprintf("%s call has no %s string in its input", tool, f.field)})
-			return
-		}
-		allowed := d.p.Paths.Read
-		if f.acc == writeAccess {
-			allowed = d.p.Paths.Write
-		}
-		tilde := p == "~" || strings.HasPrefix(p, "~/")
-		pc := d.checkPath(p, tilde, []string{path.Clean(d.call.Cwd)}, f.acc, allowed)
-		l := Leaf{Verdict: pc.verdict, Kind: "path", Text: tool + " " + p, Rule: pc.rule, Why: fmt.Sprintf("%s: %s", tool, pc.why)}
-		if pc.verdict != policy.Allow && f.acc == writeAccess {
-			l.Hint = "write inside the project; files that configure the agent, git and the tool chain are protected"
+	return false
+}
+
+// tool decides a tool by its tier alone.
+func (d *decider) tool(name string, t policy.Tier, rule string) {
+	switch t {
+	case policy.TierAllow, policy.TierInternal:
+		d.add(Leaf{Verdict: Allow, Kind: "tool", Text: name, Rule: rule, Why: fmt.Sprintf("tool %s is allowed", name)})
+	case policy.TierSession:
+		l := Leaf{Verdict: Ask, Kind: "tool", Text: name, Rule: rule, Why: fmt.Sprintf("tool %s needs approval once in this session", name)}
+		if d.call.Grants != nil && d.call.Session != "" && d.call.Grants.Granted(d.call.Session, l) {
+			l.Verdict, l.Why = Allow, fmt.Sprintf("tool %s ran earlier in this session", name)
 		}
 		d.add(l)
+	case policy.TierAsk:
+		d.add(Leaf{Verdict: Ask, Kind: "tool", Text: name, Rule: rule, Why: fmt.Sprintf("tool %s needs approval", name)})
+	default:
+		why := fmt.Sprintf("tool %s is not allowed by policy", name)
+		if rule == "" {
+			why = fmt.Sprintf("tool %s is not in the policy's [tools] table", name)
+			if d.p.Default == Ask {
+				d.add(Leaf{Verdict: Ask, Kind: "tool", Text: name, Why: why + "; it needs approval"})
+				return
+			}
+		}
+		d.add(Leaf{Verdict: Deny, Kind: "tool", Text: name, Rule: rule, Why: why})
 	}
+}
+
+// pathCall decides a call that reads, lists, searches or writes one path.
+// Where cwdDefault is set, a call without a path works in its working
+// directory.
+func (d *decider) pathCall(name, rule string, acc access, cwdDefault bool) {
+	p := d.call.Input.Path
+	if p == "" {
+		if !cwdDefault {
+			d.add(Leaf{Verdict: Deny, Kind: "input", Text: name, Rule: rule, Why: fmt.Sprintf("%s call has no path string in its input", name)})
+			return
+		}
+		p = d.call.Cwd
+	}
+	allowed := d.p.Paths.Read
+	if acc == writeAccess {
+		allowed = d.p.Paths.Write
+	}
+	tilde := p == "~" || strings.HasPrefix(p, "~/")
+	pc := d.checkPath(p, tilde, []string{path.Clean(d.call.Cwd)}, acc, allowed)
+	l := Leaf{Verdict: pc.verdict, Kind: "path", Text: name + " " + p, Rule: pc.rule, Why: fmt.Sprintf("%s: %s", name, pc.why)}
+	if pc.verdict != Allow && acc == writeAccess {
+		l.Hint = "write inside the project; files that configure the agent, git and the tool chain are protected"
+	}
+	d.add(l)
 }
 
 // script decides a shell script run in the directories where.
 func (d *decider) script(src string, where []string, dialect shellparse.Dialect, zsh bool, depth int) {
 	// Scripts of bash -c share the word bound of the command they are in,
 	// so that nesting them does not multiply the work.
-	left := shellparse.DefaultLimits.MaxWords - d.words
+	left := shellparse.Defaults().MaxWords - d.words
 	if left < 1 {
-		d.add(Leaf{Verdict: policy.Deny, Kind: "input", Text: firstLine(src), Why: fmt.Sprintf("the command and the scripts in it hold more than %d words", shellparse.DefaultLimits.MaxWords)})
+		d.add(Leaf{Verdict: policy.Deny, Kind: "input", Text: firstLine(src), Why: fmt.Sprintf("the command and the scripts in it hold more than %d words", shellparse.Defaults().MaxWords)})
 		return
 	}
 	s, err := shellparse.Parse(src, shellparse.Options{Dialect: dialect, Zsh: zsh, Limits: shellparse.Limits{MaxWords: left}})
@@ -504,7 +452,7 @@ func (d *decider) chdir(base, p string) []string {
 	if !strings.HasPrefix(p, "/") {
 		raw = base + "/" + p
 	}
-	physical, err := realPath(raw)
+	physical, err := realPath(d.fsys, raw)
 	if err != nil {
 		return nil
 	}
@@ -566,7 +514,7 @@ func (d *decider) inProject(paths []string) bool {
 		return false
 	}
 	roots := []string{d.project()}
-	if real, err := realPath(d.project()); err == nil && real != roots[0] {
+	if real, err := realPath(d.fsys, d.project()); err == nil && real != roots[0] {
 		roots = append(roots, real)
 	}
 	inside := func(p string) bool {
@@ -578,7 +526,7 @@ func (d *decider) inProject(paths []string) bool {
 		return false
 	}
 	for _, p := range paths {
-		forms, err := pathForms(p)
+		forms, err := pathForms(d.fsys, p)
 		if err != nil {
 			return false
 		}
@@ -1370,16 +1318,4 @@ func (m *matcher) shell(n *policy.Rule, present map[string]bool, operands []shel
 	if deciding != nil && worst != policy.Allow {
 		r.add(worst, deciding.Rule, fmt.Sprintf("in the script of %s -c: %s", n.ID, deciding.Why), deciding.Hint)
 	}
-}
-
-func validEnvName(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i, r := range s {
-		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
-			return false
-		}
-	}
-	return true
 }

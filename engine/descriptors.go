@@ -161,7 +161,7 @@ func (ds *descriptors) check(p string, fd int) error {
 // not followed on guard's side: root is the file system root; fd/N is a
 // descriptor path, canonically /proc/self/fd/N; cwd and the others name
 // what guard cannot see.
-func procPath(entry string, rest []string, links int) (string, error) {
+func procPath(fsys FS, entry string, rest []string, links int) (string, error) {
 	self := entry == "self" || entry == "thread-self"
 	var parts []string
 	for _, r := range rest {
@@ -179,7 +179,7 @@ func procPath(entry string, rest []string, links int) (string, error) {
 	switch parts[0] {
 	case "root":
 		// The process's root directory, the same as guard's.
-		return realPathLinks("/"+strings.Join(parts[1:], "/"), links)
+		return realPathLinks(fsys, "/"+strings.Join(parts[1:], "/"), links)
 	case "fd":
 		if len(parts) == 1 {
 			return "/proc/" + entry + "/fd", nil

@@ -32,7 +32,7 @@ func TestRealPathProc(t *testing.T) {
 		{"/proc/1/fd/0", "error: descriptor of another process"},
 		{"/proc/self/../1/environ", "error: goes up"},
 	} {
-		got, err := realPath(tc.in)
+		got, err := realPath(OS, tc.in)
 		if want, ok := strings.CutPrefix(tc.want, "error: "); ok {
 			if err == nil || !strings.Contains(err.Error(), want) {
 				t.Errorf("realPath(%q) = %q, %v; want an error with %q", tc.in, got, err, want)

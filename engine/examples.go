@@ -26,20 +26,20 @@ func CheckExamples(p *policy.Policy) []error {
 }
 
 func checkExample(p *policy.Policy, ex policy.Example) error {
-	d := Decide(p, exampleCall(ex.Command))
+	d := Decide(p, ExampleCall(ex.Command))
 	if d.Verdict != ex.Want {
 		return fmt.Errorf("%s:%d: rule %q: example %q: want %s, got %s: %s", p.Name(), ex.Line, ex.Rule, ex.Command, ex.Want, d.Verdict, d.Reason())
 	}
 	return nil
 }
 
-// exampleCall is the call used to decide examples and test cases: a Bash
+// ExampleCall is the call used to decide examples and test cases: a shell
 // command run at the root of a project in /project, by a user whose home
 // is /home/user, with guard in /usr/local/bin.
-func exampleCall(command string) Call {
+func ExampleCall(command string) Call {
 	return Call{
-		Tool:    "Bash",
-		Input:   map[string]any{"command": command},
+		Kind:    KindShell,
+		Input:   Input{Command: command},
 		Cwd:     "/project",
 		Project: "/project",
 		Home:    "/home/user",

@@ -47,7 +47,7 @@ func FuzzPolicy(f *testing.F) {
 			return
 		}
 		for _, cmd := range fuzzCommands {
-			d := Decide(p, exampleCall(cmd))
+			d := Decide(p, ExampleCall(cmd))
 			if d.Verdict == Allow {
 				for _, l := range d.Leaves {
 					if l.Verdict != Allow || l.Rule == "" {
@@ -57,7 +57,7 @@ func FuzzPolicy(f *testing.F) {
 			}
 		}
 		for _, tool := range []string{"Read", "Write", "mcp__x__y", "Teleport"} {
-			Decide(p, Call{Tool: tool, Input: map[string]any{}, Cwd: "/project"})
+			Decide(p, Call{Tool: tool, Input: Input{}, Cwd: "/project"})
 		}
 		if errs := CheckExamples(p); len(errs) > 0 {
 			t.Fatalf("Load accepted a policy whose examples fail: %v", errs[0])

@@ -90,7 +90,7 @@ func (m *matcher) globRead(n *policy.Rule, o shellparse.Word, r *result) {
 			r.add(n.Unknown, n.ID, fmt.Sprintf("%s: the glob %s could match a secret path (%s)", n.ID, o.Source, sec), "name the files")
 			return
 		}
-		matches, err := expandGlob(pat)
+		matches, err := expandGlob(m.d.fsys, pat)
 		if err != nil {
 			r.add(n.Unknown, n.ID, fmt.Sprintf("%s: the glob %s: %v", n.ID, o.Source, err), "name the files")
 			return
@@ -194,7 +194,7 @@ func globMatch(g, name string) bool {
 
 // expandGlob returns the files an absolute glob matches now, as bash would
 // expand it (** is *), within the bounds.
-func expandGlob(glob string) ([]string, error) {
+func expandGlob(fsys FS, glob string) ([]string, error) {
 	comps := strings.Split(strings.TrimPrefix(glob, "/"), "/")
 	cur := []string{"/"}
 	reads := 0
@@ -211,7 +211,7 @@ func expandGlob(glob string) ([]string, error) {
 			c = "*"
 		}
 		for _, dir := range cur {
-			ents, err := os.ReadDir(dir)
+			ents, err := fsys.ReadDir(dir)
 			if err != nil {
 				if errors.Is(err, os.ErrNotExist) || errors.Is(err, os.ErrPermission) {
 					continue // nothing there for the shell either
@@ -238,7 +238,7 @@ func expandGlob(glob string) ([]string, error) {
 	}
 	var out []string
 	for _, f := range cur {
-		if _, err := os.Lstat(f); err == nil {
+		if _, err := fsys.Lstat(f); err == nil {
 			out = append(out, f)
 		}
 	}
@@ -274,7 +274,7 @@ func (d *decider) treeSecretHidden(dir string, hidden bool) (string, error) {
 	if pc := d.checkPath(dir, false, nil, readAccess, policy.Allow); pc.verdict == policy.Deny {
 		return dir, nil
 	}
-	real, err := realPath(dir)
+	real, err := realPath(d.fsys, dir)
 	if err != nil {
 		return "", err
 	}
@@ -293,7 +293,7 @@ func (d *decider) treeSecretHidden(dir string, hidden bool) (string, error) {
 			}
 			for _, root := range []string{path.Clean(dir), real} {
 				if root == "/" || strings.HasPrefix(lit, root+"/") {
-					if _, err := os.Lstat(lit); err == nil {
+					if _, err := d.fsys.Lstat(lit); err == nil {
 						return lit, nil
 					}
 				}
@@ -303,7 +303,7 @@ func (d *decider) treeSecretHidden(dir string, hidden bool) (string, error) {
 	count := 0
 	var walk func(string) (string, error)
 	walk = func(at string) (string, error) {
-		ents, err := os.ReadDir(at)
+		ents, err := d.fsys.ReadDir(at)
 		switch {
 		case errors.Is(err, os.ErrPermission), errors.Is(err, os.ErrNotExist):
 			return "", nil // what guard cannot read, the command (same user) cannot either
@@ -361,7 +361,7 @@ func (m *matcher) recursiveRead(n *policy.Rule, present map[string]bool, values 
 			continue // judged as a path or a glob already
 		}
 		for _, a := range m.d.absPaths(o.Value, o.Tilde, m.where) {
-			fi, err := os.Stat(a)
+			fi, err := m.d.fsys.Stat(a)
 			if err == nil {
 				exists = true
 			}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"guard/policy"
 	"io/fs"
-	"os"
 	"path"
 	"runtime"
 	"slices"
@@ -71,16 +70,16 @@ type placeholder struct {
 
 // spellings returns the absolute directories among values, cleaned, with
 // their real paths, each once.
-func (d *decider) spellings(values []string) []string { return spellings(values) }
+func (d *decider) spellings(values []string) []string { return spellings(d.fsys, values) }
 
-func spellings(values []string) []string {
+func spellings(fsys FS, values []string) []string {
 	var out []string
 	for _, v := range values {
 		if !path.IsAbs(v) {
 			continue
 		}
 		out = append(out, path.Clean(v))
-		if r, err := realPath(v); err == nil {
+		if r, err := realPath(fsys, v); err == nil {
 			out = append(out, r)
 		}
 	}
@@ -157,9 +156,9 @@ func matchAnyFold(d *decider, patterns []string, paths []string, fold bool) stri
 // gitDirAncestor returns the nearest directory above p that git takes for
 // a git directory (HEAD, objects/, refs/), or "": writing there changes a
 // repository, whatever its name.
-func gitDirAncestor(p string) string {
+func gitDirAncestor(fsys FS, p string) string {
 	for d := path.Dir(p); d != "/" && d != "."; d = path.Dir(d) {
-		if isGitDir(d) {
+		if isGitDir(fsys, d) {
 			return d
 		}
 	}
@@ -172,12 +171,12 @@ func (d *decider) pathForms(abs string) ([]string, error) {
 	lexical := path.Clean(abs)
 	dir, name := path.Split(lexical)
 	if name == "" || name == "." || name == ".." || dir == "/" || strings.Contains(abs, "/../") || strings.HasSuffix(abs, "/..") {
-		return pathForms(abs)
+		return pathForms(d.fsys, abs)
 	}
 	dir = strings.TrimSuffix(dir, "/")
 	realDir, ok := d.reals[dir]
 	if !ok {
-		r, err := realPath(dir)
+		r, err := realPath(d.fsys, dir)
 		if err != nil {
 			return nil, err
 		}
@@ -188,8 +187,8 @@ func (d *decider) pathForms(abs string) ([]string, error) {
 	}
 	// The directory is resolved; only the name itself may be a link.
 	real := path.Join(realDir, name)
-	if fi, err := os.Lstat(real); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
-		if real, err = realPath(real); err != nil {
+	if fi, err := d.fsys.Lstat(real); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		if real, err = realPath(d.fsys, real); err != nil {
 			return nil, err
 		}
 	} else if err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
@@ -216,8 +215,8 @@ func (d *decider) allWithin(patterns []string, paths []string) bool {
 // path as written (cleaned) and, where it differs, the real path the
 // kernel will reach through symbolic links. An error means the path cannot
 // be resolved (a loop, an unreadable directory).
-func pathForms(abs string) ([]string, error) {
-	real, err := realPath(abs)
+func pathForms(fsys FS, abs string) ([]string, error) {
+	real, err := realPath(fsys, abs)
 	if err != nil {
 		return nil, err
 	}
@@ -234,10 +233,10 @@ const maxLinks = 40
 // realPath resolves symbolic links in p as the kernel would, component by
 // component, for the part of the path that exists; the rest is kept as
 // written. A ".." after a link goes to the parent of the link's target.
-func realPath(p string) (string, error) { return realPathLinks(p, 0) }
+func realPath(fsys FS, p string) (string, error) { return realPathLinks(fsys, p, 0) }
 
 // realPathLinks is realPath with links already followed on the way.
-func realPathLinks(p string, links int) (string, error) {
+func realPathLinks(fsys FS, p string, links int) (string, error) {
 	if !path.IsAbs(p) {
 		return "", fmt.Errorf("%q is not absolute", p)
 	}
@@ -255,10 +254,10 @@ func realPathLinks(p string, links int) (string, error) {
 		}
 		if cur == "/proc" && (part == "self" || part == "thread-self" || isNumber(part)) {
 			// The process that opens the path, not guard: see procPath.
-			return procPath(part, todo, links)
+			return procPath(fsys, part, todo, links)
 		}
 		next := path.Join(cur, part)
-		fi, err := os.Lstat(next)
+		fi, err := fsys.Lstat(next)
 		switch {
 		case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
 			// Nothing more exists: the rest is a name to be created.
@@ -271,11 +270,11 @@ func realPathLinks(p string, links int) (string, error) {
 			if links > maxLinks {
 				return "", fmt.Errorf("%s: too many levels of symbolic links", p)
 			}
-			target, err := os.Readlink(next)
+			target, err := fsys.Readlink(next)
 			if err != nil {
 				return "", fmt.Errorf("%s: %v", next, errors.Unwrap(err))
 			}
-			if _, err := os.Stat(next); errors.Is(err, fs.ErrNotExist) {
+			if _, err := fsys.Stat(next); errors.Is(err, fs.ErrNotExist) {
 				// A write through it would create a file guard cannot see
 				// coming; judge it as outside every root.
 				return "", fmt.Errorf("%s is a dangling link to %s", next, target)
@@ -316,7 +315,7 @@ func (d *decider) absPaths(p string, tilde bool, where []string) []string {
 func (d *decider) checkDescriptor(p string, tilde bool, where []string) (pathCheck, bool) {
 	abs := d.absPaths(p, tilde, where)
 	for _, a := range abs {
-		forms, err := pathForms(a)
+		forms, err := pathForms(d.fsys, a)
 		if err != nil {
 			continue // checkPath refuses it
 		}
@@ -377,7 +376,10 @@ func (d *decider) checkPath(p string, tilde bool, where []string, acc access, al
 	if pat := d.matchAny(pp.Protected, forms); pat != "" {
 		return pathCheck{policy.Deny, "paths.protected " + pat, fmt.Sprintf("%s is protected (%s): no tool may change it", p, pat)}
 	}
-	for _, dir := range spellings(d.call.Protect) {
+	if pat := d.matchAny(d.call.AgentPaths, forms); pat != "" {
+		return pathCheck{policy.Deny, "paths.protected " + pat, fmt.Sprintf("%s is protected: it configures a coding agent (%s), and no tool may change it", p, pat)}
+	}
+	for _, dir := range spellings(d.fsys, d.call.Protect) {
 		for _, f := range forms {
 			if f == dir || strings.HasPrefix(f, dir+"/") {
 				return pathCheck{policy.Deny, "paths.protected", fmt.Sprintf("%s is in %s, which is guard's own: no tool may change it", p, dir)}
@@ -385,7 +387,7 @@ func (d *decider) checkPath(p string, tilde bool, where []string, acc access, al
 		}
 	}
 	for _, f := range forms {
-		if g := gitDirAncestor(f); g != "" {
+		if g := gitDirAncestor(d.fsys, f); g != "" {
 			return pathCheck{policy.Deny, "paths.protected", fmt.Sprintf("%s is inside %s, which git takes for a repository: no tool may change it", p, g)}
 		}
 	}

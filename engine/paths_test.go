@@ -57,7 +57,7 @@ func newPathWorld(t *testing.T) pathWorld {
 }
 
 func (w pathWorld) call(tool string, input map[string]any) Call {
-	return Call{Tool: tool, Input: input, Cwd: w.proj, Project: w.proj, Home: w.home, Temp: w.tmp, Guard: w.guard}
+	return Call{Tool: tool, Input: testInput(input), Cwd: w.proj, Project: w.proj, Home: w.home, Temp: w.tmp, Guard: w.guard}
 }
 
 func TestPathRules(t *testing.T) {
@@ -394,7 +394,7 @@ func TestRealPath(t *testing.T) {
 		{w.proj + "/dangling", "", "dangling link"},
 		{loop + "/x", "", "too many levels of symbolic links"},
 	} {
-		got, err := realPath(tc.in)
+		got, err := realPath(OS, tc.in)
 		switch {
 		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
 			t.Errorf("realPath(%q): error %v, want %q", tc.in, err, tc.err)

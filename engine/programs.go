@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"strings"
 
@@ -50,15 +49,15 @@ var gitRunsPrograms = [][2]string{
 // discovery does: in each directory up to the root, a .git directory, a
 // .git file naming one, or the directory itself being a git directory.
 // It returns "" when there is none.
-func gitRepository(dir string) (string, error) {
+func gitRepository(fsys FS, dir string) (string, error) {
 	for d := path.Clean(dir); ; d = path.Dir(d) {
 		dotgit := path.Join(d, ".git")
-		fi, err := os.Stat(dotgit)
+		fi, err := fsys.Stat(dotgit)
 		switch {
-		case err == nil && fi.IsDir() && isGitDir(dotgit):
+		case err == nil && fi.IsDir() && isGitDir(fsys, dotgit):
 			return dotgit, nil
 		case err == nil && fi.Mode().IsRegular():
-			target, err := readGitFile(dotgit)
+			target, err := readGitFile(fsys, dotgit)
 			if err != nil {
 				return "", err
 			}
@@ -66,7 +65,7 @@ func gitRepository(dir string) (string, error) {
 		case err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, fs.ErrPermission):
 			return "", fmt.Errorf("%s: %v", dotgit, errors.Unwrap(err))
 		}
-		if isGitDir(d) {
+		if isGitDir(fsys, d) {
 			return d, nil
 		}
 		if d == "/" {
@@ -77,12 +76,12 @@ func gitRepository(dir string) (string, error) {
 
 // isGitDir reports whether git takes dir for a git directory: a HEAD file
 // and objects/ and refs/ directories.
-func isGitDir(dir string) bool {
-	if fi, err := os.Stat(path.Join(dir, "HEAD")); err != nil || !fi.Mode().IsRegular() {
+func isGitDir(fsys FS, dir string) bool {
+	if fi, err := fsys.Stat(path.Join(dir, "HEAD")); err != nil || !fi.Mode().IsRegular() {
 		return false
 	}
 	for _, sub := range []string{"objects", "refs"} {
-		if fi, err := os.Stat(path.Join(dir, sub)); err != nil || !fi.IsDir() {
+		if fi, err := fsys.Stat(path.Join(dir, sub)); err != nil || !fi.IsDir() {
 			return false
 		}
 	}
@@ -90,8 +89,8 @@ func isGitDir(dir string) bool {
 }
 
 // readGitFile returns the git directory a .git file names.
-func readGitFile(name string) (string, error) {
-	data, err := os.ReadFile(name)
+func readGitFile(fsys FS, name string) (string, error) {
+	data, err := readFile(fsys, name, maxGitFile)
 	if err != nil {
 		return "", fmt.Errorf("%s: %v", name, errors.Unwrap(err))
 	}
@@ -109,8 +108,8 @@ func readGitFile(name string) (string, error) {
 
 // gitConfigRuns returns the first key of a git config file that makes git
 // run a program or read other configuration, or "" when there is none.
-func gitConfigRuns(name string) (string, error) {
-	f, err := os.Open(name)
+func gitConfigRuns(fsys FS, name string) (string, error) {
+	f, err := fsys.Open(name)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", nil
 	}
@@ -172,26 +171,26 @@ func (d *decider) checkGit(dir string) (policy.Verdict, string) {
 }
 
 func (d *decider) checkGitUncached(dir string) (policy.Verdict, string) {
-	real, err := realPath(dir)
+	real, err := realPath(d.fsys, dir)
 	if err != nil {
 		return policy.Deny, fmt.Sprintf("git runs in %s, which cannot be resolved (%v)", dir, err)
 	}
-	gitdir, err := gitRepository(real)
+	gitdir, err := gitRepository(d.fsys, real)
 	if err != nil {
 		return d.p.Default, fmt.Sprintf("guard cannot tell which repository git uses in %s: %v", dir, err)
 	}
 	if gitdir == "" {
 		return policy.Allow, "" // no repository: git reads no repository configuration
 	}
-	realGit, err := realPath(gitdir)
+	realGit, err := realPath(d.fsys, gitdir)
 	if err != nil {
 		return d.p.Default, fmt.Sprintf("git would use the repository %s, which cannot be resolved (%v)", gitdir, err)
 	}
 	own := ""
-	if proj, err := realPath(d.project()); err == nil {
+	if proj, err := realPath(d.fsys, d.project()); err == nil {
 		own = path.Join(proj, ".git")
 	}
-	ownReal, _ := realPath(own)
+	ownReal, _ := realPath(d.fsys, own)
 	switch {
 	case own != "" && (realGit == ownReal || strings.HasPrefix(realGit, ownReal+"/")):
 		// The project's repository, one of its worktrees or submodules.
@@ -199,7 +198,7 @@ func (d *decider) checkGitUncached(dir string) (policy.Verdict, string) {
 		return d.p.Default, fmt.Sprintf("git in %s would use the repository %s, not the project's own: its configuration can run programs", dir, gitdir)
 	}
 	configs := []string{path.Join(realGit, "config"), path.Join(realGit, "config.worktree")}
-	if common, err := os.ReadFile(path.Join(realGit, "commondir")); err == nil {
+	if common, err := readFile(d.fsys, path.Join(realGit, "commondir"), maxGitFile); err == nil {
 		c := strings.TrimSpace(string(common))
 		if !path.IsAbs(c) {
 			c = path.Join(realGit, c)
@@ -207,7 +206,7 @@ func (d *decider) checkGitUncached(dir string) (policy.Verdict, string) {
 		configs = append(configs, path.Join(c, "config"))
 	}
 	for _, cfg := range configs {
-		key, err := gitConfigRuns(cfg)
+		key, err := gitConfigRuns(d.fsys, cfg)
 		if err != nil {
 			return d.p.Default, fmt.Sprintf("guard cannot read git's configuration: %v", err)
 		}
@@ -289,15 +288,16 @@ func (d *decider) checkGo(dir string) (policy.Verdict, string) {
 }
 
 func (d *decider) checkGoUncached(dir string) (policy.Verdict, string) {
+	fsys := d.fsys
 	if d.goLocal == nil {
-		v, ok := localGoVersion(d.call.Path)
+		v, ok := localGoVersion(d.fsys, d.call.ExecPath)
 		d.goLocal = &goLocal{v, ok}
 	}
 	local, ok := d.goLocal.version, d.goLocal.found
 	if !ok {
 		return policy.Allow, ""
 	}
-	real, err := realPath(dir)
+	real, err := realPath(d.fsys, dir)
 	if err != nil {
 		return policy.Deny, fmt.Sprintf("go runs in %s, which cannot be resolved (%v)", dir, err)
 	}
@@ -306,7 +306,7 @@ func (d *decider) checkGoUncached(dir string) (policy.Verdict, string) {
 	// fossil, which guard does not model.
 	for d2 := real; ; d2 = path.Dir(d2) {
 		for _, vcs := range []string{".hg", ".svn", ".bzr", "_FOSSIL_", ".fslckout"} {
-			if _, err := os.Lstat(path.Join(d2, vcs)); err == nil {
+			if _, err := d.fsys.Lstat(path.Join(d2, vcs)); err == nil {
 				return d.p.Default, fmt.Sprintf("go would run the version control program of %s to stamp the build, and guard does not know what its configuration runs", path.Join(d2, vcs))
 			}
 		}
@@ -322,7 +322,7 @@ func (d *decider) checkGoUncached(dir string) (policy.Verdict, string) {
 	var files []string
 	for _, name := range []string{"go.work", "go.mod"} {
 		for d := real; ; d = path.Dir(d) {
-			if fi, err := os.Stat(path.Join(d, name)); err == nil && fi.Mode().IsRegular() {
+			if fi, err := fsys.Stat(path.Join(d, name)); err == nil && fi.Mode().IsRegular() {
 				files = append(files, path.Join(d, name))
 				break
 			}
@@ -341,7 +341,7 @@ func (d *decider) checkGoUncached(dir string) (policy.Verdict, string) {
 
 // checkGoFile judges the go and toolchain lines of a go.mod or go.work.
 func (d *decider) checkGoFile(file, local string) (policy.Verdict, string) {
-	data, err := os.ReadFile(file)
+	data, err := readFile(d.fsys, file, maxGoMod)
 	if err != nil {
 		return d.p.Default, fmt.Sprintf("guard cannot read %s: %v", file, errors.Unwrap(err))
 	}
@@ -373,20 +373,20 @@ type goLocal struct {
 // localGoVersion returns the version of the go command found on the
 // search path, read from the VERSION file of its GOROOT, and whether there
 // is one; the version is "" when it cannot be read.
-func localGoVersion(search string) (string, bool) {
+func localGoVersion(fsys FS, search string) (string, bool) {
 	for _, dir := range filepathList(search) {
 		bin := path.Join(dir, "go")
-		fi, err := os.Stat(bin)
+		fi, err := fsys.Stat(bin)
 		if err != nil || fi.IsDir() || fi.Mode()&0o111 == 0 {
 			continue
 		}
 		// A go whose version guard cannot read is there all the same:
 		// "" and true, and every go.mod asking for a version asks.
-		real, err := realPath(bin)
+		real, err := realPath(fsys, bin)
 		if err != nil {
 			return "", true
 		}
-		data, err := os.ReadFile(path.Join(path.Dir(path.Dir(real)), "VERSION"))
+		data, err := readFile(fsys, path.Join(path.Dir(path.Dir(real)), "VERSION"), maxGitFile)
 		if err != nil {
 			return "", true
 		}

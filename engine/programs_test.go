@@ -41,7 +41,7 @@ func gitWorld(t *testing.T) (proj string, call func(cmd string) Call) {
 		t.Fatal(err)
 	}
 	return proj, func(cmd string) Call {
-		return Call{Tool: "Bash", Input: map[string]any{"command": cmd}, Cwd: proj, Project: proj, Home: filepath.Join(root, "home"), Temp: filepath.Join(root, "tmp")}
+		return Call{Tool: "Bash", Input: Input{Command: cmd}, Cwd: proj, Project: proj, Home: filepath.Join(root, "home"), Temp: filepath.Join(root, "tmp")}
 	}
 }
 
@@ -115,7 +115,7 @@ func TestGitConfigRuns(t *testing.T) {
 	} {
 		name := filepath.Join(dir, "config")
 		write(t, name, tc.config)
-		got, err := gitConfigRuns(name)
+		got, err := gitConfigRuns(OS, name)
 		if err != nil || got != tc.want {
 			t.Errorf("config %q: got %q, %v; want %q", tc.config, got, err, tc.want)
 		}
@@ -156,7 +156,7 @@ func TestFoldCase(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := &decider{p: p, call: Call{Cwd: "/project", Project: "/project", Home: "/home/u"}}
+	d := &decider{p: p, fsys: OS, call: Call{Cwd: "/project", Project: "/project", Home: "/home/u"}}
 	for _, tc := range []struct {
 		path string
 		fold bool
@@ -234,7 +234,7 @@ func TestHomes(t *testing.T) {
 		{"HOME elsewhere", proj, []string{real}, "cat " + real + "/.ssh/id_rsa"},
 		{"protected under the passwd home", proj, []string{real}, "echo x >> " + real + "/.bashrc"},
 	} {
-		d := Decide(p, Call{Tool: "Bash", Input: map[string]any{"command": tc.cmd}, Cwd: proj, Project: proj,
+		d := Decide(p, Call{Tool: "Bash", Input: Input{Command: tc.cmd}, Cwd: proj, Project: proj,
 			Home: tc.home, Homes: tc.homes, Temp: filepath.Join(root, "tmp")})
 
 		if d.Verdict != Deny {
@@ -265,7 +265,7 @@ func TestProtect(t *testing.T) {
 // TestInProject: a sibling directory whose name starts with the project's
 // is not in the project.
 func TestInProject(t *testing.T) {
-	d := &decider{call: Call{Cwd: "/project", Project: "/project"}}
+	d := &decider{fsys: OS, call: Call{Cwd: "/project", Project: "/project"}}
 	for _, tc := range []struct {
 		paths []string
 		want  bool
@@ -292,7 +292,7 @@ func TestReadOnlyRedirectAllow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	call := exampleCall("echo x > out.txt")
+	call := ExampleCall("echo x > out.txt")
 	if d := Decide(p, call); d.Verdict != Allow {
 		t.Fatalf("the policy should allow the write outside read-only mode: got %s: %s", d.Verdict, d.Reason())
 	}
@@ -355,7 +355,7 @@ func TestGoToolchain(t *testing.T) {
 		{"older", "go build ./...", filepath.Join(root, "noversion/bin"), Ask}, // a go without VERSION
 	} {
 		proj := filepath.Join(root, tc.dir)
-		d := Decide(p, Call{Tool: "Bash", Input: map[string]any{"command": tc.cmd}, Cwd: proj, Project: root, Path: tc.path, Temp: filepath.Join(root, "tmp")})
+		d := Decide(p, Call{Tool: "Bash", Input: Input{Command: tc.cmd}, Cwd: proj, Project: root, ExecPath: tc.path, Temp: filepath.Join(root, "tmp")})
 		if d.Verdict != tc.want {
 			t.Errorf("%s: %q (PATH %q): got %s: %s; want %s", tc.dir, tc.cmd, tc.path, d.Verdict, d.Reason(), tc.want)
 		}
@@ -406,7 +406,7 @@ func TestRecursiveHidden(t *testing.T) {
 		{"rg --hidden -e TOKEN config", Ask},
 		{"tree -a -I zzz", Ask}, // zzz names nothing: tree reads the working directory
 	} {
-		d := Decide(p, Call{Tool: "Bash", Input: map[string]any{"command": tc.cmd}, Cwd: root, Project: root, Temp: "/tmp"})
+		d := Decide(p, Call{Tool: "Bash", Input: Input{Command: tc.cmd}, Cwd: root, Project: root, Temp: "/tmp"})
 		if d.Verdict != tc.want {
 			t.Errorf("%q: got %s: %s; want %s", tc.cmd, d.Verdict, d.Reason(), tc.want)
 		}

@@ -68,7 +68,7 @@ func TestLoadInvalid(t *testing.T) {
 
 func TestZeroPolicy(t *testing.T) {
 	for _, p := range []*policy.Policy{nil, {}} {
-		d := Decide(p, exampleCall("true"))
+		d := Decide(p, ExampleCall("true"))
 		if d.Verdict != Deny {
 			t.Errorf("%#v: verdict %s, want deny", p, d.Verdict)
 		}
@@ -481,7 +481,8 @@ func TestDecide(t *testing.T) {
 			t.Fatalf("duplicate test %q", tc.cmd)
 		}
 		seen[tc.cmd] = true
-		d := Decide(p, Call{Tool: "Bash", Input: map[string]any{"command": tc.cmd}, Cwd: "/project", Project: "/project", Home: "/home/u"})
+		// An agent adapter protects its configuration, whatever the policy.
+		d := Decide(p, Call{Tool: "Bash", Input: Input{Command: tc.cmd}, Cwd: "/project", Project: "/project", Home: "/home/u", AgentPaths: []string{"{project}/.claude/**"}})
 		if d.Verdict != tc.want || !strings.Contains(d.Reason(), tc.why) {
 			t.Errorf("input: %q\n got %s: %s\nwant %s: ...%s...", tc.cmd, d.Verdict, d.Reason(), tc.want, tc.why)
 		}
@@ -513,7 +514,7 @@ func TestTools(t *testing.T) {
 		{"Bash", map[string]any{"command": 5}, "/project", Deny, "no command string"},
 		{"Bash", map[string]any{"command": "ls"}, "relative", Deny, "not an absolute path"},
 	} {
-		d := Decide(p, Call{Tool: tc.tool, Input: tc.input, Cwd: tc.cwd, Project: "/project"})
+		d := Decide(p, Call{Tool: tc.tool, Input: testInput(tc.input), Cwd: tc.cwd, Project: "/project"})
 		reason := d.Reason() + " " + d.Deciding().Rule
 		if d.Verdict != tc.want || !strings.Contains(reason, tc.why) {
 			t.Errorf("tool %s: got %s: %s; want %s: ...%s...", tc.tool, d.Verdict, reason, tc.want, tc.why)

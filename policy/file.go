@@ -27,6 +27,7 @@ type policyFile struct {
 	Shell         map[string]string   `toml:"shell"`
 	Env           envFile             `toml:"env"`
 	Redirect      redirectFile        `toml:"redirect"`
+	Fetch         fetchFile           `toml:"fetch"`
 	Paths         pathsFile           `toml:"paths"`
 	Command       map[string]ruleFile `toml:"command"`
 }
@@ -47,6 +48,11 @@ type envFile struct {
 type envDenyFile struct {
 	Names  []string `toml:"names"`
 	Reason string   `toml:"reason"`
+}
+
+type fetchFile struct {
+	Allow    []string `toml:"allow"`
+	Unlisted string   `toml:"unlisted"`
 }
 
 type redirectFile struct {

@@ -26,7 +26,7 @@ func TestDefaultPolicyGenerated(t *testing.T) {
 		t.Fatal(err)
 	}
 	profiles := map[string]*policyFile{}
-	for _, name := range Profiles[1:] {
+	for _, name := range Profiles()[1:] {
 		file := "profiles/" + name + ".toml"
 		data, err := os.ReadFile(file)
 		if err != nil {

@@ -75,14 +75,14 @@ func (p *Policy) Describe(w io.Writer) {
 	fmt.Fprintf(w, "  mode: %s; default verdict: %s\n", mode, p.Default)
 	var tools []string
 	for _, name := range sortedKeys(p.tools) {
-		tools = append(tools, name+"="+tierName(p.tools[name]))
+		tools = append(tools, name+"="+p.tools[name].String())
 	}
 	for _, g := range p.toolGlobs {
-		tools = append(tools, g.pattern+"="+tierName(g.tier))
+		tools = append(tools, g.pattern+"="+g.tier.String())
 	}
 	fmt.Fprintf(w, "  tools: %s\n", strings.Join(tools, " "))
 	var shell []string
-	for _, k := range shellparse.Kinds {
+	for _, k := range shellparse.AllKinds() {
 		if v, ok := p.Shell[k]; ok {
 			shell = append(shell, string(k)+"="+v.String())
 		}
@@ -127,38 +127,22 @@ func describeNode(n *Rule) string {
 	return s
 }
 
-func tierName(t tier) string {
-	switch t {
-	case TierAllow:
-		return "allow"
-	case TierAsk:
-		return "ask"
-	case TierShell:
-		return "shell"
-	case TierPaths:
-		return "paths"
-	case TierSession:
-		return "session"
-	}
-	return "deny"
-}
-
 // ToolNames returns the tools that the layers name exactly, sorted.
 func (l *Layers) ToolNames() []string {
 	var names []string
-	for _, p := range l.policies() {
+	for _, p := range l.Policies() {
 		names = append(names, sortedKeys(p.tools)...)
 	}
 	slices.Sort(names)
 	return slices.Compact(names)
 }
 
-// ToolTier returns the tier a tool gets from the layers: allow, session,
-// ask, deny, shell or paths; the stricter layer's when they differ and the
+// ToolTier returns the tier a tool gets from the layers, as the policy
+// writes it; the stricter layer's when they differ and the
 // project is not trusted. Read-only mode turns every tool it does not allow
 // into deny.
 func (l *Layers) ToolTier(tool string, readOnly bool) string {
-	ps := l.policies()
+	ps := l.Policies()
 	if l.Trusted() {
 		ps = []*Policy{l.Project}
 	}
@@ -172,17 +156,17 @@ func (l *Layers) ToolTier(tool string, readOnly bool) string {
 			best, found = t, true
 		}
 	}
-	if (readOnly || l.ReadOnly()) && !ReadOnlyTools[tool] {
+	if (readOnly || l.ReadOnly()) && !best.ReadOnly() {
 		shellOK := best == TierShell && slices.ContainsFunc(ps, func(p *Policy) bool { return p.ReadOnlyShell })
 		if !shellOK {
 			return "deny"
 		}
 	}
-	return tierName(best)
+	return best.String()
 }
 
-// policies returns the layers that are set, the default for a missing user.
-func (l *Layers) policies() []*Policy {
+// Policies returns the layers that are set, the default for a missing user.
+func (l *Layers) Policies() []*Policy {
 	user := l.User
 	if user == nil {
 		user, _ = Default()

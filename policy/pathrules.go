@@ -26,10 +26,9 @@ var (
 
 	defaultProtected = []string{
 		// The agent cannot loosen its own guard.
-		// The whole of .claude/: settings, hooks, skills, agents and commands
-		// are the agent's configuration.
-		"{policy}", "{guard}", "{project}/.claude/**", "{project}/.claude", "**/.claude/settings*.json",
-		"~/.claude/**", "~/.config/guard/**", "~/.local/state/guard/**",
+		// The agents' own configuration is protected too: the agent
+		// adapters name it (engine.Call.AgentPaths).
+		"{policy}", "{guard}", "~/.config/guard/**", "~/.local/state/guard/**",
 		// Configuration that makes git, the tool chain, the editor or the
 		// shell run code.
 		// Any file named .git (a .git file points git at another
@@ -37,7 +36,6 @@ var (
 		"{project}/.git/**", "**/.git", "**/.git/config", "**/.git/hooks/**", "**/.git/info/**", "**/.gitattributes",
 		"**/.gitmodules", "**/.husky/**", "**/.pre-commit-config.yaml", "**/.cargo/config", "**/.cargo/config.toml",
 		"**/rust-toolchain", "**/rust-toolchain.toml", "**/.github/workflows/**", "**/.envrc", "**/.vscode/**",
-		"{project}/.mcp.json", "~/.mcp.json", "~/.claude.json",
 		"~/.bashrc", "~/.bash_profile", "~/.bash_login", "~/.bash_logout", "~/.profile", "~/.zshrc", "~/.zshenv",
 		"~/.zprofile", "~/.zlogin", "~/.inputrc", "~/.config/fish/**", "~/.gitconfig", "~/.config/git/**",
 	}

@@ -1,22 +1,18 @@
 // Copyright 2026 The guard Authors. SPDX-License-Identifier: MIT
 
-// Package rules is guard's policy engine: it loads a TOML policy, checks it,
-// compiles it into an immutable [Policy], and decides tool calls with
-// [Policy.Decide].
+// Package policy reads guard's TOML policies: the file format, its checks
+// with file and line, the compiler that turns a file into the immutable
+// tables of a [Policy], the built-in policies (the embedded default and
+// its profiles), and the user and project [Layers]. Package engine
+// decides calls with what it compiles.
 //
-// A decision is the most restrictive verdict of its leaves: every simple
-// command, redirection, assignment and construct of a shell command, or the
-// tool itself. Deny wins over ask, ask over allow, and a leaf that no rule
-// matches gets the policy's default, ask or deny. Allow needs a positive
-// match for every leaf.
-//
-// A nil or zero Policy denies every call.
+// A nil or zero Policy is not loaded, and the engine denies every call
+// with it.
 //
 // This package has no API stability promise outside this module.
 package policy
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"path"
@@ -26,18 +22,21 @@ import (
 	"sync"
 
 	"guard/shellparse"
+
+	"github.com/bmatcuk/doublestar/v4"
 )
 
 // Policy is a compiled policy. It is immutable and safe for concurrent use.
 type Policy struct {
 	name          string
 	Default       Verdict
-	tools         map[string]tier
+	tools         map[string]Tier
 	toolGlobs     []toolGlob
 	Shell         map[shellparse.Kind]Verdict
 	Dialect       shellparse.Dialect
 	Env           envPolicy
 	Redirect      redirectPolicy
+	Fetch         fetchPolicy
 	Paths         pathPolicy
 	readOnly      bool     // read-only mode, whatever the call says
 	ReadOnlyShell bool     // in read-only mode, read-only shell commands may run
@@ -76,38 +75,65 @@ func mapSource(m map[string]ruleFile, eager bool) ruleSource {
 	}
 }
 
-type tier int
+// Tier is what a policy's [tools] table says of a tool: a verdict for
+// the tool whatever its input (deny, ask, session, allow, internal), or the
+// kind of call it makes, whose input the engine then judges (shell, read,
+// write, edit, list, search, fetch).
+type Tier int
 
 const (
-	TierDeny tier = iota
+	TierDeny Tier = iota
 	TierAsk
 	TierAllow
-	TierShell   // each command of the tool's command string is checked
-	TierPaths   // the paths the tool touches are checked
-	TierSession // ask once; allowed for the rest of the session once it ran
+	TierSession  // ask once; allowed for the rest of the session once it ran
+	TierInternal // acts only inside the agent (its task list, a question to the user): allowed, also in read-only mode
+	TierShell    // runs a shell command: each of its commands is checked
+	TierRead     // reads a file: the path must not be secret
+	TierWrite    // writes a file: the path must be writable and not protected
+	TierEdit     // edits a file in place: as write
+	TierList     // lists names under a directory: the directory must not be secret
+	TierSearch   // searches the files under a path: the path must not be secret
+	TierFetch    // fetches a URL: the [fetch] table decides
 )
 
-func parseTier(s string) (tier, error) {
-	switch s {
-	case "allow":
-		return TierAllow, nil
-	case "ask":
-		return TierAsk, nil
-	case "deny":
-		return TierDeny, nil
-	case "shell":
-		return TierShell, nil
-	case "paths":
-		return TierPaths, nil
-	case "session":
-		return TierSession, nil
+// tierNames are the [tools] values, in the order of the Tier constants.
+var tierNames = [...]string{"deny", "ask", "allow", "session", "internal", "shell", "read", "write", "edit", "list", "search", "fetch"}
+
+// String returns the tier as a policy file writes it.
+func (t Tier) String() string {
+	if int(t) < len(tierNames) {
+		return tierNames[t]
 	}
-	return TierDeny, fmt.Errorf("unknown tool tier %q (want allow, session, ask, deny, shell or paths)", s)
+	return "deny"
+}
+
+// IsKind reports whether the tier names a kind of call, judged by its input,
+// rather than a verdict for the tool.
+func (t Tier) IsKind() bool { return t >= TierShell }
+
+// ReadOnly reports whether read-only mode may allow a tool of this tier:
+// it reads or lists files, or acts only inside the agent. Its input must
+// still pass (a read of a secret is denied), and a shell tool may run in
+// read-only mode only where the policy allows read-only shell commands.
+func (t Tier) ReadOnly() bool {
+	return t == TierInternal || t == TierRead || t == TierList || t == TierSearch
+}
+
+func parseTier(s string) (Tier, error) {
+	for i, n := range tierNames {
+		if n == s {
+			return Tier(i), nil
+		}
+	}
+	if s == "paths" {
+		return TierDeny, fmt.Errorf(`tool tier "paths" is gone: name the kind of call the tool makes: read, write, edit, list or search`)
+	}
+	return TierDeny, fmt.Errorf("unknown tool tier %q (want allow, session, ask, deny, internal, or a kind: shell, read, write, edit, list, search, fetch)", s)
 }
 
 type toolGlob struct {
 	pattern string
-	tier    tier
+	tier    Tier
 }
 
 type envPolicy struct {
@@ -118,6 +144,13 @@ type envPolicy struct {
 type envDeny struct {
 	names  []string
 	reason string
+}
+
+// fetchPolicy is the [fetch] table: which URLs a call of kind fetch may
+// fetch. A URL is matched without its query and fragment.
+type fetchPolicy struct {
+	Allow    []string // doublestar patterns of URLs: https://go.dev/**
+	Unlisted Verdict  // a URL no pattern matches; deny unless the policy says
 }
 
 type redirectPolicy struct {
@@ -191,7 +224,7 @@ func LoadUnchecked(name string, r io.Reader) (*Policy, error) {
 }
 
 // Profiles lists the built-in policies a policy can extend.
-var Profiles = []string{"default", "readonly", "review", "refactor"}
+func Profiles() []string { return []string{"default", "readonly", "review", "refactor"} }
 
 // builtin returns a built-in policy, with the profiles laid over the default.
 func builtin(name string, depth int) (*policyFile, ruleSource, error) {
@@ -200,7 +233,7 @@ func builtin(name string, depth int) (*policyFile, ruleSource, error) {
 	}
 	pf, ok := profileFile(name)
 	if !ok || depth > 4 {
-		return nil, ruleSource{}, fmt.Errorf("there is no built-in policy %q (want one of %s)", name, strings.Join(Profiles, ", "))
+		return nil, ruleSource{}, fmt.Errorf("there is no built-in policy %q (want one of %s)", name, strings.Join(Profiles(), ", "))
 	}
 	base, baseRules, err := builtin(pf.Extends, depth+1)
 	if err != nil {
@@ -283,6 +316,13 @@ func extend(base *policyFile, baseRules ruleSource, top *policyFile) (*policyFil
 		Deny:  append(slices.Clone(base.Env.Deny), top.Env.Deny...),
 	}
 	out.Redirect = base.Redirect
+	out.Fetch = base.Fetch
+	if top.Fetch.Allow != nil {
+		out.Fetch.Allow = top.Fetch.Allow
+	}
+	if top.Fetch.Unlisted != "" {
+		out.Fetch.Unlisted = top.Fetch.Unlisted
+	}
 	if top.Redirect.Allow != nil {
 		out.Redirect.Allow = top.Redirect.Allow
 	}
@@ -362,7 +402,7 @@ func (c *compiler) errorf(key []string, format string, a ...any) error {
 
 func compile(name string, pf *policyFile, rules ruleSource, src []byte) (*Policy, error) {
 	c := &compiler{rules: rules, name: name, src: src, ids: map[string]string{}}
-	p := &Policy{name: name, src: src, rules: rules, comp: c, tools: map[string]tier{}, Shell: map[shellparse.Kind]Verdict{},
+	p := &Policy{name: name, src: src, rules: rules, comp: c, tools: map[string]Tier{}, Shell: map[shellparse.Kind]Verdict{},
 		commands: map[string]*Rule{}, broken: map[string]error{}}
 	if pf.Version != 1 {
 		return nil, c.errorf([]string{"version"}, "version = %d: this guard reads version 1 policies", pf.Version)
@@ -402,7 +442,7 @@ func compile(name string, pf *policyFile, rules ruleSource, src []byte) (*Policy
 			continue
 		}
 		k := shellparse.Kind(key)
-		if !slices.Contains(shellparse.Kinds, k) {
+		if !slices.Contains(shellparse.AllKinds(), k) {
 			return nil, c.errorf([]string{"shell", key}, "unknown shell construct %q", key)
 		}
 		v, err := ParseVerdict(val)
@@ -416,6 +456,9 @@ func compile(name string, pf *policyFile, rules ruleSource, src []byte) (*Policy
 	}
 
 	if err := c.compileEnv(p, &pf.Env); err != nil {
+		return nil, err
+	}
+	if err := c.compileFetch(p, &pf.Fetch); err != nil {
 		return nil, err
 	}
 	if err := c.compileRedirect(p, &pf.Redirect); err != nil {
@@ -605,6 +648,24 @@ func (c *compiler) compileEnv(p *Policy, ef *envFile) error {
 	return nil
 }
 
+func (c *compiler) compileFetch(p *Policy, ff *fetchFile) error {
+	p.Fetch.Unlisted = Deny
+	if ff.Unlisted != "" {
+		v, err := ParseVerdict(ff.Unlisted)
+		if err != nil {
+			return c.errorf([]string{"fetch", "unlisted"}, "fetch unlisted: %v", err)
+		}
+		p.Fetch.Unlisted = v
+	}
+	for _, a := range ff.Allow {
+		if !(strings.HasPrefix(a, "https://") || strings.HasPrefix(a, "http://")) || !doublestar.ValidatePattern(a) {
+			return c.errorf([]string{"fetch", "allow"}, "fetch allow: %q is not a pattern of http or https URLs", a)
+		}
+	}
+	p.Fetch.Allow = slices.Clone(ff.Allow)
+	return nil
+}
+
 func (c *compiler) compileRedirect(p *Policy, rf *redirectFile) error {
 	verdict := func(key, s string, def Verdict) (Verdict, error) {
 		if s == "" {
@@ -704,19 +765,9 @@ func allowedSummary(cmds map[string]*Rule) string {
 	return strings.Join(parts, ", ")
 }
 
-var errNoPolicy = errors.New("no policy")
-
-// readOnlyTools are the tools read-only mode may allow: they read files or
-// only keep the agent's own notes, and neither write files nor run code.
-// Their tier in the policy still has to allow them.
-var ReadOnlyTools = map[string]bool{
-	"Read": true, "Grep": true, "Glob": true, "LS": true, "NotebookRead": true,
-	"TodoWrite": true, "AskUserQuestion": true, "ExitPlanMode": true, "EnterPlanMode": true, "ToolSearch": true,
-}
-
-// toolTier finds the tier of a tool: its exact name first, then the
+// ToolTier finds the tier of a tool: its exact name first, then the
 // strictest of the patterns that match it, then the policy default.
-func (p *Policy) ToolTier(name string) (tier, string) {
+func (p *Policy) ToolTier(name string) (Tier, string) {
 	if t, ok := p.tools[name]; ok {
 		return t, "tools." + name
 	}
@@ -735,9 +786,9 @@ func (p *Policy) ToolTier(name string) (tier, string) {
 	return TierDeny, "" // the caller applies the default
 }
 
-// tierRank orders tiers by how much they allow; shell decides per command,
-// so it ranks between ask and allow.
-func tierRank(t tier) int {
+// tierRank orders tiers by how much they allow; a kind decides by the
+// call's input, so it ranks between session and allow.
+func tierRank(t Tier) int {
 	switch t {
 	case TierDeny:
 		return 0
@@ -745,10 +796,10 @@ func tierRank(t tier) int {
 		return 1
 	case TierSession:
 		return 2
-	case TierShell, TierPaths:
-		return 3
+	case TierInternal, TierAllow:
+		return 4
 	}
-	return 4
+	return 3 // a kind: decided by the input
 }
 
 func (p *Policy) EnvVerdict(name string) (Verdict, string, string) {

@@ -76,11 +76,6 @@ func Defaults() Limits {
 	}
 }
 
-// DefaultLimits holds the values of [Defaults]. Parse does not read it.
-//
-// Deprecated: use [Defaults].
-var DefaultLimits = Defaults()
-
 // Pos is a position in the source: 1-based line and column (in bytes).
 type Pos struct {
 	Line, Col int
@@ -363,11 +358,6 @@ func AllKinds() []Kind {
 		KindZsh, KindContinuation, KindLocale,
 	}
 }
-
-// Kinds holds the values of [AllKinds]. Nothing in this package reads it.
-//
-// Deprecated: use [AllKinds].
-var Kinds = AllKinds()
 
 // Describe returns a short English name of the construct for messages.
 func (k Kind) Describe() string {

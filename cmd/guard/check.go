@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"text/tabwriter"
 
+	"guard/agent"
 	"guard/engine"
 	"guard/policy"
 )
@@ -34,40 +35,35 @@ func runCheck(_ context.Context, s stdio, env getenv, args []string) error {
 	if *showPolicy && fs.NArg() == 0 && *input == "" {
 		return showLayers(s, env, *config, *cwd)
 	}
-	call := engine.Call{Tool: *tool, Home: env("HOME"), Temp: os.TempDir(), Guard: guardBinary(), Shell: shell, Locale: agentLocale(env), ReadOnly: *readOnly}
-	if h := passwdHome(); h != "" {
-		call.Homes = []string{h}
-	}
-	call.Protect = ownDirs(env, append([]string{call.Home}, call.Homes...))
-	call.Path = env("PATH")
+	var in map[string]any
 	switch {
 	case *tool == "Bash" && *input == "":
 		if fs.NArg() != 1 {
 			return usageError(s, "check", "want one command, quoted as one argument, got %d arguments", fs.NArg())
 		}
-		call.Input = map[string]any{"command": fs.Arg(0)}
+		in = map[string]any{"command": fs.Arg(0)}
 	default:
 		if fs.NArg() != 0 {
 			return usageError(s, "check", "a tool call takes its input from --input, not arguments")
 		}
-		if err := json.Unmarshal([]byte(*input), &call.Input); err != nil || call.Input == nil {
+		if err := json.Unmarshal([]byte(*input), &in); err != nil || in == nil {
 			return usageError(s, "check", "--input must be a JSON object")
 		}
 	}
-	call.Cwd = *cwd
-	if call.Cwd == "" {
+	dir := *cwd
+	if dir == "" {
 		wd, err := os.Getwd()
 		if err != nil {
 			return usageError(s, "check", "finding the working directory: %v", err)
 		}
-		call.Cwd = wd
+		dir = wd
 	}
-	abs, err := filepath.Abs(call.Cwd)
+	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return usageError(s, "check", "--cwd: %v", err)
 	}
-	call.Cwd = abs
-	call.Project = projectDir(env, call.Cwd)
+	call := callContext(env, abs, shell, *readOnly)
+	call.Tool, call.Input = *tool, agent.ClaudeInput(*tool, in)
 	layers, err := loadLayers(*config, call.Project, env)
 	if err != nil {
 		fmt.Fprintf(s.err, "guard check: %v\n", err)
@@ -76,7 +72,8 @@ func runCheck(_ context.Context, s stdio, env getenv, args []string) error {
 	if *showPolicy {
 		describeLayers(s, layers)
 	}
-	d := engine.DecideLayers(layers, call)
+	e := engine.Engine{Layers: layers}
+	d := e.Decide(call)
 	if *asJSON {
 		err = printJSON(s, layers, &d)
 	} else {
@@ -114,7 +111,7 @@ func printDecision(s stdio, layers *policy.Layers, d *engine.Decision) error {
 		if l.Pos.Line > 0 {
 			pos = l.Pos.String()
 		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\n", l.Verdict, l.Kind, pos, clip(oneLine(l.Text), 60), rule, oneLine(l.Why))
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\n", l.Verdict, l.Kind, pos, agent.Clip(oneLine(l.Text), 60), rule, oneLine(l.Why))
 	}
 	return tw.Flush()
 }

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"guard/engine"
+	"guard/corpus"
 	"guard/policy"
 )
 
@@ -81,7 +81,7 @@ func FuzzHook(f *testing.F) {
 		if err != nil {
 			f.Fatal(err)
 		}
-		cases, err := engine.LoadCases(name, src)
+		cases, err := corpus.LoadCases(name, src)
 		if err != nil {
 			f.Fatal(err)
 		}

@@ -14,21 +14,18 @@ package main
 //     exit 2 blocks, and exit 1 would let the call run.
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"syscall"
 	"time"
-	"unicode/utf8"
 
+	"guard/agent"
 	"guard/engine"
 )
 
@@ -59,26 +56,11 @@ var hookSignals = []os.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, s
 // maxReason bounds the reason Claude Code shows; it cuts longer strings.
 const maxReason = 4000
 
-type hookOutput struct {
-	HookSpecificOutput hookDecision `json:"hookSpecificOutput"`
-}
-
-type hookDecision struct {
-	HookEventName            string `json:"hookEventName"`
-	PermissionDecision       string `json:"permissionDecision"`
-	PermissionDecisionReason string `json:"permissionDecisionReason"`
-}
-
 // denial is a deny with its reason and hints, as the hook writes it.
-type denial struct {
-	why   string
-	hints []string
-}
-
-func (d *denial) Error() string { return d.why }
+type denial = agent.Denial
 
 func deny(format string, a ...any) *denial {
-	return &denial{why: fmt.Sprintf(format, a...)}
+	return &denial{Why: fmt.Sprintf(format, a...)}
 }
 
 // runHook decides one call. The decision runs in a goroutine of its own,
@@ -119,9 +101,9 @@ func runHook(ctx context.Context, s stdio, env getenv, args []string) error {
 	}
 
 	h := &hookRun{s: s, deadline: s.start.Add(*deadline), done: make(chan error, 1),
-		late: &denial{why: fmt.Sprintf("the decision took longer than the %s deadline", *deadline),
-			hints: []string{"split the command into smaller ones"}}}
-	go h.decide(func() (*hookOutput, error) {
+		late: &denial{Why: fmt.Sprintf("the decision took longer than the %s deadline", *deadline),
+			Hints: []string{"split the command into smaller ones"}}}
+	go h.decide(func() ([]byte, error) {
 		if bad != nil {
 			return nil, bad
 		}
@@ -178,23 +160,16 @@ func (h *hookRun) claimDeny() bool {
 // decide runs the decision and writes its answer or its deny, unless the
 // watchdog has denied first. A panic in it is a deny, and so is an answer
 // found after the deadline: the watchdog may not have woken yet.
-func (h *hookRun) decide(decide func() (*hookOutput, error)) {
+func (h *hookRun) decide(decide func() ([]byte, error)) {
 	defer func() {
 		if r := recover(); r != nil {
 			h.deny(deny("internal error: %v", r))
 		}
 	}()
-	out, err := decide()
+	data, err := decide()
 	if err != nil {
 		h.deny(err)
 		return
-	}
-	var data []byte
-	if out != nil {
-		if data, err = json.Marshal(out); err != nil {
-			h.deny(deny("encoding the answer: %v", err))
-			return
-		}
 	}
 	if time.Now().After(h.deadline) {
 		h.deny(h.late)
@@ -203,11 +178,11 @@ func (h *hookRun) decide(decide func() (*hookOutput, error)) {
 	if !h.claim.CompareAndSwap(claimNone, claimAnswer) {
 		return // the watchdog denied
 	}
-	if out == nil {
+	if len(data) == 0 {
 		h.done <- nil // PostToolUse: nothing to answer
 		return
 	}
-	if _, err := h.s.out.Write(append(data, '\n')); err != nil {
+	if _, err := h.s.out.Write(data); err != nil {
 		h.deny(deny("writing the answer: %v", err))
 		return
 	}
@@ -264,30 +239,21 @@ func signalName(sig os.Signal) string {
 func writeDeny(s stdio, err error) error {
 	var d *denial
 	if !errors.As(err, &d) {
-		d = &denial{why: err.Error()}
+		d = &denial{Why: err.Error()}
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "guard: denied: %s\n", clip(oneLine(d.why), maxReason))
-	for _, h := range d.hints {
+	fmt.Fprintf(&b, "guard: denied: %s\n", agent.Clip(oneLine(d.Why), maxReason))
+	for _, h := range d.Hints {
 		if h != "" {
-			fmt.Fprintf(&b, "guard: hint: %s\n", clip(oneLine(h), maxReason))
+			fmt.Fprintf(&b, "guard: hint: %s\n", agent.Clip(oneLine(h), maxReason))
 		}
 	}
 	io.WriteString(s.err, b.String())
 	return &exitError{code: 2}
 }
 
-// hookInput holds the fields of Claude Code's PreToolUse input that guard
-// uses. Field names are matched exactly; others are ignored.
-type hookInput struct {
-	event     string
-	session   string
-	toolName  string
-	toolInput map[string]any
-	cwd       string
-}
-
-func decodeHookInput(r io.Reader) (*hookInput, error) {
+// readHookInput reads the hook input from stdin, up to maxHookInput.
+func readHookInput(r io.Reader) ([]byte, error) {
 	data, err := io.ReadAll(io.LimitReader(r, maxHookInput+1))
 	if err != nil {
 		return nil, deny("reading the hook input: %v", err)
@@ -295,150 +261,46 @@ func decodeHookInput(r io.Reader) (*hookInput, error) {
 	if len(data) > maxHookInput {
 		return nil, deny("the hook input is larger than %d bytes", maxHookInput)
 	}
-	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, deny("the hook input is empty; guard hook reads a PreToolUse call as JSON on stdin")
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var raw map[string]json.RawMessage
-	if err := dec.Decode(&raw); err != nil {
-		return nil, deny("the hook input is not a JSON object: %v", err)
-	}
-	if len(bytes.TrimSpace(data[dec.InputOffset():])) > 0 {
-		return nil, deny("the hook input has data after its JSON object")
-	}
-	if raw == nil {
-		return nil, deny("the hook input is not a JSON object")
-	}
-	in := &hookInput{}
-	str := func(key string, required bool) (string, error) {
-		v, ok := raw[key]
-		if !ok {
-			if required {
-				return "", deny("the hook input has no %q field", key)
-			}
-			return "", nil
-		}
-		var s string
-		if err := json.Unmarshal(v, &s); err != nil {
-			return "", deny("the hook input's %q field is not a string", key)
-		}
-		return s, nil
-	}
-	if in.event, err = str("hook_event_name", false); err != nil {
-		return nil, err
-	}
-	if in.event != "" && in.event != "PreToolUse" && in.event != "PostToolUse" {
-		return nil, deny("guard hook decides PreToolUse calls, not %q", in.event)
-	}
-	if in.session, err = str("session_id", false); err != nil {
-		return nil, err
-	}
-	if in.toolName, err = str("tool_name", true); err != nil {
-		return nil, err
-	}
-	if in.toolName == "" {
-		return nil, deny("the hook input's tool_name is empty")
-	}
-	if in.cwd, err = str("cwd", true); err != nil {
-		return nil, err
-	}
-	if !filepath.IsAbs(in.cwd) {
-		return nil, deny("the hook input's cwd %q is not an absolute path", in.cwd)
-	}
-	ti, ok := raw["tool_input"]
-	if !ok {
-		return nil, deny("the hook input has no \"tool_input\" field")
-	}
-	tdec := json.NewDecoder(bytes.NewReader(ti))
-	tdec.UseNumber()
-	if err := tdec.Decode(&in.toolInput); err != nil || in.toolInput == nil {
-		return nil, deny("the hook input's tool_input is not a JSON object")
-	}
-	return in, nil
+	return data, nil
 }
 
-// decideHook reads the call, loads the policies and decides. For a
-// PostToolUse call it records that a tool of session tier ran, and answers
-// nothing.
-func decideHook(r io.Reader, env getenv, config string, readOnly bool, shell string) (*hookOutput, error) {
-	in, err := decodeHookInput(r)
+// decideHook reads the call through the agent's adapter, loads the
+// policies and decides; the adapter renders the answer. For a PostToolUse
+// call it records that a tool of session tier ran, and answers nothing.
+func decideHook(r io.Reader, env getenv, config string, readOnly bool, shell string) ([]byte, error) {
+	ad := agent.Claude{}
+	data, err := readHookInput(r)
 	if err != nil {
 		return nil, err
 	}
-	project := projectDir(env, in.cwd)
-	layers, err := loadLayers(config, project, env)
+	ev, err := ad.Decode(data)
 	if err != nil {
-		return nil, &denial{why: fmt.Sprintf("the policy does not load, so every call is denied: %v", err),
-			hints: []string{"ask the user to fix the policy file; guard check --config FILE shows the error"}}
+		return nil, err
 	}
-	state := sessionFile(env, in.session)
-	if in.event == "PostToolUse" {
-		if state != "" && engine.SessionTool(layers, in.toolName) {
-			recordSession(state, in.toolName)
+	call := callContext(env, ev.Call.Cwd, shell, readOnly)
+	call.Tool, call.Input, call.Session = ev.Call.Tool, ev.Call.Input, ev.Session
+	layers, err := loadLayers(config, call.Project, env)
+	if err != nil {
+		return nil, &denial{Why: fmt.Sprintf("the policy does not load, so every call is denied: %v", err),
+			Hints: []string{"ask the user to fix the policy file; guard check --config FILE shows the error"}}
+	}
+	grants := sessionGrants{file: sessionFile(env, ev.Session)}
+	if ev.Name == "PostToolUse" {
+		if grants.file != "" && engine.SessionTool(layers, call.Tool) {
+			recordSession(grants.file, call.Tool)
 		}
 		return nil, nil
 	}
-	var homes []string
-	if h := passwdHome(); h != "" {
-		homes = []string{h}
-	}
-	d := engine.DecideLayers(layers, engine.Call{
-		Tool:     in.toolName,
-		Input:    in.toolInput,
-		Cwd:      in.cwd,
-		Project:  project,
-		Home:     env("HOME"),
-		Homes:    homes,
-		Path:     env("PATH"),
-		Protect:  ownDirs(env, append([]string{env("HOME")}, homes...)),
-		Temp:     os.TempDir(),
-		Guard:    guardBinary(),
-		Shell:    shell,
-		Locale:   agentLocale(env),
-		ReadOnly: readOnly,
-		Approved: sessionApproved(state),
-	})
-
+	call.Grants = &grants
+	e := engine.Engine{Layers: layers}
+	d := e.Decide(call)
 	where := "policy " + layers.Name()
 	if d.ReadOnly {
 		where += ", read-only mode"
 	}
-	leaf := d.Deciding()
-	switch d.Verdict {
-	case engine.Allow:
-		return answer("allow", fmt.Sprintf("guard (%s): allowed: %s", where, d.Reason())), nil
-	case engine.Ask:
-		reason := fmt.Sprintf("guard (%s): needs approval: %s", where, d.Reason())
-		if leaf.Rule != "" {
-			reason += fmt.Sprintf(" (rule %s)", leaf.Rule)
-		}
-		return answer("ask", reason), nil
+	ans := ad.Answer(ev, &d, where)
+	if ans.Deny != nil {
+		return nil, ans.Deny
 	}
-	why := d.Reason()
-	if leaf.Rule != "" {
-		why += fmt.Sprintf(" (rule %s, %s)", leaf.Rule, where)
-	} else {
-		why += fmt.Sprintf(" (%s)", where)
-	}
-	return nil, &denial{why: why, hints: []string{d.Hint()}}
-}
-
-func answer(decision, reason string) *hookOutput {
-	return &hookOutput{HookSpecificOutput: hookDecision{
-		HookEventName:            "PreToolUse",
-		PermissionDecision:       decision,
-		PermissionDecisionReason: clip(oneLine(reason), maxReason),
-	}}
-}
-
-// clip shortens s to at most n bytes, on a character boundary.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "..."
+	return ans.Stdout, nil
 }

@@ -405,7 +405,9 @@ func TestHookLateAnswer(t *testing.T) {
 	var out, errb bytes.Buffer
 	h := &hookRun{s: stdio{out: &out, err: &errb}, deadline: time.Now().Add(-time.Millisecond), done: make(chan error, 1),
 		late: deny("the decision took longer than the 1ms deadline")}
-	h.decide(func() (*hookOutput, error) { return answer("allow", "git status is allowed"), nil })
+	h.decide(func() ([]byte, error) {
+		return []byte(`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"git status is allowed"}}` + "\n"), nil
+	})
 	if code := exitCode(<-h.done); code != 2 {
 		t.Errorf("exit code %d, want 2", code)
 	}
@@ -415,4 +417,16 @@ func TestHookLateAnswer(t *testing.T) {
 	if out.Len() != 0 {
 		t.Errorf("stdout %q, want empty", out.String())
 	}
+}
+
+// hookOutput is Claude Code's answer, as the tests read it: apart from the
+// adapter's own encoding.
+type hookOutput struct {
+	HookSpecificOutput hookDecision `json:"hookSpecificOutput"`
+}
+
+type hookDecision struct {
+	HookEventName            string `json:"hookEventName"`
+	PermissionDecision       string `json:"permissionDecision"`
+	PermissionDecisionReason string `json:"permissionDecisionReason"`
 }

@@ -3,9 +3,7 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -15,9 +13,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"guard/engine"
-	"guard/policy"
 )
 
 // stdio is what a run gets of its process: the three streams, the time the
@@ -149,92 +144,6 @@ func newFlagSet(name string, s stdio) *flag.FlagSet {
 	return fs
 }
 
-// policyFile is where a project keeps its policy.
-const policyFile = ".claude/guard.toml"
-
-// loadPolicy returns the policy in one file: the --config file, else the
-// project's .claude/guard.toml, else the embedded default. A policy file
-// that exists but cannot be read or loaded is an error: guard never falls
-// back to the default when a policy is there.
-func loadPolicy(config, projectDir string) (*policy.Policy, error) {
-	name := config
-	if name == "" {
-		if projectDir == "" {
-			return policy.Default()
-		}
-		name = filepath.Join(projectDir, filepath.FromSlash(policyFile))
-		if _, err := os.Lstat(name); errors.Is(err, os.ErrNotExist) {
-			return policy.Default()
-		}
-	}
-	p, _, err := loadFile(name)
-	return p, err
-}
-
-// loadFile loads a policy file and returns it with the sha256 of its bytes.
-func loadFile(name string) (*policy.Policy, string, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, "", fmt.Errorf("policy %s: %v", name, err)
-	}
-	defer f.Close()
-	src, err := io.ReadAll(io.LimitReader(f, 1<<20+1))
-	if err != nil {
-		return nil, "", fmt.Errorf("policy %s: %v", name, err)
-	}
-	p, err := engine.Load(name, bytes.NewReader(src))
-	return p, policy.Digest(src), err
-}
-
-// userPolicyFile returns where the user's own policy lives:
-// $XDG_CONFIG_HOME/guard/guard.toml, else ~/.config/guard/guard.toml.
-func userPolicyFile(env getenv) string {
-	if d := env("XDG_CONFIG_HOME"); filepath.IsAbs(d) {
-		return filepath.Join(d, "guard", "guard.toml")
-	}
-	if h := env("HOME"); filepath.IsAbs(h) {
-		return filepath.Join(h, ".config", "guard", "guard.toml")
-	}
-	return ""
-}
-
-// loadLayers returns the policies for a call. With --config, that file
-// alone decides. Otherwise the user's policy (or the embedded default) and
-// the project's .claude/guard.toml, if there is one, decide together: the
-// project can only restrict what the user allows, unless the user policy
-// trusts it by its sha256. Any policy file that exists but does not load
-// is an error.
-func loadLayers(config, projectDir string, env getenv) (*policy.Layers, error) {
-	if config != "" {
-		p, _, err := loadFile(config)
-		if err != nil {
-			return nil, err
-		}
-		return &policy.Layers{User: p}, nil
-	}
-	l := &policy.Layers{}
-	if name := userPolicyFile(env); name != "" {
-		if _, err := os.Lstat(name); !errors.Is(err, os.ErrNotExist) {
-			p, _, err := loadFile(name)
-			if err != nil {
-				return nil, err
-			}
-			l.User = p
-		}
-	}
-	if projectDir != "" {
-		name := filepath.Join(projectDir, filepath.FromSlash(policyFile))
-		if _, err := os.Lstat(name); !errors.Is(err, os.ErrNotExist) {
-			p, sum, err := loadFile(name)
-			if err != nil {
-				return nil, err
-			}
-			l.Project, l.ProjectSum = p, sum
-		}
-	}
-	return l, nil
-}
-
 // guardBinary returns the path of the running guard binary, a protected
 // path, or "".
 func guardBinary() string {
@@ -243,15 +152,6 @@ func guardBinary() string {
 		return ""
 	}
 	return exe
-}
-
-// projectDir returns the project root for a call: $CLAUDE_PROJECT_DIR, else
-// the call's working directory.
-func projectDir(env getenv, cwd string) string {
-	if d := env("CLAUDE_PROJECT_DIR"); d != "" && filepath.IsAbs(d) {
-		return filepath.Clean(d)
-	}
-	return cwd
 }
 
 // oneLine flattens a message for a single output line.

@@ -4,6 +4,7 @@ package main
 
 import (
 	"bufio"
+	"guard/engine"
 	"os"
 	"path/filepath"
 	"strings"
@@ -58,6 +59,26 @@ func sessionApproved(name string) map[string]bool {
 		}
 	}
 	return out
+}
+
+// sessionGrants are the grants of guard's session file: a tool of session
+// tier that ran in the session is granted for the rest of it.
+type sessionGrants struct {
+	file  string
+	tools map[string]bool // read on first use
+	read  bool
+}
+
+// Granted reports whether the tool of a session-tier leaf ran earlier in
+// the session.
+func (g *sessionGrants) Granted(session string, l engine.Leaf) bool {
+	if l.Kind != "tool" {
+		return false
+	}
+	if !g.read {
+		g.tools, g.read = sessionApproved(g.file), true
+	}
+	return g.tools[l.Text]
 }
 
 // recordSession adds a tool to a session's record. A failure only means

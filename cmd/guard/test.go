@@ -7,13 +7,15 @@ import (
 	"fmt"
 	"os"
 
-	"guard/engine"
+	"guard/corpus"
+	"guard/policy"
 )
 
-// runTest runs case files against a policy, and the policy's own examples.
+// runTest runs case files against the policies guard hook would use here,
+// and the examples of those policies' own rules.
 func runTest(_ context.Context, s stdio, env getenv, args []string) error {
 	fs := newFlagSet("test", s)
-	config := fs.String("config", "", "policy `file` (default: .claude/guard.toml in the current directory's project, else the embedded default)")
+	config := fs.String("config", "", "policy `file` (default: the user's and the project's policies, as guard hook loads them, else the embedded default)")
 	verbose := fs.Bool("v", false, "print every case, not only failures")
 	if err := fs.Parse(args); err != nil {
 		return &exitError{code: 2}
@@ -22,35 +24,34 @@ func runTest(_ context.Context, s stdio, env getenv, args []string) error {
 	if err != nil {
 		return usageError(s, "test", "finding the working directory: %v", err)
 	}
-	pol, err := loadPolicy(*config, projectDir(env, wd))
+	layers, err := loadLayers(*config, projectDir(env, wd), env)
 	if err != nil {
 		fmt.Fprintf(s.err, "guard test: %v\n", err)
 		return &exitError{code: 2}
 	}
-	var cases []engine.Case
+	var cases []corpus.Case
 	for _, name := range fs.Args() {
 		src, err := os.ReadFile(name)
 		if err != nil {
 			fmt.Fprintf(s.err, "guard test: %v\n", err)
 			return &exitError{code: 2}
 		}
-		cs, err := engine.LoadCases(name, src)
+		cs, err := corpus.LoadCases(name, src)
 		if err != nil {
 			fmt.Fprintf(s.err, "guard test: %v\n", err)
 			return &exitError{code: 2}
 		}
 		cases = append(cases, cs...)
 	}
-	for _, ex := range pol.Examples() {
-		cases = append(cases, engine.Case{File: pol.Name(), Line: ex.Line, Command: ex.Command, Want: ex.Want, Why: "example of rule " + ex.Rule})
-	}
+	// The cases are decided as guard hook decides a call from here: by
+	// the same layers. Say which.
+	fmt.Fprintf(s.out, "policy: %s\n", layers.Name())
 	passed, failed := 0, 0
-	for _, c := range cases {
-		_, err := engine.CheckCase(pol, c)
-		if err != nil {
+	check := func(l *policy.Layers, c corpus.Case) {
+		if _, err := corpus.Check(l, c); err != nil {
 			failed++
 			fmt.Fprintf(s.out, "FAIL %v\n", err)
-			continue
+			return
 		}
 		passed++
 		if *verbose {
@@ -59,6 +60,16 @@ func runTest(_ context.Context, s stdio, env getenv, args []string) error {
 				what = c.Tool
 			}
 			fmt.Fprintf(s.out, "ok   %s:%d: %q: %s\n", c.File, c.Line, what, c.Want)
+		}
+	}
+	for _, c := range cases {
+		check(layers, c)
+	}
+	// A rule's examples say what its own policy decides: each is decided
+	// by that policy alone.
+	for _, p := range layers.Policies() {
+		for _, ex := range p.Examples() {
+			check(&policy.Layers{User: p}, corpus.Case{File: p.Name(), Line: ex.Line, Command: ex.Command, Want: ex.Want, Why: "example of rule " + ex.Rule})
 		}
 	}
 	fmt.Fprintf(s.out, "%d passed, %d failed\n", passed, failed)

@@ -21,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	"guard/corpus"
 	"guard/engine"
 	"guard/internal/testnote"
 	"guard/policy"
@@ -224,7 +225,7 @@ func zshMissing(t *testing.T) {
 func oracleCall(command, cwd string) engine.Call {
 	return engine.Call{
 		Tool:    "Bash",
-		Input:   map[string]any{"command": command},
+		Input:   engine.Input{Command: command},
 		Cwd:     cwd,
 		Project: WorkDir,
 		Home:    HomeDir,
@@ -281,7 +282,7 @@ func TestOracleCorpus(t *testing.T) {
 		t.Fatalf("no case files in testcases/: %v", err)
 	}
 	type job struct {
-		c     engine.Case
+		c     corpus.Case
 		d     engine.Decision
 		shell string
 	}
@@ -289,13 +290,13 @@ func TestOracleCorpus(t *testing.T) {
 	total, bash, allowed, leftOut := 0, 0, 0, 0
 	runs := map[string]int{}
 	var reqs []request
-	var bashCases []engine.Case
+	var bashCases []corpus.Case
 	for _, name := range files {
 		src, err := os.ReadFile(name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		cases, err := engine.LoadCases(filepath.Join("testcases", filepath.Base(name)), src)
+		cases, err := corpus.LoadCases(filepath.Join("testcases", filepath.Base(name)), src)
 		if err != nil {
 			t.Fatal(err)
 		}

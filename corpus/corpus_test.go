@@ -1,8 +1,9 @@
 // Copyright 2026 The guard Authors. SPDX-License-Identifier: MIT
 
-package engine
+package corpus
 
 import (
+	"guard/engine"
 	"guard/policy"
 	"os"
 	"path/filepath"
@@ -30,15 +31,15 @@ func TestCorpus(t *testing.T) {
 		}
 		for _, c := range cases {
 			total++
-			if filepath.Base(name) == "everyday.toml" && c.Want == Allow {
+			if filepath.Base(name) == "everyday.toml" && c.Want == engine.Allow {
 				everydayAllow++
 			}
-			if c.Want == Deny && c.Rule == "" {
+			if c.Want == engine.Deny && c.Rule == "" {
 				// A deny that no rule is pinned to passes whatever denies it,
 				// a parse error included.
 				t.Errorf("%s:%d: a deny case must name the rule that decides it (rule = \"...\", or \"default\")", c.File, c.Line)
 			}
-			if _, err := CheckCase(p, c); err != nil {
+			if _, err := Check(&policy.Layers{User: p}, c); err != nil {
 				t.Error(err)
 			}
 		}

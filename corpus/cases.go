@@ -1,10 +1,16 @@
 // Copyright 2026 The guard Authors. SPDX-License-Identifier: MIT
 
-package engine
+// Package corpus reads guard's behaviour corpus: files of tool calls, in
+// Claude Code's terms, with the verdict and the rule a policy must give
+// each. guard test runs them against a policy; TestCorpus runs testcases/
+// against the embedded default.
+package corpus
 
 import (
 	"bytes"
 	"fmt"
+	"guard/agent"
+	"guard/engine"
 	"guard/policy"
 	"path"
 	"slices"
@@ -100,8 +106,8 @@ func LoadCases(name string, src []byte) ([]Case, error) {
 			return nil, fmt.Errorf("%s: a case needs a command or a tool", where)
 		case c.Cwd != "" && !path.IsAbs(c.Cwd):
 			return nil, fmt.Errorf("%s: cwd %q is not absolute", where, c.Cwd)
-		case c.Profile != "" && !slices.Contains(policy.Profiles, c.Profile):
-			return nil, fmt.Errorf("%s: profile %q: want one of %s", where, c.Profile, strings.Join(policy.Profiles, ", "))
+		case c.Profile != "" && !slices.Contains(policy.Profiles(), c.Profile):
+			return nil, fmt.Errorf("%s: profile %q: want one of %s", where, c.Profile, strings.Join(policy.Profiles(), ", "))
 		case c.Shell != "" && c.Shell != "bash" && c.Shell != "zsh":
 			return nil, fmt.Errorf("%s: shell %q: want bash or zsh, or no shell for one that is unknown", where, c.Shell)
 		}
@@ -123,17 +129,17 @@ func caseLines(src []byte) []int {
 	return out
 }
 
-// Call returns the tool call the case describes. A case without a cwd runs
-// at the root of a project in /project, as examples do.
-func (c *Case) Call() Call {
-	call := exampleCall(c.Command)
+// Call returns the call the case describes, as Claude Code's hook would
+// send it: its tool names and input fields. A case without a cwd runs at
+// the root of a project in /project, as examples do.
+func (c *Case) Call() engine.Call {
+	call := engine.ExampleCall(c.Command)
+	call.Kind, call.Tool = "", "Bash" // the policy's [tools] table gives the kind, as in guard hook
 	if c.Tool != "" && (c.Tool != "Bash" || c.Command == "") {
 		call.Tool = c.Tool
-		call.Input = c.Input
-		if call.Input == nil {
-			call.Input = map[string]any{}
-		}
+		call.Input = agent.ClaudeInput(c.Tool, c.Input)
 	}
+	call.AgentPaths = agent.ConfigPaths()
 	if c.Cwd != "" {
 		call.Cwd = c.Cwd
 	}
@@ -143,18 +149,19 @@ func (c *Case) Call() Call {
 	return call
 }
 
-// Check decides the case and returns an error if the verdict, or the rule
-// that decided, is not the one the case wants. A case that names a profile
-// is decided by that built-in policy instead of p.
-func CheckCase(p *policy.Policy, c Case) (Decision, error) {
+// Check decides the case with the layers, as guard hook would, and
+// returns an error if the verdict, or the rule that decided, is not the one
+// the case wants. A case that names a profile is decided by that built-in
+// policy instead.
+func Check(l *policy.Layers, c Case) (engine.Decision, error) {
 	if c.Profile != "" {
 		bp, err := policy.Builtin(c.Profile)
 		if err != nil {
-			return Decision{}, fmt.Errorf("%s:%d: %v", c.File, c.Line, err)
+			return engine.Decision{}, fmt.Errorf("%s:%d: %v", c.File, c.Line, err)
 		}
-		p = bp
+		l = &policy.Layers{User: bp}
 	}
-	d := Decide(p, c.Call())
+	d := engine.DecideLayers(l, c.Call())
 	what := c.Command
 	if what == "" {
 		what = c.Tool

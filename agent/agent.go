@@ -1,0 +1,125 @@
+// Copyright 2026 The guard Authors. SPDX-License-Identifier: MIT
+
+// Package agent speaks the hook protocols of coding agents. An adapter
+// turns what an agent sends before a tool runs into an [engine.Call], and
+// the engine's [engine.Decision] into the answer that agent understands.
+// Each agent is one file: adding an agent is adding an adapter.
+//
+// The engine knows no agent. What differs between agents lives here: the
+// names and input fields of their tools, the shape of their answers and
+// exit codes, and the files that configure them, which no call may write.
+package agent
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"guard/engine"
+)
+
+// Event is one hook input, decoded.
+type Event struct {
+	// Name is the hook event: PreToolUse decides a call; PostToolUse
+	// reports a call that ran.
+	Name    string
+	Session string
+	// Call is the call to decide, with its kind left to the policy, its
+	// tool and input, and its working directory. The caller fills in the
+	// rest of its context.
+	Call engine.Call
+	// Raw is the tool's input as the agent sent it: an answer that
+	// rewrites the input starts from it.
+	Raw map[string]any
+}
+
+// Answer is what guard hook writes and how it exits: Stdout and exit 0,
+// or a Denial (exit 2, the reason on stderr).
+type Answer struct {
+	Stdout []byte
+	Deny   *Denial
+}
+
+// Denial is a deny with its reason and what to do instead, as the hook
+// writes it to stderr for the agent's model.
+type Denial struct {
+	Why   string
+	Hints []string
+}
+
+func (d *Denial) Error() string { return d.Why }
+
+// Adapter is one agent's hook protocol.
+type Adapter interface {
+	// Decode reads one hook input. A malformed input is a *Denial.
+	Decode(data []byte) (*Event, error)
+	// Answer renders the decision of an event's call. where names the
+	// policy that decided, for the reason.
+	Answer(ev *Event, d *engine.Decision, where string) Answer
+	// ConfigPaths are path patterns of the agent's own configuration:
+	// settings, hooks, instructions. No call may write them.
+	ConfigPaths() []string
+}
+
+// Adapters are the agents guard speaks for, by the name guard hook
+// --agent takes.
+func Adapters() map[string]Adapter {
+	return map[string]Adapter{"claude": Claude{}}
+}
+
+// ConfigPaths returns the configuration paths of every agent guard knows,
+// whichever agent runs it: an agent must not rewrite another's hooks.
+func ConfigPaths() []string {
+	var out []string
+	for _, name := range []string{"claude"} {
+		out = append(out, Adapters()[name].ConfigPaths()...)
+	}
+	return out
+}
+
+// maxReason bounds the reason an agent shows; Claude Code cuts longer
+// strings.
+const maxReason = 4000
+
+// Reason says why a call got its verdict, in one line, for the agent.
+func Reason(d *engine.Decision, where string) string {
+	leaf := d.Deciding()
+	switch d.Verdict {
+	case engine.Allow:
+		return Clip(oneLine(fmt.Sprintf("guard (%s): allowed: %s", where, d.Reason())), maxReason)
+	case engine.Ask:
+		reason := fmt.Sprintf("guard (%s): needs approval: %s", where, d.Reason())
+		if leaf.Rule != "" {
+			reason += fmt.Sprintf(" (rule %s)", leaf.Rule)
+		}
+		return Clip(oneLine(reason), maxReason)
+	}
+	why := d.Reason()
+	if leaf.Rule != "" {
+		why += fmt.Sprintf(" (rule %s, %s)", leaf.Rule, where)
+	} else {
+		why += fmt.Sprintf(" (%s)", where)
+	}
+	return why
+}
+
+// Deny returns the denial of a decision.
+func Deny(d *engine.Decision, where string) *Denial {
+	return &Denial{Why: Reason(d, where), Hints: []string{d.Hint()}}
+}
+
+// oneLine puts s on one line, its runs of white space made one space.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// Clip shortens s to at most n bytes, on a character boundary.
+func Clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "..."
+}

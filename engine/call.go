@@ -1,0 +1,173 @@
+// Copyright 2026 The guard Authors. SPDX-License-Identifier: MIT
+
+package engine
+
+import (
+	"fmt"
+	"strings"
+
+	"guard/policy"
+	"guard/shellparse"
+)
+
+// Kind is what a call does, whatever the agent names its tool. An agent
+// adapter, or the policy's [tools] table, gives each tool its kind.
+type Kind string
+
+const (
+	KindShell  Kind = "shell"  // runs Input.Command in a shell
+	KindRead   Kind = "read"   // reads the file Input.Path
+	KindWrite  Kind = "write"  // writes the file Input.Path whole
+	KindEdit   Kind = "edit"   // changes the file Input.Path in place
+	KindList   Kind = "list"   // lists names under Input.Path ("" is the working directory)
+	KindSearch Kind = "search" // searches the files under Input.Path ("" is the working directory) for Input.Pattern
+	KindFetch  Kind = "fetch"  // fetches Input.URL
+	KindTool   Kind = "tool"   // any other tool: its name's tier in the policy decides
+)
+
+// Input is what guard judges of a call's input. An adapter fills the
+// fields of the call's kind from the agent's own input, and leaves a field
+// empty when the agent's input does not hold it as a string: an empty
+// field that the kind needs is denied.
+type Input struct {
+	Command string // shell: the command line
+	Path    string // read, write, edit, list, search: the file or directory
+	Pattern string // list, search: what is looked for; not judged
+	URL     string // fetch: the URL
+}
+
+// Call is one tool call to decide: what it does (its kind and input), where
+// (its context), and in which mode.
+type Call struct {
+	// Kind is what the call does. "" leaves it to the policy: the [tools]
+	// table gives Tool its kind, or a verdict.
+	Kind Kind
+	// Tool is the tool's name as the agent calls it (Bash, Read,
+	// mcp__github__get_issue): for messages, and for KindTool its tier.
+	Tool  string
+	Input Input
+
+	Cwd     string   // the absolute working directory of the call
+	Project string   // the absolute project root; "" means Cwd
+	Home    string   // the user's home directory ($HOME); "" means unknown
+	Homes   []string // other homes of the user (the passwd entry's): ~ in secret and protected paths stands for each
+	// ExecPath is the agent's search path for programs ($PATH), where guard
+	// finds the go whose version go.mod lines are compared with.
+	ExecPath string
+	// Protect names more directories no write may touch: guard's own
+	// state and the user's policy, wherever the environment puts them.
+	Protect []string
+	// AgentPaths are path patterns of the agents' own configuration
+	// (settings, hooks, instructions), protected like the policy's
+	// protected paths. The agent adapters give them.
+	AgentPaths []string
+	Temp       string // the system temp directory; "" means unknown
+	Guard      string // the guard binary, a protected path; "" means unknown
+	// Locale is the agent's locale, as LC_ALL, else LC_CTYPE, else LANG
+	// of its environment set it ("" when none is). Outside C, POSIX and
+	// UTF-8 locales a command holding non-ASCII bytes is refused: the shell
+	// would split it into characters differently.
+	Locale string
+	// Shell is the shell the agent runs commands in: "bash", "zsh", or ""
+	// when unknown. Unless it is bash, a command is judged as bash and as
+	// zsh would read it, and allowed only when it is safe in both.
+	Shell string
+
+	// ReadOnly puts the call in read-only mode, whatever the policy says
+	// (guard hook --read-only). Nothing in the call can take it away.
+	ReadOnly bool
+	// Session is the agent session the call belongs to, "" when unknown.
+	Session string
+	// Grants answers for the session tier: a session-tier part of the call
+	// that a grant of the session covers is allowed. Nil grants nothing.
+	Grants Grants
+	// FS is the file system the call's paths resolve in: links, git
+	// repositories, go.mod files, the trees recursive readers walk. Nil is
+	// the operating system's.
+	FS FS
+}
+
+// Grants is a store of what an agent session was granted.
+type Grants interface {
+	// Granted reports whether a grant of the session covers the leaf, a
+	// part of a call whose tier is session.
+	Granted(session string, l Leaf) bool
+}
+
+// Observer sees every decision an Engine makes, after it is made: for a
+// decision log or an export. It must not change the call or the decision.
+type Observer interface {
+	Decided(call *Call, d *Decision)
+}
+
+// Leaf is the verdict on one part of a call.
+type Leaf struct {
+	Verdict Verdict
+	Kind    string         // tool, command, redirect, assignment, construct, input
+	Text    string         // the part as written
+	Pos     shellparse.Pos // its position in the command, if it has one
+	Rule    string         // the rule that decided; "" when none matched and the default applied
+	Why     string         // why, in words the agent can act on
+	Hint    string         // what is allowed instead, if anything
+
+	// For a command: the programs it runs, as named (a wrapper and the
+	// command it wraps, find and its -exec command), and patterns of the
+	// programs those may start themselves (git its helpers, go test its
+	// compilers), from the rules' children lists. A pattern without a
+	// slash matches a program's base name; with one, its path.
+	Programs []string
+	Children []string
+}
+
+// Decision is the verdict on a whole call and on each of its parts.
+type Decision struct {
+	Verdict  Verdict
+	Leaves   []Leaf
+	Policy   string // the name of the policy that decided
+	ReadOnly bool   // the call was decided in read-only mode
+	// Rewrite, when set, is the input the agent is to run instead of the
+	// call's, with the same verdict: a shell command guard wraps to run
+	// in a sandbox, say. An adapter whose agent cannot take a rewritten
+	// input denies the call rather than run the original.
+	Rewrite *Input
+}
+
+// Deciding returns the first leaf whose verdict is the decision's.
+func (d *Decision) Deciding() Leaf {
+	for _, l := range d.Leaves {
+		if l.Verdict == d.Verdict {
+			return l
+		}
+	}
+	return Leaf{Verdict: d.Verdict, Kind: "input", Why: "nothing to decide"}
+}
+
+// Reason says why the call got its verdict.
+func (d *Decision) Reason() string {
+	l := d.Deciding()
+	if d.Verdict == policy.Allow {
+		if len(d.Leaves) == 1 {
+			return l.Why
+		}
+		var cmds []string
+		for _, l := range d.Leaves {
+			if l.Kind == "command" || l.Kind == "tool" {
+				cmds = append(cmds, l.Text)
+			}
+		}
+		s := fmt.Sprintf("every part is allowed: %s", strings.Join(cmds, "; "))
+		if len(s) > 300 {
+			s = s[:300] + "..."
+		}
+		return s
+	}
+	return l.Why
+}
+
+// Hint says what is allowed instead, or "".
+func (d *Decision) Hint() string {
+	if d.Verdict == policy.Allow {
+		return ""
+	}
+	return d.Deciding().Hint
+}

@@ -1,0 +1,60 @@
+// Copyright 2026 The guard Authors. SPDX-License-Identifier: MIT
+
+package engine
+
+import (
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+)
+
+// FS is the file system a call's paths resolve in. Names are absolute and
+// slash-separated. Errors are those of package os: a missing file is
+// fs.ErrNotExist, a path through a file that is not a directory
+// syscall.ENOTDIR, a directory guard may not read fs.ErrPermission.
+// Anything else makes the engine judge the path as unknown.
+type FS interface {
+	Stat(name string) (fs.FileInfo, error)
+	Lstat(name string) (fs.FileInfo, error)
+	Readlink(name string) (string, error)
+	ReadDir(name string) ([]fs.DirEntry, error)
+	// Open opens a regular file for reading, following links.
+	Open(name string) (fs.File, error)
+}
+
+// OS is the operating system's file system, the FS of a call that names
+// none.
+var OS FS = osFS{}
+
+type osFS struct{}
+
+func (osFS) Stat(name string) (fs.FileInfo, error)      { return os.Stat(name) }
+func (osFS) Lstat(name string) (fs.FileInfo, error)     { return os.Lstat(name) }
+func (osFS) Readlink(name string) (string, error)       { return os.Readlink(name) }
+func (osFS) ReadDir(name string) ([]fs.DirEntry, error) { return os.ReadDir(name) }
+func (osFS) Open(name string) (fs.File, error)          { return os.Open(name) }
+
+// readFile reads a whole file of fsys, up to max bytes; more is an error.
+func readFile(fsys FS, name string, max int64) ([]byte, error) {
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > max {
+		return nil, fmt.Errorf("%s is larger than %d bytes", name, max)
+	}
+	return data, nil
+}
+
+// Bounds on the files guard reads to judge a call: a .git file, commondir
+// or VERSION is a line; a go.mod is written by hand.
+const (
+	maxGitFile = 64 << 10
+	maxGoMod   = 1 << 20
+)

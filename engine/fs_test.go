@@ -1,0 +1,95 @@
+// Copyright 2026 The guard Authors. SPDX-License-Identifier: MIT
+
+package engine
+
+import (
+	"io/fs"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"guard/policy"
+)
+
+// fixture is an FS of a map: a call decided on it touches no real tree.
+type fixture struct{ m fstest.MapFS }
+
+func rel(name string) string {
+	if name == "/" {
+		return "."
+	}
+	return strings.TrimPrefix(name, "/")
+}
+
+func (f fixture) Stat(name string) (fs.FileInfo, error)      { return fs.Stat(f.m, rel(name)) }
+func (f fixture) Lstat(name string) (fs.FileInfo, error)     { return fs.Lstat(f.m, rel(name)) }
+func (f fixture) Readlink(name string) (string, error)       { return fs.ReadLink(f.m, rel(name)) }
+func (f fixture) ReadDir(name string) ([]fs.DirEntry, error) { return fs.ReadDir(f.m, rel(name)) }
+func (f fixture) Open(name string) (fs.File, error)          { return f.m.Open(rel(name)) }
+
+// TestFixtureFS decides calls on a tree that exists only in the call's FS:
+// links into the home's secrets are followed there, and nowhere else.
+func TestFixtureFS(t *testing.T) {
+	p, err := policy.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree := fixture{fstest.MapFS{
+		"proj/main.go":            {Data: []byte("package main\n")},
+		"proj/keys":               {Mode: fs.ModeSymlink, Data: []byte("/fixture-home/.ssh")},
+		"proj/notes":              {Mode: fs.ModeSymlink, Data: []byte("docs")},
+		"proj/docs/a.md":          {Data: []byte("a\n")},
+		"fixture-home/.ssh/id_ed": {Data: []byte("secret\n")},
+	}}
+	call := func(tool string, in Input) Call {
+		return Call{Tool: tool, Input: in, Cwd: "/proj", Project: "/proj", Home: "/fixture-home", Temp: "/tmp", FS: tree}
+	}
+	for _, tc := range []struct {
+		tool string
+		in   Input
+		want Verdict
+	}{
+		{"Read", Input{Path: "/proj/main.go"}, Allow},
+		{"Read", Input{Path: "/proj/keys/id_ed"}, Deny},
+		{"Bash", Input{Command: "cat keys/id_ed"}, Deny},
+		{"Bash", Input{Command: "cat notes/a.md"}, Allow},
+		{"Bash", Input{Command: "grep -r secret ."}, Ask}, // the walk meets the link to ~/.ssh: the secret is under it
+	} {
+		d := Decide(p, call(tc.tool, tc.in))
+		if d.Verdict != tc.want {
+			t.Errorf("%s %+v: %s: %s; want %s", tc.tool, tc.in, d.Verdict, d.Reason(), tc.want)
+		}
+		// On the real file system none of these paths exist, and the
+		// link is not there to follow.
+		real := call(tc.tool, tc.in)
+		real.FS = nil
+		if tc.want == Deny && tc.in.Path == "/proj/keys/id_ed" {
+			if d := Decide(p, real); d.Verdict == Deny && strings.Contains(d.Reason(), "secret") {
+				t.Errorf("on the OS: %s: %s; the fixture's link should not exist there", d.Verdict, d.Reason())
+			}
+		}
+	}
+}
+
+type recorder struct{ calls []string }
+
+func (r *recorder) Decided(c *Call, d *Decision) {
+	r.calls = append(r.calls, c.Input.Command+"="+d.Verdict.String())
+}
+
+// TestEngineObserver checks that the observer sees every decision, and
+// that a zero Engine denies.
+func TestEngineObserver(t *testing.T) {
+	var r recorder
+	e := Engine{Layers: &policy.Layers{}, Observer: &r}
+	for _, cmd := range []string{"git status", "rm -rf /"} {
+		e.Decide(Call{Tool: "Bash", Input: Input{Command: cmd}, Cwd: "/project", Project: "/project"})
+	}
+	if got := strings.Join(r.calls, ","); got != "git status=allow,rm -rf /=deny" {
+		t.Errorf("observed %q", got)
+	}
+	var zero Engine
+	if d := zero.Decide(Call{Tool: "Bash", Input: Input{Command: "true"}, Cwd: "/"}); d.Verdict != Deny {
+		t.Errorf("zero engine: %s", d.Verdict)
+	}
+}
