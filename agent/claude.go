@@ -51,11 +51,21 @@ var claudeFields = map[string]struct{ command, path, pattern, url string }{
 var genericPathFields = []string{"file_path", "notebook_path", "path"}
 
 // ClaudeInput returns what the engine judges of a Claude Code tool's
-// input. A field that is missing or not a string stays empty, and a call
-// whose kind needs it is denied.
-func ClaudeInput(tool string, in map[string]any) engine.Input {
+// input. A field the tool uses that is missing stays empty, and a call
+// whose kind needs it is denied; a field that is there but is not a
+// string, or is an empty string, is an error: guard cannot tell what the
+// tool will make of it.
+func ClaudeInput(tool string, in map[string]any) (engine.Input, error) {
+	var bad error
 	str := func(key string) string {
-		s, _ := in[key].(string)
+		v, ok := in[key]
+		if !ok {
+			return ""
+		}
+		s, isString := v.(string)
+		if (!isString || s == "") && bad == nil {
+			bad = deny("the %s call's %q field is not a string guard can judge", tool, key)
+		}
 		return s
 	}
 	if f, ok := claudeFields[tool]; ok {
@@ -72,7 +82,7 @@ func ClaudeInput(tool string, in map[string]any) engine.Input {
 		if f.url != "" {
 			out.URL = str(f.url)
 		}
-		return out
+		return out, bad
 	}
 	out := engine.Input{Command: str("command"), Pattern: str("pattern"), URL: str("url")}
 	n := 0
@@ -83,9 +93,9 @@ func ClaudeInput(tool string, in map[string]any) engine.Input {
 		}
 	}
 	if n > 1 {
-		out.Path = "" // which one the tool uses is unknown
+		out.Path = "" // which one the tool uses is unknown: a call that needs a path is denied
 	}
-	return out
+	return out, bad
 }
 
 // Decode reads a PreToolUse or PostToolUse input. Field names are matched
@@ -158,7 +168,11 @@ func (Claude) Decode(data []byte) (*Event, error) {
 	if err := tdec.Decode(&ev.Raw); err != nil || ev.Raw == nil {
 		return nil, deny("the hook input's tool_input is not a JSON object")
 	}
-	ev.Call = engine.Call{Tool: tool, Input: ClaudeInput(tool, ev.Raw), Cwd: cwd, Session: ev.Session}
+	input, err := ClaudeInput(tool, ev.Raw)
+	if err != nil {
+		return nil, err
+	}
+	ev.Call = engine.Call{Tool: tool, Input: input, Cwd: cwd, Session: ev.Session}
 	return ev, nil
 }
 

@@ -17,7 +17,6 @@ func TestClaudeInput(t *testing.T) {
 		want engine.Input
 	}{
 		{"Bash", map[string]any{"command": "ls", "description": "list"}, engine.Input{Command: "ls"}},
-		{"Bash", map[string]any{"command": 5}, engine.Input{}},
 		{"Read", map[string]any{"file_path": "/p/a"}, engine.Input{Path: "/p/a"}},
 		// The tool writes notebook_path: a file_path beside it must not be
 		// what guard judges.
@@ -30,8 +29,28 @@ func TestClaudeInput(t *testing.T) {
 		{"mcp__fs__read", map[string]any{"path": "/p/a"}, engine.Input{Path: "/p/a"}},
 		{"mcp__fs__read", map[string]any{"path": "/p/a", "file_path": "/home/u/.ssh/id_rsa"}, engine.Input{}},
 	} {
-		if got := ClaudeInput(tc.tool, tc.in); got != tc.want {
-			t.Errorf("%s %v: got %+v, want %+v", tc.tool, tc.in, got, tc.want)
+		got, err := ClaudeInput(tc.tool, tc.in)
+		if err != nil || got != tc.want {
+			t.Errorf("%s %v: got %+v, %v; want %+v", tc.tool, tc.in, got, err, tc.want)
+		}
+	}
+	// A field the tool uses that is there but is not a non-empty string:
+	// guard cannot tell what the tool makes of it (a Grep path of "" or
+	// [] is not the working directory for sure).
+	for _, tc := range []struct {
+		tool string
+		in   map[string]any
+	}{
+		{"Bash", map[string]any{"command": 5}},
+		{"Bash", map[string]any{"command": []any{"ls"}}},
+		{"Grep", map[string]any{"pattern": "x", "path": ""}},
+		{"Grep", map[string]any{"pattern": "x", "path": []any{"/home/u/.ssh"}}},
+		{"Glob", map[string]any{"pattern": 7}},
+		{"Read", map[string]any{"file_path": nil}},
+		{"mcp__fs__read", map[string]any{"path": map[string]any{}}},
+	} {
+		if got, err := ClaudeInput(tc.tool, tc.in); err == nil {
+			t.Errorf("%s %v: read as %+v, want an error", tc.tool, tc.in, got)
 		}
 	}
 }

@@ -131,13 +131,18 @@ func caseLines(src []byte) []int {
 
 // Call returns the call the case describes, as Claude Code's hook would
 // send it: its tool names and input fields. A case without a cwd runs at
-// the root of a project in /project, as examples do.
-func (c *Case) Call() engine.Call {
+// the root of a project in /project, as examples do. An input guard hook
+// would refuse to read is an error.
+func (c *Case) Call() (engine.Call, error) {
 	call := engine.ExampleCall(c.Command)
 	call.Kind, call.Tool = "", "Bash" // the policy's [tools] table gives the kind, as in guard hook
 	if c.Tool != "" && (c.Tool != "Bash" || c.Command == "") {
 		call.Tool = c.Tool
-		call.Input = agent.ClaudeInput(c.Tool, c.Input)
+		in, err := agent.ClaudeInput(c.Tool, c.Input)
+		if err != nil {
+			return engine.Call{}, err
+		}
+		call.Input = in
 	}
 	call.AgentPaths = agent.ConfigPaths()
 	if c.Cwd != "" {
@@ -146,7 +151,7 @@ func (c *Case) Call() engine.Call {
 	call.ReadOnly = c.ReadOnly
 	call.Shell = c.Shell
 	call.Locale = c.Locale
-	return call
+	return call, nil
 }
 
 // Check decides the case with the layers, as guard hook would, and
@@ -161,7 +166,14 @@ func Check(l *policy.Layers, c Case) (engine.Decision, error) {
 		}
 		l = &policy.Layers{User: bp}
 	}
-	d := engine.DecideLayers(l, c.Call())
+	call, err := c.Call()
+	var d engine.Decision
+	if err != nil {
+		// guard hook denies an input it cannot read, before any policy.
+		d = engine.Decision{Verdict: engine.Deny, Leaves: []engine.Leaf{{Verdict: engine.Deny, Kind: "input", Why: err.Error()}}}
+	} else {
+		d = engine.DecideLayers(l, call)
+	}
 	what := c.Command
 	if what == "" {
 		what = c.Tool

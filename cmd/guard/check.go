@@ -63,7 +63,10 @@ func runCheck(_ context.Context, s stdio, env getenv, args []string) error {
 		return usageError(s, "check", "--cwd: %v", err)
 	}
 	call := callContext(env, abs, shell, *readOnly)
-	call.Tool, call.Input = *tool, agent.ClaudeInput(*tool, in)
+	call.Tool = *tool
+	if call.Input, err = agent.ClaudeInput(*tool, in); err != nil {
+		return usageError(s, "check", "--input: %v", err)
+	}
 	layers, err := loadLayers(*config, call.Project, env)
 	if err != nil {
 		fmt.Fprintf(s.err, "guard check: %v\n", err)

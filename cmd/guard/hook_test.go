@@ -111,6 +111,8 @@ func TestHookDeniesBadInput(t *testing.T) {
 		{"empty cwd", hook, `{"tool_name":"Bash","tool_input":{"command":"git status"},"cwd":""}`, env, `the hook input's cwd "" is not an absolute path`},
 		{"UserPromptSubmit", hook, `{"hook_event_name":"UserPromptSubmit","tool_name":"Bash","tool_input":{"command":"git status"},"cwd":"` + clean + `"}`, env, `guard hook decides PreToolUse calls, not "UserPromptSubmit"`},
 		{"Bash without command", hook, `{"tool_name":"Bash","tool_input":{"cmd":"git status"},"cwd":"` + clean + `"}`, env, "Bash call has no command string in its input"},
+		{"Bash with a command that is not a string", hook, `{"tool_name":"Bash","tool_input":{"command":["rm","-rf","/"]},"cwd":"` + clean + `"}`, env, `the Bash call's "command" field is not a string guard can judge`},
+		{"Grep with an empty path", hook, `{"tool_name":"Grep","tool_input":{"pattern":"x","path":""},"cwd":"` + clean + `"}`, env, `the Grep call's "path" field is not a string guard can judge`},
 
 		// Over a bound.
 		{"stdin over 4 MiB", hook, big, env, "the hook input is larger than 4194304 bytes"},
