@@ -157,6 +157,9 @@ func (d *decider) decide() {
 		d.script(cmd, []string{path.Clean(d.call.Cwd)}, d.p.Dialect, d.call.Shell != "bash", 0)
 	case KindRead, KindList, KindSearch:
 		d.pathCall(name, rule, readAccess, kind != KindRead)
+		if kind == KindList && d.call.Input.Pattern != "" {
+			d.listPattern(name)
+		}
 	case KindWrite, KindEdit:
 		d.pathCall(name, rule, writeAccess, false)
 	case KindFetch:
@@ -227,6 +230,67 @@ func (d *decider) pathCall(name, rule string, acc access, cwdDefault bool) {
 		l.Hint = "write inside the project; files that configure the agent, git and the tool chain are protected"
 	}
 	d.add(l)
+}
+
+// listPattern judges the directory a list call's glob pattern reaches: a
+// pattern may be absolute, climb out of the call's path with .., or hold
+// braces that name other directories. Whatever directory its literal part
+// names must be listable too; what guard cannot place is denied.
+func (d *decider) listPattern(name string) {
+	pat := d.call.Input.Pattern
+	base := d.call.Input.Path
+	if base == "" {
+		base = d.call.Cwd
+	}
+	meta := strings.IndexAny(pat, "*?[{")
+	if meta < 0 {
+		meta = len(pat)
+	}
+	// Braces are expanded by the tool: an alternative may name a path.
+	if bracesNamePaths(pat) {
+		d.add(Leaf{Verdict: Deny, Kind: "path", Text: name + " " + pat, Rule: "paths.pattern",
+			Why:  fmt.Sprintf("%s: the pattern %q has braces around paths, which guard does not expand", name, pat),
+			Hint: "give one pattern without braces, or set the path"})
+		return
+	}
+	for _, c := range strings.Split(pat[meta:], "/") {
+		if c == ".." {
+			d.add(Leaf{Verdict: Deny, Kind: "path", Text: name + " " + pat, Rule: "paths.pattern",
+				Why:  fmt.Sprintf("%s: the pattern %q climbs out of its directory after a wildcard", name, pat),
+				Hint: "set the path to the directory to list instead"})
+			return
+		}
+	}
+	dir := globDir(pat[:meta] + "x")
+	tilde := dir == "~" || strings.HasPrefix(dir, "~/")
+	if !tilde && !path.IsAbs(dir) {
+		dir = path.Join(base, dir)
+	}
+	if !tilde && path.IsAbs(base) && (dir == path.Clean(base) || strings.HasPrefix(dir, path.Clean(base)+"/")) && !strings.Contains(pat[:meta], "..") {
+		return // inside the path already judged
+	}
+	pc := d.checkPath(dir, tilde, []string{path.Clean(d.call.Cwd)}, readAccess, d.p.Paths.Read)
+	d.add(Leaf{Verdict: pc.verdict, Kind: "path", Text: name + " " + pat, Rule: pc.rule, Why: fmt.Sprintf("%s pattern %s: %s", name, pat, pc.why)})
+}
+
+// bracesNamePaths reports whether an alternative in a pattern's braces
+// holds a slash, a ~ or a .., or the braces do not close: then the
+// pattern may reach directories its literal part does not name.
+func bracesNamePaths(pat string) bool {
+	for {
+		i := strings.IndexByte(pat, '{')
+		if i < 0 {
+			return false
+		}
+		j := strings.IndexByte(pat[i:], '}')
+		if j < 0 {
+			return true
+		}
+		if inner := pat[i+1 : i+j]; strings.ContainsAny(inner, "/~{") || strings.Contains(inner, "..") {
+			return true
+		}
+		pat = pat[i+j+1:]
+	}
 }
 
 // script decides a shell script run in the directories where.

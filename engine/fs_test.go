@@ -93,3 +93,35 @@ func TestEngineObserver(t *testing.T) {
 		t.Errorf("zero engine: %s", d.Verdict)
 	}
 }
+
+// TestListPattern judges where a list call's glob pattern reaches, not
+// only its path: an absolute pattern, a .. out of the path, ~, and braces
+// around paths.
+func TestListPattern(t *testing.T) {
+	p, err := policy.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		path, pattern string
+		want          Verdict
+	}{
+		{"", "**/*.go", Allow},
+		{"/proj", "src/*.{ts,tsx}", Allow},
+		{"/proj", "{src,test}/**/*.go", Allow},
+		{"", "/fixture-home/.ssh/*", Deny},
+		{"", "../fixture-home/.ssh/*", Deny},
+		{"/proj/src", "../../fixture-home/.ssh/**", Deny},
+		{"", "~/.ssh/*", Deny},
+		{"", "*/../../fixture-home/.ssh/*", Deny},
+		{"", "{/fixture-home/.ssh,src}/*", Deny},
+		{"", "{..,src}/*", Deny},
+		{"", "{src/*", Deny},
+		{"", "/usr/include/*.h", Allow},
+	} {
+		c := Call{Tool: "Glob", Input: Input{Path: tc.path, Pattern: tc.pattern}, Cwd: "/proj", Project: "/proj", Home: "/fixture-home", Temp: "/tmp"}
+		if d := Decide(p, c); d.Verdict != tc.want {
+			t.Errorf("Glob path %q pattern %q: %s: %s; want %s", tc.path, tc.pattern, d.Verdict, d.Reason(), tc.want)
+		}
+	}
+}
