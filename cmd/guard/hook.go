@@ -299,8 +299,13 @@ func decideHook(r io.Reader, env getenv, config string, readOnly bool, shell str
 		where += ", read-only mode"
 	}
 	ans := ad.Answer(ev, &d, where)
-	if ans.Deny != nil {
+	switch {
+	case ans.Deny != nil:
 		return nil, ans.Deny
+	case len(ans.Stdout) == 0:
+		// Exit 0 with nothing on stdout lets the agent's own permission
+		// rules decide: never what guard means for a PreToolUse call.
+		return nil, deny("internal error: the agent adapter gave no answer to a %s call", ev.Name)
 	}
 	return ans.Stdout, nil
 }
