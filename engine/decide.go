@@ -123,6 +123,21 @@ func (d *decider) decide() {
 		}
 	case KindShell, KindRead, KindWrite, KindEdit, KindList, KindSearch, KindFetch:
 		rule = "kind." + string(kind)
+		if d.call.Tool != "" {
+			// A call that names its kind and its tool: what the policy
+			// says of the tool still holds. A tool of another kind is
+			// denied; a tool's verdict is a leaf of its own.
+			tt, trule := d.p.ToolTier(d.call.Tool)
+			switch {
+			case trule == "":
+			case tt.IsKind() && kindOf(tt) != kind:
+				d.add(Leaf{Verdict: Deny, Kind: "input", Text: name, Rule: trule,
+					Why: fmt.Sprintf("the policy judges %s as a %s call, and the call came as %s", name, kindOf(tt), kind)})
+				return
+			case !tt.IsKind():
+				d.tool(name, tt, trule)
+			}
+		}
 	default:
 		d.add(Leaf{Verdict: Deny, Kind: "input", Text: name, Why: fmt.Sprintf("guard does not know calls of kind %q", kind)})
 		return

@@ -172,3 +172,40 @@ allow = ["https://go.dev/**", "https://pkg.go.dev/github.com/*"]
 		t.Errorf("unlisted = ask: %s: %s", d.Verdict, d.Reason())
 	}
 }
+
+// TestKindAndTool checks that a call naming both its kind and its tool
+// (as a harness's call may) is held to what the policy says of the tool.
+func TestKindAndTool(t *testing.T) {
+	p, err := policy.LoadUnchecked("tools.toml", strings.NewReader(`
+version = 1
+default = "deny"
+[tools]
+Bash = "shell"
+Peek = "read"
+Banned = "deny"
+Asked = "ask"
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		kind Kind
+		tool string
+		in   Input
+		want Verdict
+	}{
+		{KindRead, "Peek", Input{Path: "/project/a"}, Allow},
+		{KindRead, "", Input{Path: "/project/a"}, Allow},
+		{KindRead, "Banned", Input{Path: "/project/a"}, Deny},
+		{KindRead, "Asked", Input{Path: "/project/a"}, Ask},
+		{KindRead, "Bash", Input{Path: "/project/a"}, Deny},
+		{KindRead, "Unlisted", Input{Path: "/project/a"}, Allow},
+		{KindTool, "Peek", Input{}, Deny},
+		{"bogus", "Peek", Input{Path: "/project/a"}, Deny},
+	} {
+		d := Decide(p, Call{Kind: tc.kind, Tool: tc.tool, Input: tc.in, Cwd: "/project", Project: "/project"})
+		if d.Verdict != tc.want {
+			t.Errorf("%s %q: %s: %s; want %s", tc.kind, tc.tool, d.Verdict, d.Reason(), tc.want)
+		}
+	}
+}
