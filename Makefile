@@ -26,8 +26,9 @@ check:
 	$(GOVULNCHECK) ./...
 
 fuzz:
-	$(GO) test -run=- -fuzz=FuzzParse -fuzztime=30s ./shellparse
-	$(GO) test -run=- -fuzz=FuzzHook -fuzztime=30s ./cmd/guard
+	$(GO) test -run=- -fuzz=FuzzParse -fuzztime=200000x ./shellparse
+	$(GO) test -run=- -fuzz=FuzzHook -fuzztime=40000x ./cmd/guard
+	$(GO) test -run=- -fuzz=FuzzPolicy -fuzztime=60000x ./engine
 
 bench:
 	$(GO) test -run=- -bench=. -benchmem ./shellparse ./policy ./engine
