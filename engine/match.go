@@ -1,0 +1,572 @@
+// Copyright 2026 The guard Authors. SPDX-License-Identifier: MIT
+
+package engine
+
+import (
+	"fmt"
+	"maps"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+
+	"guard/policy"
+	"guard/shellparse"
+)
+
+// result is the verdict on one command while it is being matched: the
+// strictest verdict seen so far and why.
+type result struct {
+	verdict policy.Verdict
+	rule    string
+	why     string
+	hint    string
+	set     bool
+
+	programs []string // the programs the command runs, as named
+	children []string // patterns of the programs they may start themselves
+	notRO    []string // the rules on the way that are not marked read_only
+}
+
+func (r *result) add(v policy.Verdict, rule, why, hint string) {
+	if !r.set || v < r.verdict {
+		r.verdict, r.rule, r.why, r.hint, r.set = v, rule, why, hint, true
+	}
+}
+
+func (r *result) merge(o result) {
+	if o.set {
+		r.add(o.verdict, o.rule, o.why, o.hint)
+	}
+	r.programs = append(r.programs, o.programs...)
+	r.children = append(r.children, o.children...)
+	r.notRO = append(r.notRO, o.notRO...)
+}
+
+// argv decides one command line.
+func (d *decider) argv(args []shellparse.Word, where []string, shellDepth, wrapDepth int) result {
+	var r result
+	if len(args) == 0 {
+		r.add(policy.Deny, "shell.parse", "empty command", "")
+		return r
+	}
+	w0 := args[0]
+	switch {
+	case w0.Dynamic != "":
+		r.add(policy.Deny, "shell.dynamic-command", fmt.Sprintf("command name %s is not known until run time (%s)", w0.Source, w0.Dynamic), "write the command name out literally")
+		return r
+	case w0.Glob:
+		r.add(policy.Deny, "shell.dynamic-command", fmt.Sprintf("command name %s is a glob", w0.Source), "write the command name out literally")
+		return r
+	case wrapDepth > maxWrapperNesting:
+		r.add(policy.Deny, "wrap", fmt.Sprintf("commands wrap other commands more than %d deep", maxWrapperNesting), "")
+		return r
+	}
+	m := &matcher{d: d, where: where, shellDepth: shellDepth, wrapDepth: wrapDepth}
+	name := w0.Value
+	n, err := d.p.Command(name)
+	if err != nil {
+		r.add(policy.Deny, "", fmt.Sprintf("the policy's rule for %s does not compile: %v", name, err), "fix the policy file")
+		return r
+	}
+	if n != nil {
+		r := m.match(n, args[1:])
+		r.programs = append([]string{name}, r.programs...)
+		return r
+	}
+	hint := ""
+	if allowed := d.p.AllowedHint(); allowed != "" {
+		hint = "allowed without asking: " + allowed
+	}
+	r.add(d.p.Default, "", fmt.Sprintf("no rule for %s", name), hint)
+	if i := strings.LastIndexByte(name, '/'); i >= 0 && i < len(name)-1 {
+		// A program named by its path is judged by its rules only to deny:
+		// /tmp/x/git may be anything, /bin/rm -rf is still rm -rf.
+		if n, _ := d.p.Command(name[i+1:]); n != nil {
+			if br := m.match(n, args[1:]); br.verdict == policy.Deny {
+				r.add(policy.Deny, br.rule, fmt.Sprintf("%s is %s by its path: %s", name, name[i+1:], br.why), br.hint)
+			}
+		}
+	}
+	return r
+}
+
+// matcher matches one command line against a rule and its subcommands.
+type matcher struct {
+	d          *decider
+	where      []string
+	shellDepth int
+	wrapDepth  int
+}
+
+func (m *matcher) match(n *policy.Rule, args []shellparse.Word) result {
+	r := result{children: n.Children}
+	if !n.ReadOnly {
+		r.notRO = []string{n.ID} // dropped again when a subcommand decides
+	}
+	if !n.HasSubs() && n.HasVerdict && n.Verdict == policy.Deny {
+		r.add(policy.Deny, n.ID, n.Why(policy.Deny), n.Hint)
+		return r
+	}
+	present := map[string]bool{}
+	values := map[string][]string{}
+	var operands []shellparse.Word
+	endOpts := false
+	where := m.where
+	for i := 0; i < len(args); {
+		w := args[i]
+		if n.OptionsFirst && len(operands) > 0 {
+			endOpts = true
+		}
+		if w.Dynamic != "" {
+			r.add(n.Unknown, n.ID, fmt.Sprintf("%s: argument %s is not known until run time (%s)", n.ID, w.Source, w.Dynamic), "write the argument out literally")
+			operands = append(operands, w)
+			i++
+			continue
+		}
+		if !endOpts && !w.Glob && n.Exec[w.Value] {
+			i = m.exec(n, args, i, operands, &r)
+			continue
+		}
+		if !endOpts && !w.Glob && n.IsOption(w.Value) {
+			if w.Value == "--" {
+				endOpts = true
+				i++
+				if n.Rest != nil {
+					r.merge(m.match(n.Rest, args[i:]))
+					i = len(args)
+				}
+				continue
+			}
+			i = m.option(n, args, i, present, values, &r)
+			continue
+		}
+		// An operand.
+		if n.HasSubs() && len(operands) == 0 && !endOpts {
+			m.escalate(n, present, values, nil, &r)
+			var sub *policy.Rule
+			var err error
+			if w.Constant() && !w.Tilde {
+				if sub, err = m.d.p.Sub(n, w.Value); sub == nil && err == nil {
+					sub, err = m.d.p.Sub(n, strings.ToLower(w.Value))
+				}
+			}
+			if err != nil {
+				r.add(policy.Deny, n.ID, fmt.Sprintf("the policy's rule for %s %s does not compile: %v", n.ID, w.Value, err), "fix the policy file")
+				return r
+			}
+			if sub == nil {
+				r.add(n.Unknown, n.ID, fmt.Sprintf("no rule for %s %s", n.ID, w.Source), "rules exist for: "+n.ID+" "+strings.Join(slices.Sorted(maps.Keys(n.SubFiles)), "|"))
+				return r
+			}
+			r.notRO = nil // the subcommand's own mark decides
+			if n.Config != "" {
+				m.programConfig(n, values, &r)
+			}
+			r.merge(m.match(sub, args[i+1:]))
+			return r
+		}
+		if n.Wrap != nil && !slices.ContainsFunc(n.Wrap.Lookup, func(o string) bool { return present[o] }) {
+			m.escalate(n, present, values, nil, &r)
+			r.merge(m.wrapped(n, args[i:], present, values, where))
+			r.add(n.Verdict, n.ID, n.Why(n.Verdict), n.Hint)
+			return r
+		}
+		operands = append(operands, w)
+		i++
+	}
+	if n.HasSubs() && !n.HasVerdict {
+		r.add(n.Unknown, n.ID, fmt.Sprintf("%s needs a subcommand", n.ID), "rules exist for: "+n.ID+" "+strings.Join(slices.Sorted(maps.Keys(n.SubFiles)), "|"))
+		return r
+	}
+	if n.Wrap != nil && len(operands) == 0 {
+		r.add(n.Unknown, n.ID, fmt.Sprintf("%s without a command", n.ID), "")
+	}
+	// The rule's own deny and ask rules first: their reasons say most.
+	m.escalate(n, present, values, operands, &r)
+	switch {
+	case n.Args == policy.ArgsNone && len(operands) > 0:
+		r.add(n.Unknown, n.ID, fmt.Sprintf("%s takes no operands here, got %s", n.ID, operands[0].Source), n.OptionHint())
+	case len(n.ArgsWith) > 0 && len(operands) > 0 && !slices.ContainsFunc(n.ArgsWith, func(o string) bool { return present[o] }):
+		r.add(n.Unknown, n.ID, fmt.Sprintf("%s takes operands only with %s, got %s", n.ID, strings.Join(n.ArgsWith, " or "), operands[0].Source), "")
+	case n.MaxArgs > 0 && len(operands) > n.MaxArgs:
+		r.add(n.Unknown, n.ID, fmt.Sprintf("%s takes at most %d operands, got %d", n.ID, n.MaxArgs, len(operands)), "")
+	}
+	for _, o := range operands {
+		if o.Glob && o.GlobLead && !n.Globs {
+			r.add(n.Unknown, n.ID, fmt.Sprintf("%s: %s is a glob, and a file name it matches could act as an option", n.ID, o.Source), "prefix the pattern with a directory (./*.txt), quote it, or name the files")
+			break
+		}
+	}
+	if n.Args == policy.ArgsPath {
+		for _, o := range operands {
+			if !m.d.inProject(m.d.paths(m.where, o)) {
+				r.add(n.Unknown, n.ID, fmt.Sprintf("%s: %s is outside the project, or not known until run time", n.ID, o.Source), "")
+				break
+			}
+		}
+	}
+	if n.PathMode != "" {
+		for i, o := range operands {
+			acc := readAccess
+			if n.PathMode == "write" || n.PathMode == "copy" && i == len(operands)-1 {
+				acc = writeAccess
+			}
+			m.operandPath(n, o, acc, &r)
+		}
+	}
+	if n.WritesCwd {
+		m.cwdOutput(n, operands, &r)
+	}
+	if n.Config != "" {
+		m.programConfig(n, values, &r)
+	}
+	if n.RevPaths {
+		m.revPaths(n, operands, &r)
+	}
+	if n.Recursive != nil {
+		m.recursiveRead(n, present, values, operands, &r)
+	}
+	if len(n.Require) > 0 && !slices.ContainsFunc(n.Require, func(o string) bool { return present[o] || restHas(args, o) }) {
+		r.add(n.Unknown, n.ID, fmt.Sprintf("%s is allowed only with %s", n.ID, strings.Join(n.Require, " or ")), fmt.Sprintf("add %s", n.Require[0]))
+	}
+	if n.Interp && (len(operands) == 0 || operands[0].Constant() && operands[0].Value == "-") && !valueOptionPresent(n, present) {
+		r.add(policy.Deny, n.ID, fmt.Sprintf("%s reads code from standard input, which guard cannot check", n.ID), "write the code to a file with the edit tools, and ask to run it")
+	}
+	if n.Shell != "" {
+		m.shell(n, present, operands, &r)
+	}
+	r.add(n.Verdict, n.ID, n.Why(n.Verdict), n.Hint)
+	return r
+}
+
+// programConfig checks the configuration a program reads from where it
+// runs, after its -C options: the repository git uses and its
+// configuration, or the toolchain go.mod makes go download.
+func (m *matcher) programConfig(n *policy.Rule, values map[string][]string, r *result) {
+	dirs := m.where
+	for _, v := range values["-C"] {
+		dirs = m.d.chdirAll(dirs, v)
+	}
+	if dirs == nil {
+		r.add(n.Unknown, n.ID, fmt.Sprintf("%s runs in a directory guard does not know, so guard cannot tell what configuration it reads there", n.ID), "")
+		return
+	}
+	for _, dir := range dirs {
+		switch n.Config {
+		case "git":
+			if v, why := m.d.checkGit(dir); v != policy.Allow {
+				r.add(v, "git.repository", fmt.Sprintf("%s: %s", n.ID, why), "run git from the project's own working tree")
+				return
+			}
+		case "go":
+			if v, why := m.d.checkGo(dir); v != policy.Allow {
+				r.add(v, "go.toolchain", fmt.Sprintf("%s: %s", n.ID, why), "ask the user to install that go, or to run with GOTOOLCHAIN=local")
+				return
+			}
+		}
+	}
+}
+
+// cwdOutput checks the file a command like go build writes into its
+// working directory, named after the package it builds: cd .git/hooks &&
+// go build ../../pre-commit writes a hook.
+func (m *matcher) cwdOutput(n *policy.Rule, operands []shellparse.Word, r *result) {
+	var names []string
+	for _, o := range operands {
+		switch {
+		case !o.Constant():
+			r.add(n.Unknown, n.ID, fmt.Sprintf("%s writes a file named after %s into its directory, which guard cannot name", n.ID, o.Source), "")
+			return
+		case strings.Contains(o.Value, "..."), strings.HasSuffix(o.Value, ".go"):
+			// A pattern builds no binary here; a file list is named after the first file.
+			if strings.HasSuffix(o.Value, ".go") {
+				names = append(names, strings.TrimSuffix(path.Base(o.Value), ".go"))
+			}
+		default:
+			names = append(names, path.Base(o.Value))
+		}
+	}
+	if len(operands) == 0 {
+		names = append(names, ".")
+	}
+	if m.where == nil {
+		r.add(policy.Deny, "paths.writable", fmt.Sprintf("%s writes into a directory guard does not know", n.ID), "")
+		return
+	}
+	for _, dir := range m.where {
+		for _, name := range names {
+			if name == "." || name == "/" {
+				name = path.Base(dir)
+			}
+			if pc := m.d.checkPath(path.Join(dir, name), false, nil, writeAccess, policy.Allow); pc.verdict != policy.Allow {
+				r.add(pc.verdict, pc.rule, fmt.Sprintf("%s writes its output into its directory: %s", n.ID, pc.why), "build with -o into the project, or from the project's root")
+				return
+			}
+		}
+	}
+}
+
+// operandPath checks an operand that names a path the command reads or
+// writes against the policy's paths.
+func (m *matcher) operandPath(n *policy.Rule, o shellparse.Word, acc access, r *result) {
+	switch {
+	case o.Dynamic != "":
+		return // already short of allow
+	case o.Glob && acc == writeAccess:
+		// The directory the glob starts in must be writable at least.
+		if dir := globDir(o.Value); dir != "" {
+			if pc := m.d.checkPath(dir, o.Tilde, m.where, writeAccess, policy.Allow); pc.verdict == policy.Deny {
+				r.add(policy.Deny, pc.rule, fmt.Sprintf("%s: the glob %s: %s", n.ID, o.Source, pc.why), "")
+				return
+			}
+		}
+		r.add(n.Unknown, n.ID, fmt.Sprintf("%s writes to the files the glob %s names, which guard cannot check", n.ID, o.Source), "name the files")
+		return
+	case o.Glob:
+		m.globRead(n, o, r)
+		return
+	}
+	pc := m.d.checkPath(o.Value, o.Tilde, m.where, acc, policy.Allow)
+	if pc.verdict != policy.Allow {
+		r.add(pc.verdict, pc.rule, fmt.Sprintf("%s: %s", n.ID, pc.why), "")
+	}
+}
+
+// valueOptionPresent reports whether an accepted option that takes a value
+// is present: for an interpreter, such an option names the code to run
+// (python -m module), so it does not read standard input.
+func valueOptionPresent(n *policy.Rule, present map[string]bool) bool {
+	for name := range present {
+		if o := n.Options[name]; o != nil && o.Accepted && o.Value != policy.ValueNone {
+			return true
+		}
+	}
+	return false
+}
+
+// restHas reports whether opt stands after -- among args: cargo fmt --
+// --check passes --check on to rustfmt.
+func restHas(args []shellparse.Word, opt string) bool {
+	i := slices.IndexFunc(args, func(w shellparse.Word) bool { return w.Constant() && w.Value == "--" })
+	return i >= 0 && slices.ContainsFunc(args[i+1:], func(w shellparse.Word) bool { return w.Constant() && w.Value == opt })
+}
+
+// option reads the option at args[i], with its value, and returns the index
+// of the next argument.
+func (m *matcher) option(n *policy.Rule, args []shellparse.Word, i int, present map[string]bool, values map[string][]string, r *result) int {
+	tok := args[i].Value
+	unknown := func(why string) int {
+		r.add(n.Unknown, n.ID, why, n.OptionHint())
+		return i + 1
+	}
+	if tok[0] == '+' {
+		o := n.Options["+"]
+		present["+"] = true
+		return m.value(n, o, tok[1:], true, args, i, values, r)
+	}
+	if n.Digits && strings.Trim(tok[1:], "0123456789") == "" {
+		return i + 1
+	}
+	switch n.Style {
+	case policy.StyleGo, policy.StyleFind:
+		name, val, hasEq := tok, "", false
+		if n.Style == policy.StyleGo {
+			name, val, hasEq = strings.Cut(tok, "=")
+			if strings.HasPrefix(name, "--") {
+				name = name[1:]
+			}
+		}
+		o := n.Options[name]
+		if o == nil {
+			return unknown(fmt.Sprintf("%s: option %s is not in the accept-list", n.ID, tok))
+		}
+		present[o.Name] = true
+		if !o.Accepted {
+			return i + 1 // only an escalation names it; the escalation decides
+		}
+		if o.Value == policy.ValueNone {
+			if hasEq && val != "true" && val != "false" {
+				return unknown(fmt.Sprintf("%s: flag %s takes no value", n.ID, name))
+			}
+			return i + 1
+		}
+		return m.value(n, o, val, hasEq, args, i, values, r)
+	}
+	if strings.HasPrefix(tok, "--") {
+		name, val, hasEq := strings.Cut(tok, "=")
+		o := n.Options[name]
+		if o == nil {
+			// GNU tools and git take any unique prefix of a long option.
+			var cands []string
+			for _, long := range n.LongNames() {
+				if strings.HasPrefix(long, name) {
+					cands = append(cands, long)
+					present[long] = true // an escalation on any of them applies
+				}
+			}
+			if len(cands) > 0 {
+				return unknown(fmt.Sprintf("%s: %s may be an abbreviation of %s; write options in full", n.ID, name, strings.Join(cands, " or ")))
+			}
+			return unknown(fmt.Sprintf("%s: option %s is not in the accept-list", n.ID, name))
+		}
+		present[name] = true
+		if !o.Accepted {
+			return i + 1
+		}
+		if o.Value == policy.ValueNone {
+			if hasEq {
+				return unknown(fmt.Sprintf("%s: flag %s takes no value", n.ID, name))
+			}
+			return i + 1
+		}
+		return m.value(n, o, val, hasEq, args, i, values, r)
+	}
+	// A bundle of short options: -abc, -n5, -ofile.
+	for j := 1; j < len(tok); j++ {
+		c := tok[j]
+		if c >= 0x80 {
+			return unknown(fmt.Sprintf("%s: option %s is not in the accept-list", n.ID, tok))
+		}
+		name := "-" + string(c)
+		o := n.Options[name]
+		if o == nil {
+			// The rest may be this option's value or more options; an
+			// escalation on any of them applies.
+			for _, rc := range tok[j+1:] {
+				if e := n.Options["-"+string(rc)]; e != nil && !e.Accepted {
+					present[e.Name] = true
+				}
+			}
+			what := name
+			if len(tok) > 2 {
+				what = fmt.Sprintf("%s (in %s)", name, tok)
+			}
+			return unknown(fmt.Sprintf("%s: option %s is not in the accept-list", n.ID, what))
+		}
+		present[name] = true
+		if !o.Accepted || o.Value == policy.ValueNone {
+			continue
+		}
+		if j+1 < len(tok) {
+			return m.value(n, o, tok[j+1:], true, args, i, values, r)
+		}
+		return m.value(n, o, "", false, args, i, values, r)
+	}
+	return i + 1
+}
+
+// value checks the value of option o. An attached value is val; otherwise,
+// for a required value, the next argument. It returns the index of the
+// argument after the option and its value.
+func (m *matcher) value(n *policy.Rule, o *policy.Option, val string, attached bool, args []shellparse.Word, i int, values map[string][]string, r *result) int {
+	next := i + 1
+	bad := func(why string) int {
+		r.add(n.Unknown, n.ID, fmt.Sprintf("%s: %s", n.ID, why), n.OptionHint())
+		return next
+	}
+	if attached && args[i].Glob {
+		// The shell expands the whole word, value and all.
+		return bad(fmt.Sprintf("the value of %s in %s is part of a glob", o.Name, args[i].Source))
+	}
+	if !attached {
+		if o.Value == policy.ValueOptional {
+			return next
+		}
+		if next >= len(args) {
+			return bad(fmt.Sprintf("option %s needs a value", o.Name))
+		}
+		w := args[next]
+		next++
+		switch {
+		case w.Dynamic != "":
+			return bad(fmt.Sprintf("the value %s of %s is not known until run time (%s)", w.Source, o.Name, w.Dynamic))
+		case w.Glob:
+			return bad(fmt.Sprintf("the value %s of %s is a glob", w.Source, o.Name))
+		case strings.HasPrefix(w.Value, "-") && o.Type != "int":
+			return bad(fmt.Sprintf("the value %s of %s starts with -; attach it as %s=%s", w.Source, o.Name, o.Name, w.Value))
+		}
+		val = w.Value
+	}
+	values[o.Name] = append(values[o.Name], val)
+	if len(o.Values) > 0 {
+		if !slices.Contains(o.Values, val) {
+			return bad(fmt.Sprintf("%s %s: the value must be one of %s", o.Name, val, strings.Join(o.Values, ", ")))
+		}
+		return next
+	}
+	switch o.Type {
+	case "int":
+		if _, err := strconv.ParseInt(val, 10, 64); err != nil {
+			return bad(fmt.Sprintf("%s %s: the value must be a number", o.Name, val))
+		}
+	case "dir", "path":
+		w := shellparse.Word{Value: val, Tilde: val == "~" || strings.HasPrefix(val, "~/")}
+		if pc := m.d.checkPath(val, w.Tilde, m.where, readAccess, policy.Allow); pc.verdict != policy.Allow {
+			r.add(pc.verdict, pc.rule, fmt.Sprintf("%s %s: %s", n.ID, o.Name, pc.why), "")
+		}
+		if !m.d.inProject(m.d.chdirAll(m.where, val)) {
+			return bad(fmt.Sprintf("%s %s: the path is outside the project", o.Name, val))
+		}
+	case "env":
+		// The value names a variable the program sets for the commands it
+		// runs (xargs --process-slot-var=NAME): judged as an assignment.
+		l := m.d.assign(shellparse.Assign{Name: val, Value: shellparse.Word{Value: "0", Source: "0"}, Scope: shellparse.ScopeCommand})
+		l.Text = o.Name + "=" + val
+		m.d.add(l)
+	case "write":
+		tilde := val == "~" || strings.HasPrefix(val, "~/")
+		if pc := m.d.checkPath(val, tilde, m.where, writeAccess, policy.Allow); pc.verdict != policy.Allow {
+			r.add(pc.verdict, pc.rule, fmt.Sprintf("%s %s: %s", n.ID, o.Name, pc.why), "")
+		}
+	}
+	return next
+}
+
+// escalate applies the node's deny and ask rules.
+func (m *matcher) escalate(n *policy.Rule, present map[string]bool, values map[string][]string, operands []shellparse.Word, r *result) {
+	for _, e := range n.Escalations {
+		matched := "" // what triggered the rule, for the message
+		flagHit := len(e.Flags) == 0
+		for _, f := range e.Flags {
+			if !present[f] || flagHit {
+				continue
+			}
+			if len(e.Values) == 0 {
+				flagHit, matched = true, f
+			}
+			for _, v := range values[f] {
+				for _, pat := range e.Values {
+					if !flagHit && policy.Wildcard(pat, v) {
+						flagHit, matched = true, f+"="+v
+					}
+				}
+			}
+		}
+		argHit := len(e.Args) == 0
+		for _, o := range operands {
+			if argHit {
+				break
+			}
+			if !o.Constant() {
+				continue // already short of allow; the rule's own verdict stands
+			}
+			for _, pat := range e.Args {
+				if policy.Wildcard(pat, o.Value) {
+					argHit = true
+					if matched == "" {
+						matched = o.Value
+					}
+					break
+				}
+			}
+		}
+		if flagHit && argHit {
+			hint := e.Hint
+			if hint == "" {
+				hint = n.Hint
+			}
+			r.add(e.Verdict, e.ID, fmt.Sprintf("%s %s: %s", n.ID, matched, e.Reason), hint)
+		}
+	}
+}

@@ -1,0 +1,156 @@
+// Copyright 2026 The guard Authors. SPDX-License-Identifier: MIT
+
+package engine
+
+import (
+	"fmt"
+	"strings"
+
+	"guard/policy"
+	"guard/shellparse"
+)
+
+// script decides a shell script run in the directories where.
+func (d *decider) script(src string, where []string, dialect shellparse.Dialect, zsh bool, depth int) {
+	// Scripts of bash -c share the word bound of the command they are in,
+	// so that nesting them does not multiply the work.
+	left := shellparse.Defaults().MaxWords - d.words
+	if left < 1 {
+		d.add(Leaf{Verdict: policy.Deny, Kind: "input", Text: firstLine(src), Why: fmt.Sprintf("the command and the scripts in it hold more than %d words", shellparse.Defaults().MaxWords)})
+		return
+	}
+	s, err := shellparse.Parse(src, shellparse.Options{Dialect: dialect, Zsh: zsh, Limits: shellparse.Limits{MaxWords: left}})
+	if s != nil {
+		d.words += s.Words
+	}
+	if err != nil {
+		l := Leaf{Verdict: policy.Deny, Kind: "input", Text: firstLine(src), Rule: "shell.parse", Why: err.Error(), Hint: "write a plain command: guard denies what it cannot parse"}
+		if e, ok := err.(*shellparse.Error); ok {
+			l.Pos = e.Pos
+			l.Why = e.Msg
+			if e.Kind != "" {
+				l.Rule = "shell." + string(e.Kind)
+			}
+			if e.Pos != (shellparse.Pos{}) {
+				l.Why = fmt.Sprintf("%s at %s", e.Msg, e.Pos)
+			}
+		}
+		d.add(l)
+		return
+	}
+	for _, r := range s.Redirects {
+		d.fds.note(r)
+	}
+	for _, c := range s.Commands {
+		for _, r := range c.Redirs {
+			d.fds.note(r)
+		}
+	}
+	for _, f := range s.Findings {
+		d.add(d.construct(f))
+	}
+	for _, a := range s.Assigns {
+		d.add(d.assign(a))
+	}
+	for _, r := range s.Redirects {
+		d.add(d.redirect(r, d.resolve(where, r.Dir)))
+	}
+	for _, c := range s.Commands {
+		cwhere := d.resolve(where, c.Dir)
+		if why := d.secretWorkDir(cwhere); why != "" {
+			// A command reads its working directory without naming it:
+			// ls, find, grep -r, git status.
+			d.add(Leaf{Verdict: policy.Deny, Kind: "command", Text: c.Source, Pos: c.Pos, Rule: "paths.secret", Why: why,
+				Hint: "run commands from the project"})
+		}
+		for _, a := range c.Assigns {
+			d.add(d.assign(a))
+		}
+		for _, r := range c.Redirs {
+			d.add(d.redirect(r, cwhere))
+		}
+		res := d.argv(c.Args, cwhere, depth, 0)
+		if d.readOnly() && res.verdict == policy.Allow && len(res.notRO) > 0 {
+			res.add(policy.Deny, "read-only", fmt.Sprintf("read-only mode: %s may write files or run code", res.notRO[0]),
+				"read-only mode allows only the read-only commands of the policy")
+		}
+		d.add(Leaf{Verdict: res.verdict, Kind: "command", Text: c.Source, Pos: c.Pos, Rule: res.rule, Why: res.why, Hint: res.hint,
+			Programs: res.programs, Children: res.children})
+	}
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i] + " ..."
+	}
+	if len(s) > 200 {
+		s = s[:200] + "..."
+	}
+	return s
+}
+
+var constructHints = map[shellparse.Kind]string{
+	shellparse.KindCmdSubst:   "run the inner command on its own first, then write its output into the command literally",
+	shellparse.KindProcSubst:  "run the inner command on its own first, or use a pipe",
+	shellparse.KindParamExp:   "write the value out literally instead of using a variable",
+	shellparse.KindBackground: "run the command in the foreground",
+	shellparse.KindSubshell:   "run the commands without ( )",
+	shellparse.KindGroup:      "run the commands without { }",
+}
+
+func (d *decider) construct(f shellparse.Finding) Leaf {
+	l := Leaf{Kind: "construct", Text: f.Source, Pos: f.Pos, Rule: "shell." + string(f.Kind)}
+	what := fmt.Sprintf("%s at %s", f.Kind.Describe(), f.Pos)
+	if f.Kind.Fixed() {
+		l.Verdict = policy.Deny
+		l.Why = what + " is never allowed: it runs code guard cannot check, or changes what later commands mean"
+		if f.Why != "" {
+			l.Why = fmt.Sprintf("%s at %s is never allowed: %s", f.Kind.Describe(), f.Pos, f.Why)
+		}
+		l.Hint = "write the commands out plainly, one simple command at a time"
+		if f.Kind == shellparse.KindZsh {
+			l.Hint = "write it so that bash and zsh read it alike, or set CLAUDE_CODE_SHELL=bash"
+		}
+		return l
+	}
+	v, ok := d.p.Shell[f.Kind]
+	if !ok {
+		v, l.Rule = d.p.Default, ""
+	}
+	l.Verdict = v
+	switch v {
+	case policy.Allow:
+		l.Why = what + " is allowed"
+	case policy.Ask:
+		l.Why = what + " needs approval"
+	default:
+		l.Why = what + " is not allowed by policy"
+	}
+	l.Hint = constructHints[f.Kind]
+	return l
+}
+
+// assign decides an assignment by the variable's name.
+func (d *decider) assign(a shellparse.Assign) Leaf {
+	l := Leaf{Kind: "assignment", Text: a.Name + "=" + a.Value.Source, Pos: a.Pos}
+	if a.Scope == shellparse.ScopeLoop {
+		l.Text = "for " + a.Name
+	}
+	if why, ok := localeLeaf(a.Name, a.Value.Value, a.Scope != shellparse.ScopeLoop && a.Value.Constant() && !a.Value.Tilde); !ok {
+		l.Verdict, l.Rule, l.Why = policy.Deny, "shell.locale", why
+		l.Hint = "set LC_ALL, LC_CTYPE and LANG only to C, POSIX or a UTF-8 locale"
+		return l
+	}
+	v, rule, why := d.p.EnvVerdict(a.Name)
+	if tied, ok := zshTied[a.Name]; ok && d.call.Shell != "bash" {
+		// zsh ties the array path to PATH, cdpath to CDPATH, ...
+		if tv, trule, twhy := d.p.EnvVerdict(tied); tv < v {
+			v, rule, why = tv, trule, fmt.Sprintf("in zsh, %s is %s: %s", a.Name, tied, twhy)
+		}
+	}
+	l.Verdict, l.Rule, l.Why = v, rule, why
+	if v != policy.Allow {
+		l.Hint = "variables allowed: " + strings.Join(d.p.Env.Allow, ", ")
+	}
+	return l
+}
