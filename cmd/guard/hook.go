@@ -48,10 +48,22 @@ const defaultDeadline = 3 * time.Second
 // blocks; past it, it exits 2 without one. Exit 2 blocks the call either way.
 const denyGrace = 500 * time.Millisecond
 
-// hookSignals end guard hook in a deny. Without a handler a Go program dies
-// of SIGTERM, SIGINT and SIGHUP, and of SIGPIPE on a write to a closed
-// stdout or stderr: a death by signal lets the call run.
+// hookSignals would end guard hook unanswered: without a handler a Go
+// program dies of SIGTERM, SIGINT and SIGHUP, and of SIGPIPE on a write to
+// a closed stdout or stderr, and a death by signal lets the call run.
+//
+// guard hook ignores them from its start, which costs a system call each,
+// and installs a handler only when it is still running after signalDelay:
+// a handler costs a goroutine and an OS thread, about a sixth of the whole
+// run of a typical call. A signal while they are ignored is lost, and the
+// run ends as it would have; a write to a closed pipe fails with EPIPE,
+// which is a deny. A signal after signalDelay ends the run in a deny at
+// once.
 var hookSignals = []os.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGPIPE}
+
+// signalDelay is how long guard hook runs with hookSignals ignored before
+// it installs their handler. A typical call has been answered by then.
+const signalDelay = 20 * time.Millisecond
 
 // maxReason bounds the reason Claude Code shows; it cuts longer strings.
 const maxReason = 4000
@@ -63,18 +75,17 @@ func deny(format string, a ...any) *denial {
 	return &denial{Why: fmt.Sprintf(format, a...)}
 }
 
-// runHook decides one call. The decision runs in a goroutine of its own,
-// because it reads stdin and the file system and writes stdout, and any of
-// these can block forever. This goroutine is the watchdog: it ends the run
-// with a deny when the deadline passes, a signal arrives or ctx is done,
-// whatever the decision is doing. The run then ends the process itself
-// through s.exit before it lets go of the signals, so that no signal can
-// kill it between the answer and the exit.
+// runHook decides one call on this goroutine, with a watchdog behind it:
+// the decision reads stdin and the file system and writes stdout, and any of
+// these can block forever. The watchdog is a timer, not a goroutine: when
+// the deadline passes, a signal arrives or ctx is done while the decision
+// runs, it writes the deny and ends the process through s.exit, whatever
+// the decision is doing. Whoever ends the run first, the decision or the
+// watchdog, calls s.exit; runHook returns that end's error.
 func runHook(ctx context.Context, s stdio, env getenv, args []string) error {
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, hookSignals...)
-	defer signal.Stop(sigs)
-
+	if s.signals {
+		signal.Ignore(hookSignals...)
+	}
 	fs := newFlagSet("hook", s)
 	fs.SetOutput(io.Discard) // the deny line carries the error; stderr holds nothing else
 	config := fs.String("config", "", "policy `file` (default: .claude/guard.toml in the project, else the embedded default)")
@@ -100,30 +111,26 @@ func runHook(ctx context.Context, s stdio, env getenv, args []string) error {
 		*deadline = defaultDeadline
 	}
 
-	h := &hookRun{s: s, deadline: s.start.Add(*deadline), done: make(chan error, 1),
+	h := &hookRun{s: s, deadline: s.start.Add(*deadline), result: make(chan error, 1),
 		late: &denial{Why: fmt.Sprintf("the decision took longer than the %s deadline", *deadline),
 			Hints: []string{"split the command into smaller ones"}}}
-	go h.decide(func() ([]byte, error) {
+	late := time.AfterFunc(time.Until(h.deadline), func() { h.expire(h.late) })
+	defer late.Stop()
+	cancelled := context.AfterFunc(ctx, func() { h.expire(deny("cancelled: %v", ctx.Err())) })
+	defer cancelled()
+	if s.signals {
+		listen := time.AfterFunc(signalDelay, h.listen)
+		defer listen.Stop()
+	}
+	if err, owner := h.decide(func() ([]byte, error) {
 		if bad != nil {
 			return nil, bad
 		}
 		return decideHook(s.in, env, *config, *readOnly, shell)
-	})
-	timer := time.NewTimer(time.Until(h.deadline))
-	defer timer.Stop()
-	select {
-	case err = <-h.done:
-	case <-timer.C:
-		err = h.stop(h.late)
-	case sig := <-sigs:
-		err = h.stop(deny("guard hook was stopped by %s before it answered", signalName(sig)))
-	case <-ctx.Done():
-		err = h.stop(deny("cancelled: %v", ctx.Err()))
+	}); owner {
+		h.end(err)
 	}
-	if s.exit != nil {
-		s.exit(exitCode(err))
-	}
-	return err
+	return <-h.result
 }
 
 // hookRun is one run of guard hook: its decision and its watchdog race to
@@ -132,23 +139,26 @@ type hookRun struct {
 	s        stdio
 	deadline time.Time
 	late     *denial      // the deny for missing the deadline
-	claim    atomic.Int32 // claimNone, then claimAnswer or claimDeny
-	done     chan error   // the decision's end: nil, or the exit error of its deny
+	claim    atomic.Int32 // claimNone, then claimAnswer, claimDone or claimDeny
+	ended    atomic.Bool
+	result   chan error // the error of the run's end
 }
 
 const (
 	claimNone   = iota
 	claimAnswer // the decision writes the answer to stdout
+	claimDone   // the answer is written; nothing else is written after it
 	claimDeny   // a deny is written to stderr; nothing else is written after it
 )
 
-// claimDeny claims the run for a deny, unless a deny has it already. A deny
-// may follow an answer that is being written: exit 2 blocks the call, and a
-// write to stdout that does not end must not hold up the deny.
+// claimDeny claims the run for a deny, unless a deny has it already or the
+// answer is out. A deny may follow an answer that is being written: exit 2
+// blocks the call, and a write to stdout that does not end must not hold up
+// the deny.
 func (h *hookRun) claimDeny() bool {
 	for {
 		c := h.claim.Load()
-		if c == claimDeny {
+		if c == claimDeny || c == claimDone {
 			return false
 		}
 		if h.claim.CompareAndSwap(c, claimDeny) {
@@ -157,67 +167,90 @@ func (h *hookRun) claimDeny() bool {
 	}
 }
 
+// end ends the run with err, once: it hands err to runHook and exits the
+// process through s.exit. A second end does nothing.
+func (h *hookRun) end(err error) {
+	if !h.ended.CompareAndSwap(false, true) {
+		return
+	}
+	h.result <- err
+	if h.s.exit != nil {
+		h.s.exit(exitCode(err))
+	}
+}
+
 // decide runs the decision and writes its answer or its deny, unless the
 // watchdog has denied first. A panic in it is a deny, and so is an answer
-// found after the deadline: the watchdog may not have woken yet.
-func (h *hookRun) decide(decide func() ([]byte, error)) {
-	defer func() {
-		if r := recover(); r != nil {
-			h.deny(deny("internal error: %v", r))
-		}
-	}()
-	data, err := decide()
-	if err != nil {
-		h.deny(err)
-		return
+// found after the deadline: the watchdog may not have woken yet. It
+// reports whether the run is the decision's to end.
+func (h *hookRun) decide(decide func() ([]byte, error)) (err error, owner bool) {
+	data, err := recovered(decide)
+	if err == nil && time.Now().After(h.deadline) {
+		err = h.late
 	}
-	if time.Now().After(h.deadline) {
-		h.deny(h.late)
-		return
+	if err != nil {
+		if !h.claimDeny() {
+			return nil, false // the watchdog denied
+		}
+		return writeDeny(h.s, err), true
 	}
 	if !h.claim.CompareAndSwap(claimNone, claimAnswer) {
-		return // the watchdog denied
+		return nil, false
 	}
-	if len(data) == 0 {
-		h.done <- nil // PostToolUse: nothing to answer
-		return
+	if len(data) > 0 { // a PostToolUse call has nothing to answer
+		if _, err := h.s.out.Write(data); err != nil {
+			if !h.claimDeny() {
+				return nil, false
+			}
+			return writeDeny(h.s, deny("writing the answer: %v", err)), true
+		}
 	}
-	if _, err := h.s.out.Write(data); err != nil {
-		h.deny(deny("writing the answer: %v", err))
-		return
+	if !h.claim.CompareAndSwap(claimAnswer, claimDone) {
+		return nil, false // the watchdog denied while stdout was written
 	}
-	h.done <- nil
+	return nil, true
 }
 
-// deny ends the decision in a deny, unless the watchdog has denied first.
-func (h *hookRun) deny(err error) {
-	if h.claimDeny() {
-		h.done <- writeDeny(h.s, err)
-	}
+// recovered runs decide, turning a panic into a deny.
+func recovered(decide func() ([]byte, error)) (data []byte, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			data, err = nil, deny("internal error: %v", r)
+		}
+	}()
+	return decide()
 }
 
-// stop is the watchdog's deny. A decision that has just ended keeps its
-// answer. Otherwise the deny line is written unless the decision is writing
-// its own, and the run ends within denyGrace even if stderr blocks.
-func (h *hookRun) stop(err error) error {
-	select {
-	case err := <-h.done:
-		return err
-	default:
+// expire is the watchdog's deny. An answer that is out stays the answer.
+// Otherwise the deny line is written unless the decision is writing its
+// own, and the run ends within denyGrace even if stderr blocks.
+func (h *hookRun) expire(d *denial) {
+	if !h.claimDeny() {
+		if h.claim.Load() == claimDone {
+			return // the decision is ending the run with its answer
+		}
+		time.Sleep(denyGrace) // the decision's deny is being written
+		h.end(&exitError{code: 2, msg: "the deny line could not be written"})
+		return
 	}
-	written := h.done // the decision's deny, if it has claimed one
-	if h.claimDeny() {
-		written = make(chan error, 1)
-		go func() { written <- writeDeny(h.s, err) }()
-	}
+	written := make(chan error, 1)
+	go func() { written <- writeDeny(h.s, d) }()
 	grace := time.NewTimer(denyGrace)
 	defer grace.Stop()
 	select {
 	case err := <-written:
-		return err
+		h.end(err)
 	case <-grace.C:
-		return &exitError{code: 2, msg: "the deny line could not be written"}
+		h.end(&exitError{code: 2, msg: "the deny line could not be written"})
 	}
+}
+
+// listen installs the handler of hookSignals, for a run still going after
+// signalDelay: the first signal ends it in a deny.
+func (h *hookRun) listen() {
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, hookSignals...)
+	h.expire(deny("guard hook was stopped by %s before it answered", signalName(<-sigs)))
 }
 
 // signalName names the signals that end guard hook.

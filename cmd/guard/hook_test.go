@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -359,24 +360,51 @@ func TestHookWatchdog(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			var out, errb bytes.Buffer
-			exits := []int{}
-			s := stdio{in: tc.in, out: &out, err: &errb, start: tc.start, exit: func(code int) { exits = append(exits, code) }}
-			err := run(tc.ctx, tc.args, s, func(string) string { return "" })
-			if code := exitCode(err); code != 2 {
-				t.Errorf("exit code %d, want 2 (error %v)", code, err)
-			}
-			if !slices.Equal(exits, []int{2}) {
-				t.Errorf("exit called with %v, want [2]", exits)
+			// The decision may never return: stdin stays blocked until the
+			// test ends. The run ends at its first exit.
+			var out, errb syncBuffer
+			exits := make(chan int, 2)
+			s := stdio{in: tc.in, out: &out, err: &errb, start: tc.start, exit: func(code int) { exits <- code }}
+			returned := make(chan error, 1)
+			go func() { returned <- run(tc.ctx, tc.args, s, func(string) string { return "" }) }()
+			if code := <-exits; code != 2 {
+				t.Errorf("exit code %d, want 2", code)
 			}
 			if errb.String() != tc.want {
 				t.Errorf("stderr %q, want %q", errb.String(), tc.want)
 			}
-			if out.Len() != 0 {
+			if out.String() != "" {
 				t.Errorf("stdout %q, want empty", out.String())
+			}
+			if tc.in != blocked {
+				if err := <-returned; exitCode(err) != 2 {
+					t.Errorf("run returned %v, want exit code 2", err)
+				}
+				if len(exits) > 0 {
+					t.Errorf("exit called again with %d", <-exits)
+				}
 			}
 		})
 	}
+}
+
+// syncBuffer is a bytes.Buffer that the watchdog and the test may use at
+// once.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
 }
 
 // TestHookExits checks that guard hook ends the process itself, with 0
@@ -405,13 +433,13 @@ func TestHookExits(t *testing.T) {
 // after the deadline, before the watchdog wakes: nothing reaches stdout.
 func TestHookLateAnswer(t *testing.T) {
 	var out, errb bytes.Buffer
-	h := &hookRun{s: stdio{out: &out, err: &errb}, deadline: time.Now().Add(-time.Millisecond), done: make(chan error, 1),
+	h := &hookRun{s: stdio{out: &out, err: &errb}, deadline: time.Now().Add(-time.Millisecond), result: make(chan error, 1),
 		late: deny("the decision took longer than the 1ms deadline")}
-	h.decide(func() ([]byte, error) {
+	err, owner := h.decide(func() ([]byte, error) {
 		return []byte(`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"git status is allowed"}}` + "\n"), nil
 	})
-	if code := exitCode(<-h.done); code != 2 {
-		t.Errorf("exit code %d, want 2", code)
+	if code := exitCode(err); code != 2 || !owner {
+		t.Errorf("exit code %d, owner %v; want 2 and the decision's to end", code, owner)
 	}
 	if want := "guard: denied: the decision took longer than the 1ms deadline\n"; errb.String() != want {
 		t.Errorf("stderr %q, want %q", errb.String(), want)

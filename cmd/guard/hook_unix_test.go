@@ -60,13 +60,14 @@ func hookProcessCode(t *testing.T, cmd *exec.Cmd) int {
 }
 
 // hookPartialCall is the start of a call, larger than any pipe's buffer:
-// once it is written, guard has read from stdin, so its signal handlers are
-// in place, and it waits there for the rest.
+// once it is written, guard has read from stdin and waits there for the
+// rest.
 var hookPartialCall = []byte(`{"tool_name":"Bash","tool_input":{"command":"git status"},"pad":"` + strings.Repeat("x", 1<<20))
 
 // TestHookSignals sends each signal that would kill a Go program to guard
-// hook while it waits for the rest of its stdin: each ends in exit 2 and a
-// deny that names the signal.
+// hook while it waits for the rest of its stdin: it does not die of it, and
+// once its handler is in place the signal ends the run in exit 2 and a deny
+// that names it.
 func TestHookSignals(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGPIPE} {
 		t.Run(signalName(sig), func(t *testing.T) {
@@ -83,10 +84,24 @@ func TestHookSignals(t *testing.T) {
 			if _, err := stdin.Write(hookPartialCall); err != nil {
 				t.Fatal(err)
 			}
-			if err := cmd.Process.Signal(sig); err != nil {
-				t.Fatal(err)
-			}
-			if code := hookProcessCode(t, cmd); code != 2 {
+			// guard hook ignores the signal until signalDelay has passed:
+			// send it until the run ends.
+			stop := make(chan struct{})
+			go func() {
+				tick := time.NewTicker(signalDelay / 2)
+				defer tick.Stop()
+				for {
+					select {
+					case <-stop:
+						return
+					case <-tick.C:
+						cmd.Process.Signal(sig)
+					}
+				}
+			}()
+			code := hookProcessCode(t, cmd)
+			close(stop)
+			if code != 2 {
 				t.Errorf("exit code %d, want 2", code)
 			}
 			want := "guard: denied: guard hook was stopped by " + signalName(sig) + " before it answered\n"
@@ -101,8 +116,8 @@ func TestHookSignals(t *testing.T) {
 }
 
 // TestHookClosedStdout writes the answer to a pipe that nobody reads any
-// more: Go raises SIGPIPE for a write to a closed stdout, and guard hook
-// denies instead of dying of it.
+// more: the kernel raises SIGPIPE for a write to a closed stdout, and guard
+// hook denies instead of dying of it.
 func TestHookClosedStdout(t *testing.T) {
 	r, w, err := os.Pipe()
 	if err != nil {

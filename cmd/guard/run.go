@@ -25,6 +25,10 @@ type stdio struct {
 	out, err io.Writer
 	start    time.Time
 	exit     func(code int)
+	// signals says that the run is the whole process, whose signal
+	// dispositions it may change: guard hook ignores the signals that
+	// would kill it.
+	signals bool
 }
 
 // getenv reads an environment variable; tests pass their own.
