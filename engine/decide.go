@@ -16,10 +16,11 @@ func Decide(p *policy.Policy, call Call) Decision {
 	if !p.Loaded() {
 		return Decision{Verdict: policy.Deny, Leaves: []Leaf{{Verdict: policy.Deny, Kind: "input", Why: "no policy is loaded", Hint: "fix the policy file"}}}
 	}
-	d := &decider{p: p, call: call, fsys: call.FS}
-	if d.fsys == nil {
-		d.fsys = OS
+	fsys := call.FS
+	if fsys == nil {
+		fsys = OS
 	}
+	d := &decider{p: p, call: call, fsys: newStatCache(fsys)}
 	d.decide()
 	out := Decision{Verdict: policy.Allow, Leaves: d.leaves, Policy: p.Name(), ReadOnly: d.readOnly()}
 	if len(out.Leaves) == 0 {
@@ -50,6 +51,7 @@ type decider struct {
 	// Caches for one decision: a long command names the same directories
 	// and matches the same patterns many times.
 	patterns     map[string][]expanded // path patterns with their placeholders replaced
+	literals     map[string]string     // what every path a pattern matches contains
 	placeholders []placeholder         // the values of the path patterns' placeholders
 	reals        map[string]string     // real paths of directories, by their lexical path
 	checkedDirs  map[string]bool       // working directories found not secret

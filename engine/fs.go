@@ -58,3 +58,54 @@ const (
 	maxGitFile = 64 << 10
 	maxGoMod   = 1 << 20
 )
+
+// statCache is a decision's view of its file system: what it has asked
+// once it does not ask again. The paths of a call share their directories,
+// and a long command names the same ones many times; a decision judges one
+// moment, so an answer does not change within it.
+type statCache struct {
+	FS
+	lstat, stat map[string]statResult
+	links       map[string]linkResult
+}
+
+type statResult struct {
+	fi  fs.FileInfo
+	err error
+}
+
+type linkResult struct {
+	target string
+	err    error
+}
+
+func newStatCache(fsys FS) *statCache {
+	return &statCache{FS: fsys, lstat: map[string]statResult{}, stat: map[string]statResult{}, links: map[string]linkResult{}}
+}
+
+func (c *statCache) Lstat(name string) (fs.FileInfo, error) {
+	r, ok := c.lstat[name]
+	if !ok {
+		r.fi, r.err = c.FS.Lstat(name)
+		c.lstat[name] = r
+	}
+	return r.fi, r.err
+}
+
+func (c *statCache) Stat(name string) (fs.FileInfo, error) {
+	r, ok := c.stat[name]
+	if !ok {
+		r.fi, r.err = c.FS.Stat(name)
+		c.stat[name] = r
+	}
+	return r.fi, r.err
+}
+
+func (c *statCache) Readlink(name string) (string, error) {
+	r, ok := c.links[name]
+	if !ok {
+		r.target, r.err = c.FS.Readlink(name)
+		c.links[name] = r
+	}
+	return r.target, r.err
+}

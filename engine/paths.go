@@ -88,11 +88,12 @@ func spellings(fsys FS, values []string) []string {
 }
 
 // expanded is a path pattern with its placeholders replaced for a call,
-// and the literal directory it starts with, which a path must be in to
-// match.
+// and what a path must have to match it: the literal directory it starts
+// with, and a run of its literal characters.
 type expanded struct {
 	pattern string
 	prefix  string // "" when the pattern starts with a wildcard
+	literal string // "" when it has none worth looking for
 }
 
 // expand returns a pattern of the policy for this call, once for each
@@ -103,7 +104,7 @@ func (d *decider) expand(pat string) []expanded {
 	}
 	var out []expanded
 	for _, p := range d.expandPattern(pat) {
-		e := expanded{pattern: p}
+		e := expanded{pattern: p, literal: literalRun(p)}
 		lit := p
 		if i := strings.IndexAny(lit, "*?[{\\"); i >= 0 {
 			lit = lit[:i]
@@ -120,6 +121,24 @@ func (d *decider) expand(pat string) []expanded {
 	return out
 }
 
+// literalRun returns the longest run of literal characters of a pattern
+// before its first class, alternative or escape, without the slashes at
+// its ends (a ** next to them may stand for no directory at all). Every
+// path the pattern matches contains it, so a path without it needs no
+// match: most paths are judged by strings.Contains, not by doublestar.
+func literalRun(pat string) string {
+	if i := strings.IndexAny(pat, "[{\\"); i >= 0 {
+		pat = pat[:i]
+	}
+	best := ""
+	for run := range strings.FieldsFuncSeq(pat, func(r rune) bool { return r == '*' || r == '?' }) {
+		if run = strings.Trim(run, "/"); len(run) > len(best) {
+			best = run
+		}
+	}
+	return best
+}
+
 // foldCase reports whether the file systems guard runs on usually ignore
 // case (macOS, Windows): there .ENV is .env and .Git/config is .git/config,
 // so path patterns match without regard to case.
@@ -131,26 +150,74 @@ func (d *decider) matchAny(patterns []string, paths []string) string {
 }
 
 func matchAnyFold(d *decider, patterns []string, paths []string, fold bool) string {
+	if fold {
+		lower := make([]string, len(paths))
+		for i, p := range paths {
+			lower[i] = strings.ToLower(p)
+		}
+		paths = lower
+	}
 	for _, pat := range patterns {
+		if lit := d.literal(pat, fold); !anyContains(paths, lit) {
+			continue
+		}
 		for _, e := range d.expand(pat) {
-			pattern, prefix := e.pattern, e.prefix
 			if fold {
-				pattern, prefix = strings.ToLower(pattern), strings.ToLower(prefix)
+				e = expanded{strings.ToLower(e.pattern), strings.ToLower(e.prefix), strings.ToLower(e.literal)}
 			}
 			for _, p := range paths {
-				if fold {
-					p = strings.ToLower(p)
-				}
-				if prefix != "" && !strings.HasPrefix(p+"/", prefix) {
+				if e.prefix != "" && !inDir(p, e.prefix) || !strings.Contains(p, e.literal) {
 					continue
 				}
-				if m, _ := doublestar.Match(pattern, p); m {
+				if m, _ := doublestar.Match(e.pattern, p); m {
 					return pat
 				}
 			}
 		}
 	}
 	return ""
+}
+
+// literal returns a run of literal characters that every path pat matches
+// contains, whatever its placeholders stand for: the run is taken with each
+// placeholder read as a wildcard. It spares a decision the expansion of a
+// pattern that none of its paths can match.
+func (d *decider) literal(pat string, fold bool) string {
+	if lit, ok := d.literals[pat]; ok {
+		return lit
+	}
+	p := pat
+	if strings.HasPrefix(p, "~") {
+		p = policy.PhHome + p[1:]
+	}
+	for _, ph := range []string{policy.PhProject, policy.PhTmp, policy.PhHome, policy.PhPolicy, policy.PhGuard} {
+		p = strings.ReplaceAll(p, ph, "*")
+	}
+	lit := literalRun(p)
+	if fold {
+		lit = strings.ToLower(lit)
+	}
+	if d.literals == nil {
+		d.literals = make(map[string]string, 128)
+	}
+	d.literals[pat] = lit
+	return lit
+}
+
+// anyContains reports whether any of paths contains s.
+func anyContains(paths []string, s string) bool {
+	for _, p := range paths {
+		if strings.Contains(p, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// inDir reports whether p is in the directory dir, given with a slash at
+// its end, or is that directory.
+func inDir(p, dir string) bool {
+	return strings.HasPrefix(p, dir) || len(p)+1 == len(dir) && strings.HasPrefix(dir, p)
 }
 
 // gitDirAncestor returns the nearest directory above p that git takes for

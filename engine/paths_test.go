@@ -3,11 +3,14 @@
 package engine
 
 import (
-	"guard/policy"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/bmatcuk/doublestar/v4"
+
+	"guard/policy"
 )
 
 // pathWorld is a project and a home directory on disk, with links that
@@ -401,5 +404,59 @@ func TestRealPath(t *testing.T) {
 		case tc.err == "" && (err != nil || got != tc.want):
 			t.Errorf("realPath(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
 		}
+	}
+}
+
+// TestLiteralRun checks the filter in front of doublestar: a path that a
+// pattern matches always contains its literal run and lies in its literal
+// directory. The patterns are the default policy's, expanded for a call,
+// and tricky forms; the paths include a match of each.
+func TestLiteralRun(t *testing.T) {
+	for _, tc := range []struct{ pattern, want string }{
+		{"**/.env", ".env"},
+		{"**/.env.*", ".env."},
+		{"/home/u/.ssh/**", "home/u/.ssh"},
+		{"a/**/b", "a"},
+		{"**/*.pem", ".pem"},
+		{"**/id_{rsa,ed25519}*", "id_"},
+		{"**/[.]git/config", ""},
+		{`**/\*x`, ""},
+		{"*", ""},
+	} {
+		if got := literalRun(tc.pattern); got != tc.want {
+			t.Errorf("literalRun(%q) = %q, want %q", tc.pattern, got, tc.want)
+		}
+	}
+	p, err := policy.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := &decider{p: p, fsys: OS, call: Call{Cwd: "/project", Project: "/project", Home: "/home/u", Temp: "/tmp"}}
+	paths := []string{"/project/.env", ".env", "/home/u/.ssh", "/home/u/.ssh/id_rsa", "/project/a/b/c.pem",
+		"/home/u/.aws/credentials", "/project/.git/config", "/project/.git", "/project", "/tmp/x",
+		"/home/u/.config/gcloud/application_default_credentials.json", "/home/u/.netrc", "/home/u/.docker/config.json",
+		"/project/.claude/settings.json", "/home/u/.claude/settings.json", "/home/u/.bashrc", "/home/u/.zshenv",
+		"/project/src/.env.local", "/home/u/.gnupg/private-keys-v1.d/x.key", "/project/secrets/id_ed25519"}
+	patterns := append(append(append([]string{}, p.Paths.Secret...), p.Paths.Protected...), p.Paths.Writable...)
+	patterns = append(patterns, "a/**/b", "**/id_{rsa,ed25519}*", "**/[.]git/config", `**/\*x`)
+	paths = append(paths, "a/b", "/project/a/b", "/x/id_ed25519.pub", "/r/.git/config", "/r/*x")
+	matched := 0
+	for _, pat := range patterns {
+		lit := d.literal(pat, false)
+		for _, e := range d.expand(pat) {
+			for _, path := range paths {
+				m, _ := doublestar.Match(e.pattern, path)
+				if !m {
+					continue
+				}
+				matched++
+				if !strings.Contains(path, e.literal) || !strings.Contains(path, lit) || e.prefix != "" && !inDir(path, e.prefix) {
+					t.Errorf("%q matches %q, but the filter (literals %q and %q, directory %q) passes it over", e.pattern, path, lit, e.literal, e.prefix)
+				}
+			}
+		}
+	}
+	if matched < 20 {
+		t.Errorf("only %d pattern and path pairs match: the test checks too little", matched)
 	}
 }
