@@ -188,7 +188,9 @@ type claudeDecision struct {
 }
 
 // Answer renders a decision for Claude Code. A PostToolUse event gets no
-// answer. A rewritten input is sent whole as updatedInput.
+// answer. A rewritten input is sent whole as updatedInput. The answer
+// without one has a fixed shape, written without reflection;
+// TestClaudeAnswerShape checks it against encoding/json.
 func (Claude) Answer(ev *Event, d *engine.Decision, where string) Answer {
 	if ev.Name == "PostToolUse" {
 		return Answer{}
@@ -202,19 +204,22 @@ func (Claude) Answer(ev *Event, d *engine.Decision, where string) Answer {
 	default:
 		return Answer{Deny: Deny(d, where)}
 	}
-	out := claudeOutput{HookSpecificOutput: claudeDecision{
+	reason := Reason(d, where)
+	if d.Rewrite == nil {
+		data := append([]byte(`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"`), decision...)
+		data = appendJSONString(append(data, `","permissionDecisionReason":`...), reason)
+		return Answer{Stdout: append(data, "}}\n"...)}
+	}
+	updated, err := claudeRewrite(ev, d.Rewrite)
+	if err != nil {
+		return Answer{Deny: &Denial{Why: err.Error()}}
+	}
+	data, err := json.Marshal(claudeOutput{HookSpecificOutput: claudeDecision{
 		HookEventName:            "PreToolUse",
 		PermissionDecision:       decision,
-		PermissionDecisionReason: Reason(d, where),
-	}}
-	if d.Rewrite != nil {
-		updated, err := claudeRewrite(ev, d.Rewrite)
-		if err != nil {
-			return Answer{Deny: &Denial{Why: err.Error()}}
-		}
-		out.HookSpecificOutput.UpdatedInput = updated
-	}
-	data, err := json.Marshal(out)
+		PermissionDecisionReason: reason,
+		UpdatedInput:             updated,
+	}})
 	if err != nil {
 		return Answer{Deny: &Denial{Why: fmt.Sprintf("encoding the answer: %v", err)}}
 	}

@@ -129,3 +129,27 @@ func TestClaudeAnswer(t *testing.T) {
 		t.Errorf("PostToolUse: %+v, want no answer", a)
 	}
 }
+
+// TestClaudeAnswerShape checks the answer written without reflection
+// against encoding/json's rendering of the same answer.
+func TestClaudeAnswerShape(t *testing.T) {
+	ev := &Event{Name: "PreToolUse", Call: engine.Call{Tool: "Bash"}}
+	for _, tc := range []struct {
+		verdict engine.Verdict
+		why     string
+	}{
+		{engine.Allow, "git status is allowed"},
+		{engine.Ask, `cat "a\b" <x> & y` + "\n\t\x01 \u2028 \xff"},
+	} {
+		d := &engine.Decision{Verdict: tc.verdict, Leaves: []engine.Leaf{{Verdict: tc.verdict, Kind: "command", Text: "x", Why: tc.why}}}
+		got := Claude{}.Answer(ev, d, "policy default")
+		want, err := json.Marshal(claudeOutput{HookSpecificOutput: claudeDecision{HookEventName: "PreToolUse",
+			PermissionDecision: map[engine.Verdict]string{engine.Allow: "allow", engine.Ask: "ask"}[tc.verdict], PermissionDecisionReason: Reason(d, "policy default")}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got.Stdout) != string(want)+"\n" {
+			t.Errorf("%s: answer\n%s\nwant\n%s", tc.verdict, got.Stdout, want)
+		}
+	}
+}
