@@ -122,21 +122,52 @@ func (d *decider) expand(pat string) []expanded {
 }
 
 // literalRun returns the longest run of literal characters of a pattern
-// before its first class, alternative or escape, without the slashes at
-// its ends (a ** next to them may stand for no directory at all). Every
-// path the pattern matches contains it, so a path without it needs no
-// match: most paths are judged by strings.Contains, not by doublestar.
+// before its first class, alternative or escape, with its placeholders (and
+// a leading ~) read as wildcards and without the slashes at its ends (a **
+// next to them may stand for no directory at all). Every path the pattern
+// matches contains it, whatever the placeholders stand for, so a path
+// without it needs no match: most paths are judged by strings.Contains, not
+// by doublestar, and most patterns are not expanded.
 func literalRun(pat string) string {
-	if i := strings.IndexAny(pat, "[{\\"); i >= 0 {
-		pat = pat[:i]
-	}
-	best := ""
-	for run := range strings.FieldsFuncSeq(pat, func(r rune) bool { return r == '*' || r == '?' }) {
-		if run = strings.Trim(run, "/"); len(run) > len(best) {
+	best, start := "", 0
+	end := func(i int) {
+		if run := strings.Trim(pat[start:i], "/"); len(run) > len(best) {
 			best = run
 		}
 	}
+	if strings.HasPrefix(pat, "~") {
+		start = 1
+	}
+	for i := start; i < len(pat); i++ {
+		switch pat[i] {
+		case '*', '?':
+			end(i)
+			start = i + 1
+		case '{':
+			end(i)
+			ph := placeholderAt(pat[i:])
+			if ph == "" {
+				return best
+			}
+			i += len(ph) - 1
+			start = i + 1
+		case '[', '\\':
+			end(i)
+			return best
+		}
+	}
+	end(len(pat))
 	return best
+}
+
+// placeholderAt returns the placeholder s starts with, or "".
+func placeholderAt(s string) string {
+	for _, ph := range []string{policy.PhProject, policy.PhTmp, policy.PhHome, policy.PhPolicy, policy.PhGuard} {
+		if strings.HasPrefix(s, ph) {
+			return ph
+		}
+	}
+	return ""
 }
 
 // foldCase reports whether the file systems guard runs on usually ignore
@@ -178,22 +209,12 @@ func matchAnyFold(d *decider, patterns []string, paths []string, fold bool) stri
 	return ""
 }
 
-// literal returns a run of literal characters that every path pat matches
-// contains, whatever its placeholders stand for: the run is taken with each
-// placeholder read as a wildcard. It spares a decision the expansion of a
-// pattern that none of its paths can match.
+// literal returns literalRun of a pattern of the policy, once per decision.
 func (d *decider) literal(pat string, fold bool) string {
 	if lit, ok := d.literals[pat]; ok {
 		return lit
 	}
-	p := pat
-	if strings.HasPrefix(p, "~") {
-		p = policy.PhHome + p[1:]
-	}
-	for _, ph := range []string{policy.PhProject, policy.PhTmp, policy.PhHome, policy.PhPolicy, policy.PhGuard} {
-		p = strings.ReplaceAll(p, ph, "*")
-	}
-	lit := literalRun(p)
+	lit := literalRun(pat)
 	if fold {
 		lit = strings.ToLower(lit)
 	}

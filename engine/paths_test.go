@@ -422,6 +422,10 @@ func TestLiteralRun(t *testing.T) {
 		{"**/[.]git/config", ""},
 		{`**/\*x`, ""},
 		{"*", ""},
+		{"{home}/.ssh/**", ".ssh"},
+		{"~/.config/gh/hosts.yml", ".config/gh/hosts.yml"},
+		{"{project}/.git/hooks/**", ".git/hooks"},
+		{"{home}x/{unknown}/abc", "x"},
 	} {
 		if got := literalRun(tc.pattern); got != tc.want {
 			t.Errorf("literalRun(%q) = %q, want %q", tc.pattern, got, tc.want)
