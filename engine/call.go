@@ -5,6 +5,7 @@ package engine
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"guard/policy"
 	"guard/shellparse"
@@ -76,6 +77,10 @@ type Call struct {
 	// ReadOnly puts the call in read-only mode, whatever the policy says
 	// (guard hook --read-only). Nothing in the call can take it away.
 	ReadOnly bool
+	// Deadline, when set, is when the decision must be made: a decision
+	// still walking the commands of a script then denies. The hook's
+	// watchdog stays the backstop for work that does not check it.
+	Deadline time.Time
 	// Session is the agent session the call belongs to, "" when unknown.
 	Session string
 	// Grants answers for the session tier: a session-tier part of the call

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"guard/policy"
 )
@@ -207,5 +208,25 @@ Asked = "ask"
 		if d.Verdict != tc.want {
 			t.Errorf("%s %q: %s: %s; want %s", tc.kind, tc.tool, d.Verdict, d.Reason(), tc.want)
 		}
+	}
+}
+
+// TestDeadline: a decision past its deadline denies instead of going on
+// through the commands of the script; before it, the deadline changes
+// nothing.
+func TestDeadline(t *testing.T) {
+	p, err := policy.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	call := Call{Kind: KindShell, Tool: "Bash", Input: Input{Command: "git status && ls"}, Cwd: "/project", Project: "/project", Home: "/home/u"}
+	call.Deadline = time.Now().Add(-time.Millisecond)
+	d := Decide(p, call)
+	if d.Verdict != Deny || len(d.Leaves) != 1 || d.Leaves[0].Rule != "deadline" {
+		t.Errorf("past the deadline: %s with leaves %+v, want one deadline deny", d.Verdict, d.Leaves)
+	}
+	call.Deadline = time.Now().Add(time.Hour)
+	if d := Decide(p, call); d.Verdict != Allow {
+		t.Errorf("before the deadline: %s, want allow: %s", d.Verdict, d.Reason())
 	}
 }

@@ -5,6 +5,7 @@ package engine
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"guard/policy"
 	"guard/shellparse"
@@ -56,6 +57,11 @@ func (d *decider) script(src string, where []string, dialect shellparse.Dialect,
 		d.add(d.redirect(r, d.resolve(where, r.Dir)))
 	}
 	for _, c := range s.Commands {
+		if !d.call.Deadline.IsZero() && time.Now().After(d.call.Deadline) {
+			d.add(Leaf{Verdict: policy.Deny, Kind: "input", Text: firstLine(src), Rule: "deadline",
+				Why: "the decision took longer than its deadline", Hint: "split the command into smaller ones"})
+			return
+		}
 		cwhere := d.resolve(where, c.Dir)
 		if why := d.secretWorkDir(cwhere); why != "" {
 			// A command reads its working directory without naming it:

@@ -126,7 +126,7 @@ func runHook(ctx context.Context, s stdio, env getenv, args []string) error {
 		if bad != nil {
 			return nil, bad
 		}
-		return decideHook(s.in, env, *config, *readOnly, shell)
+		return decideHook(s.in, env, *config, *readOnly, shell, h.deadline)
 	}); owner {
 		h.end(err)
 	}
@@ -300,7 +300,7 @@ func readHookInput(r io.Reader) ([]byte, error) {
 // decideHook reads the call through the agent's adapter, loads the
 // policies and decides; the adapter renders the answer. For a PostToolUse
 // call it records that a tool of session tier ran, and answers nothing.
-func decideHook(r io.Reader, env getenv, config string, readOnly bool, shell string) ([]byte, error) {
+func decideHook(r io.Reader, env getenv, config string, readOnly bool, shell string, deadline time.Time) ([]byte, error) {
 	ad := agent.Claude{}
 	data, err := readHookInput(r)
 	if err != nil {
@@ -311,7 +311,7 @@ func decideHook(r io.Reader, env getenv, config string, readOnly bool, shell str
 		return nil, err
 	}
 	call := callContext(env, ev.Call.Cwd, shell, readOnly)
-	call.Tool, call.Input, call.Session = ev.Call.Tool, ev.Call.Input, ev.Session
+	call.Tool, call.Input, call.Session, call.Deadline = ev.Call.Tool, ev.Call.Input, ev.Session, deadline
 	layers, err := loadLayers(config, call.Project, env)
 	if err != nil {
 		return nil, &denial{Why: fmt.Sprintf("the policy does not load, so every call is denied: %v", err),
