@@ -4,8 +4,8 @@
 //
 //	go run ./bench/report > BENCHMARKS.md
 //
-// It runs bench/hookbench (whole-process latency against a baseline), the
-// size sweep and the other benchmarks of shellparse, rules and cmd/guard
+// It runs bench/hookbench (whole-process latency against a baseline, one
+// process at a time and many started at once), the size sweep and the other benchmarks of shellparse, rules and cmd/guard
 // (medians of -count runs), and the execution oracle's differential run
 // (its throughput). Every figure it prints comes from this run.
 package main
@@ -30,18 +30,20 @@ import (
 
 func main() {
 	hookRuns := flag.Int("hook-n", 200, "runs of each program per input in hookbench")
+	rounds := flag.Int("concurrent-rounds", 5, "rounds of processes started at once in hookbench; 0 skips them")
 	count := flag.Int("count", 5, "runs of each go benchmark; medians are reported")
 	oracleN := flag.Int("oracle-n", 200, "commands in the oracle's differential run; 0 skips it")
 	flag.Parse()
-	if err := report(os.Stdout, *hookRuns, *count, *oracleN); err != nil {
+	if err := report(os.Stdout, *hookRuns, *rounds, *count, *oracleN); err != nil {
 		// A panic exits 2: only guard's own main exits by os.Exit.
 		panic(fmt.Sprintf("report: %v", err))
 	}
 }
 
-func report(w io.Writer, hookRuns, count, oracleN int) error {
+func report(w io.Writer, hookRuns, rounds, count, oracleN int) error {
 	fmt.Fprintf(os.Stderr, "report: hookbench...\n")
-	hook, err := hookbench(hookRuns)
+	hookArgs := []string{"./bench/hookbench", "-n", strconv.Itoa(hookRuns), "-concurrent-rounds", strconv.Itoa(rounds)}
+	hook, err := hookbench(hookArgs)
 	if err != nil {
 		return err
 	}
@@ -67,16 +69,7 @@ func report(w io.Writer, hookRuns, count, oracleN int) error {
 		time.Now().UTC().Format("2006-01-02"), runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), hook.LoadBefore)
 	fmt.Fprintf(w, "These machines are shared and noisy: figures are medians, and whole-process times are\nratios against a baseline measured in the same run, interleaved with it.\n\n")
 
-	fmt.Fprintf(w, "## Whole process: `guard hook` against a program that only reads stdin\n\n")
-	fmt.Fprintf(w, "`go run ./bench/hookbench -n %d`. baseline: a Go program that reads stdin to EOF and exits;\nstartup: the same, linking and initialising every package guard links.\n\n", hookRuns)
-	fmt.Fprintln(w, "| input | command bytes | baseline | startup | guard hook | guard / baseline | guard p90 | guard peak RSS | baseline peak RSS |")
-	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|")
-	for _, r := range hook.Results {
-		fmt.Fprintf(w, "| %s | %d | %s | %s | %s | %.2fx | %s | %s | %s |\n", r.Input, r.CommandBytes,
-			ms(r.Baseline.MedianNs), ms(r.Startup.MedianNs), ms(r.Guard.MedianNs), r.Ratio, ms(r.Guard.P90Ns),
-			mib(r.Guard.PeakRSSKB), mib(r.Baseline.PeakRSSKB))
-	}
-	fmt.Fprintf(w, "\nPeak RSS is the largest Maxrss of five runs; a baseline figure at the floor a child can report on Linux is an upper bound.\n\n")
+	writeHook(w, hook, "go run "+strings.Join(hookArgs, " "))
 
 	fmt.Fprintf(w, "## Parse and decide, by command size\n\n")
 	fmt.Fprintf(w, "`go test -run=- -bench=BenchmarkDecideSize -benchmem -count=%d ./engine`: realistic allowed commands\n(git, grep, rg, find, cargo, go test ... in pipelines and lists) up to the 64 KiB bound.\n\n", count)
@@ -110,6 +103,40 @@ func report(w io.Writer, hookRuns, count, oracleN int) error {
 	return nil
 }
 
+// writeHook writes the sections of hookbench's figures, which command made.
+func writeHook(w io.Writer, hook *hookReport, command string) {
+	fmt.Fprintf(w, "## Whole process: `guard hook` against a program that only reads stdin\n\n")
+	fmt.Fprintf(w, "`%s`. baseline: a Go program that reads stdin to EOF and exits;\nstartup: the same, linking and initialising every package guard links.\n\n", command)
+	fmt.Fprintln(w, "| input | command bytes | baseline | startup | guard hook | guard / baseline | guard p90 | guard peak RSS | baseline peak RSS |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+	for _, r := range hook.Results {
+		fmt.Fprintf(w, "| %s | %d | %s | %s | %s | %.2fx | %s | %s | %s |\n", r.Input, r.CommandBytes,
+			ms(r.Baseline.MedianNs), ms(r.Startup.MedianNs), ms(r.Guard.MedianNs), r.Ratio, ms(r.Guard.P90Ns),
+			mib(r.Guard.PeakRSSKB), mib(r.Baseline.PeakRSSKB))
+	}
+	fmt.Fprintf(w, "\nPeak RSS is the largest Maxrss of five runs; a baseline figure at the floor a child can report on Linux is an upper bound.\n\n")
+
+	c := hook.Concurrent
+	if c == nil {
+		return
+	}
+	fmt.Fprintf(w, "## Concurrent: %d `guard hook` processes started at once\n\n", c.Procs)
+	fmt.Fprintf(w, "`%s`, as agents run hooks in parallel:\n", command)
+	fmt.Fprintf(w, "%d processes of the %s input started at once, guard hook and the baseline in separate rounds,\n", c.Procs, c.Input)
+	fmt.Fprintf(w, "%d of each, alternating, after one uncounted round of each. Latency is the wall time of each\n", c.Rounds)
+	fmt.Fprintf(w, "process over every round; a round lasts from the release of its processes to the end of the last one.\n\n")
+	fmt.Fprintln(w, "| program | processes | p50 | p99 | max | round median | round max |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|")
+	for _, p := range []struct {
+		name string
+		s    concurrentStats
+	}{{"baseline", c.Baseline}, {"guard hook", c.Guard}} {
+		fmt.Fprintf(w, "| %s | %d | %s | %s | %s | %s | %s |\n", p.name, c.Procs*c.Rounds,
+			ms(p.s.P50Ns), ms(p.s.P99Ns), ms(p.s.MaxNs), ms(p.s.RoundMedianNs), ms(p.s.RoundMaxNs))
+	}
+	fmt.Fprintf(w, "| guard / baseline | | %.2fx | %.2fx | | %.2fx | |\n\n", c.RatioP50, c.RatioP99, c.RatioRound)
+}
+
 // hookReport is the part of hookbench's -json output the report uses.
 type hookReport struct {
 	LoadBefore string `json:"load_before"`
@@ -121,6 +148,24 @@ type hookReport struct {
 		Startup      stats   `json:"startup"`
 		Guard        stats   `json:"guard"`
 	} `json:"results"`
+	Concurrent *struct {
+		Input      string          `json:"input"`
+		Procs      int             `json:"procs"`
+		Rounds     int             `json:"rounds"`
+		Baseline   concurrentStats `json:"baseline"`
+		Guard      concurrentStats `json:"guard"`
+		RatioP50   float64         `json:"ratio_of_p50"`
+		RatioP99   float64         `json:"ratio_of_p99"`
+		RatioRound float64         `json:"ratio_of_round_medians"`
+	} `json:"concurrent"` // nil with -concurrent-rounds 0
+}
+
+type concurrentStats struct {
+	P50Ns         int64 `json:"p50_ns"`
+	P99Ns         int64 `json:"p99_ns"`
+	MaxNs         int64 `json:"max_ns"`
+	RoundMedianNs int64 `json:"round_median_ns"`
+	RoundMaxNs    int64 `json:"round_max_ns"`
 }
 
 type stats struct {
@@ -129,8 +174,9 @@ type stats struct {
 	PeakRSSKB int64 `json:"peak_rss_kib"`
 }
 
-func hookbench(n int) (*hookReport, error) {
-	out, err := run("go", "run", "./bench/hookbench", "-json", "-n", strconv.Itoa(n))
+// hookbench runs go run args... -json.
+func hookbench(args []string) (*hookReport, error) {
+	out, err := run("go", append(append([]string{"run"}, args...), "-json")...)
 	if err != nil {
 		return nil, err
 	}
