@@ -6,7 +6,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"reflect"
+	"slices"
 	"strings"
+	"sync"
 
 	"github.com/BurntSushi/toml"
 )
@@ -160,80 +163,234 @@ func (v *valueSpec) UnmarshalTOML(data any) error {
 }
 
 // decodeFile decodes TOML into the file format. Unknown keys are errors.
+// Every error is an *Error.
 func decodeFile(name string, src []byte) (*policyFile, error) {
 	var pf policyFile
 	md, err := toml.NewDecoder(bytes.NewReader(src)).Decode(&pf)
+	var pe toml.ParseError
+	if errors.As(err, &pe) {
+		return nil, parseError(name, src, md, pe)
+	}
 	if err != nil {
-		var pe toml.ParseError
-		if errors.As(err, &pe) {
-			return nil, fmt.Errorf("%s:%d: %s", name, pe.Position.Line, pe.Message)
-		}
-		// Type errors read "toml: line N (last key "k"): message".
-		msg := strings.TrimPrefix(err.Error(), "toml: ")
-		if rest, ok := strings.CutPrefix(msg, "line "); ok {
-			if num, after, ok := strings.Cut(rest, " "); ok {
-				if _, text, ok := strings.Cut(after, "): "); ok && strings.HasPrefix(after, "(last key") {
-					return nil, fmt.Errorf("%s:%s: %s", name, num, text)
-				}
-			}
-		}
-		return nil, fmt.Errorf("%s: %s", name, msg)
+		// The decoder's text has the line, which is not parsed: typeError finds it.
+		return nil, typeError(name, src, &Error{File: name, Msg: err.Error()})
+	}
+	if k := ignoredTable(md); k != nil {
+		return nil, typeError(name, src, keyErrorf(name, indexKeys(src), k, "%s must be a table", k))
 	}
 	if un := md.Undecoded(); len(un) > 0 {
 		k := un[0]
-		return nil, fmt.Errorf("%s:%d: unknown key %q", name, keyLine(src, k), k.String())
+		return nil, keyErrorf(name, indexKeys(src), k, "unknown key %q", k.String())
 	}
 	return &pf, nil
 }
 
-// keyLine finds the line where a key is set, for error messages. The TOML
-// decoder keeps key positions to itself, so this looks for the key's last
-// part, as a key or a table name, after the line of its parent. It returns
-// 0 when it cannot tell.
-func keyLine(src []byte, key []string) int {
-	lines := strings.Split(string(src), "\n")
-	from := 0
-	for depth := range key {
-		part := key[depth]
-		found := -1
-		for i := from; i < len(lines) && found < 0; i++ {
-			if lineSetsKey(lines[i], part) {
-				found = i
-			}
-		}
-		if found < 0 {
-			return from
-		}
-		from = found
-		if depth == len(key)-1 {
-			return found + 1
+// parseError turns a decoder's ParseError into an *Error at its position.
+// The decoder (BurntSushi/toml v1.6.0) returns one for a syntax error and
+// a duplicate key or table, found as it parses, and for the error of an
+// UnmarshalTOML method (valueSpec), found as it decodes into the file
+// format. Only the second kind is about one key, the one named by LastKey;
+// the first fails before any key is known, with an empty MetaData.
+func parseError(name string, src []byte, md toml.MetaData, pe toml.ParseError) *Error {
+	e := &Error{File: name, Line: pe.Position.Line, Col: pe.Position.Col, Msg: pe.Message}
+	// Position.Col is off for an error at the start of a line: v1.6.0
+	// counts it from the line before (version = 2 on line 2 has column 13).
+	// Start, the byte offset, is right; the column comes from it.
+	data := strings.TrimPrefix(string(src), "\ufeff") // as the decoder reads it
+	if ls := lineStarts(data); e.Line > 0 && e.Line <= len(ls) {
+		start := pe.Position.Start
+		if start >= ls[e.Line-1] && (e.Line == len(ls) || start < ls[e.Line]) {
+			e.Col = start - ls[e.Line-1] + 1
 		}
 	}
-	return 0
+	for _, k := range md.Keys() {
+		if k.String() == pe.LastKey {
+			e.Key = slices.Clone(k)
+			break
+		}
+	}
+	return e
 }
 
-// lineSetsKey reports whether a line names part as a key or table part.
-func lineSetsKey(line, part string) bool {
-	for _, form := range []string{part, `"` + part + `"`, `'` + part + `'`} {
-		if form == "" {
-			continue // an empty key is written quoted
-		}
-		i := strings.Index(line, form)
-		for i >= 0 {
-			before := strings.TrimRight(line[:i], " \t")
-			after := strings.TrimLeft(line[i+len(form):], " \t")
-			okBefore := before == "" || strings.HasSuffix(before, "[") || strings.HasSuffix(before, ".") ||
-				strings.HasSuffix(before, "{") || strings.HasSuffix(before, ",")
-			okAfter := strings.HasPrefix(after, "=") || strings.HasPrefix(after, "]") || strings.HasPrefix(after, ".")
-			if okBefore && okAfter {
-				return true
-			}
-			next := strings.Index(line[i+1:], form)
-			if next < 0 {
-				break
-			}
-			i += 1 + next
+// typeError finds a value of the wrong type for the file format. The
+// decoder (v1.6.0) reports one without a position: its "incompatible
+// types" and "type mismatch" errors are plain errors, with the line only in
+// their text. So this decodes the source again into plain values, which
+// cannot fail on types, and checks them against the file format as the
+// decoder does, to find the key; its line comes from the source, as for
+// the compiler's errors. It runs only for a policy that does not load. If
+// it finds no such value, it returns the error it was given.
+func typeError(name string, src []byte, fallback *Error) *Error {
+	var data map[string]any
+	if _, err := toml.Decode(string(src), &data); err != nil {
+		return fallback
+	}
+	ix := indexKeys(src)
+	var first *Error // the first in the source; one without a line last
+	for _, b := range typeMismatches(data, reflect.TypeFor[policyFile](), nil, nil) {
+		e := keyErrorf(name, ix, b.key, "%s", b.msg)
+		if first == nil || first.Line == 0 && e.Line > 0 ||
+			e.Line > 0 && (e.Line < first.Line || e.Line == first.Line && e.Col < first.Col) {
+			first = e
 		}
 	}
-	return false
+	if first == nil {
+		return fallback
+	}
+	return first
+}
+
+// typeMismatch is a value of the wrong type, and the decoder's message for it.
+type typeMismatch struct {
+	key []string
+	msg string
+}
+
+// typeMismatches walks a plain decoded value against a type of the file
+// format as the decoder does (v1.6.0 MetaData.unify), for the kinds the
+// format uses, and appends the values of the wrong type to out, with the
+// decoder's message for each; and a value that is not a table where a map
+// is wanted, which the decoder drops without an error.
+func typeMismatches(data any, t reflect.Type, key []string, out []typeMismatch) []typeMismatch {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if data == nil || reflect.PointerTo(t).Implements(unmarshalerType) {
+		return out // missing, or its UnmarshalTOML reports its own errors, with a position
+	}
+	bad := func(format string, a ...any) []typeMismatch {
+		return append(out, typeMismatch{slices.Clone(key), fmt.Sprintf(format, a...)})
+	}
+	incompatible := func(want string) []typeMismatch {
+		return bad("incompatible types: TOML value has type %s; destination has type %s", fmtType(data), want)
+	}
+	switch t.Kind() {
+	case reflect.Struct, reflect.Map:
+		m, ok := data.(map[string]any)
+		if !ok && t.Kind() == reflect.Struct {
+			return bad("type mismatch for %s: expected table but found %s", t, fmtType(data))
+		}
+		if !ok {
+			return incompatible("map")
+		}
+		for _, k := range sortedKeys(m) {
+			ft := t
+			if t.Kind() == reflect.Map {
+				ft = t.Elem()
+			} else if f, ok := formatField(t, k); ok {
+				ft = f.Type
+			} else {
+				continue // an unknown key: MetaData.Undecoded has it
+			}
+			out = typeMismatches(m[k], ft, append(key, k), out)
+		}
+	case reflect.Slice:
+		v := reflect.ValueOf(data)
+		if v.Kind() != reflect.Slice {
+			return incompatible("slice")
+		}
+		for i := range v.Len() {
+			out = typeMismatches(v.Index(i).Interface(), t.Elem(), key, out)
+		}
+	case reflect.String:
+		if _, ok := data.(string); !ok {
+			return incompatible("string")
+		}
+	case reflect.Bool:
+		if _, ok := data.(bool); !ok {
+			return incompatible("boolean")
+		}
+	case reflect.Int:
+		if _, ok := data.(int64); !ok {
+			return incompatible("integer")
+		}
+	}
+	return out
+}
+
+// fmtType names the type of a plain decoded value as the decoder's messages do.
+func fmtType(v any) string { return strings.ReplaceAll(fmt.Sprintf("%T", v), "interface {}", "any") }
+
+var unmarshalerType = reflect.TypeFor[toml.Unmarshaler]()
+
+// formatField finds the field of a file-format struct that a key decodes
+// into as the decoder finds it: by its toml tag (or name), else in any case.
+func formatField(t reflect.Type, key string) (reflect.StructField, bool) {
+	fields := formatFields()[t]
+	if f, ok := fields[key]; ok {
+		return f, true
+	}
+	for name, f := range fields {
+		if strings.EqualFold(name, key) { // no two fields differ only in case
+			return f, true
+		}
+	}
+	return reflect.StructField{}, false
+}
+
+// formatFields is the fields of each struct of the file format, by the
+// name a key gives them, read from the struct tags once.
+var formatFields = sync.OnceValue(func() map[reflect.Type]map[string]reflect.StructField {
+	structs := map[reflect.Type]map[string]reflect.StructField{}
+	var add func(t reflect.Type)
+	add = func(t reflect.Type) {
+		for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Map {
+			t = t.Elem()
+		}
+		if t.Kind() != reflect.Struct || structs[t] != nil {
+			return
+		}
+		fields := map[string]reflect.StructField{}
+		structs[t] = fields
+		for i := range t.NumField() {
+			f := t.Field(i)
+			name, _, _ := strings.Cut(f.Tag.Get("toml"), ",")
+			if name == "" {
+				name = f.Name
+			}
+			fields[name] = f
+			add(f.Type)
+		}
+	}
+	add(reflect.TypeFor[policyFile]())
+	return structs
+})
+
+// ignoredTable returns the first key, in the source's order, that gives a
+// map of the file format ([tools], [shell], [command], options, sub) a
+// value that is not a table. The decoder (v1.6.0 unifyMap) drops such a
+// value without an error, which would make tools = "deny" a silent no-op.
+// It reads only the decoder's metadata, so a policy that loads pays
+// little for it.
+func ignoredTable(md toml.MetaData) toml.Key {
+	for _, k := range md.Keys() {
+		t := reflect.TypeFor[policyFile]()
+		for _, part := range k {
+			for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice {
+				t = t.Elem()
+			}
+			if reflect.PointerTo(t).Implements(unmarshalerType) {
+				t = nil
+				break
+			}
+			if t.Kind() == reflect.Map {
+				t = t.Elem()
+				continue
+			}
+			if t.Kind() != reflect.Struct {
+				t = nil
+				break
+			}
+			f, ok := formatField(t, part)
+			if !ok {
+				t = nil
+				break
+			}
+			t = f.Type
+		}
+		if t != nil && t.Kind() == reflect.Map && md.Type(k...) != "Hash" {
+			return k
+		}
+	}
+	return nil
 }

@@ -109,13 +109,13 @@ func (c *compiler) compileNode(p *Policy, id string, parent *Rule, rf *ruleFile,
 	}
 	if rf.ID != "" {
 		if where, dup := c.ids[rf.ID]; dup {
-			return nil, c.errorf(key, "rule %q: id %q is already used by %s", id, rf.ID, where)
+			return nil, c.ruleErrorf(id, key, "id %q is already used by %s", rf.ID, where)
 		}
 		c.ids[rf.ID] = id
 		n.ID = rf.ID
 	}
 	errf := func(k []string, format string, a ...any) error {
-		return c.errorf(k, "rule %q: %s", n.ID, fmt.Sprintf(format, a...))
+		return c.ruleErrorf(n.ID, k, format, a...)
 	}
 	if rf.Verdict != "" {
 		v, err := ParseVerdict(rf.Verdict)

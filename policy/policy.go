@@ -187,22 +187,28 @@ func (p *Policy) Examples() []Example {
 	p.mu.Lock()
 	out := slices.Clone(p.examples)
 	p.mu.Unlock()
-	for i := range out {
-		out[i].Line = keyLine(p.src, out[i].key)
-	}
+	p.exampleLines(out)
 	return out
 }
 
+// exampleLines sets the lines of examples, from the policy's source.
+func (p *Policy) exampleLines(exs []Example) {
+	ix := indexKeys(p.src)
+	for i := range exs {
+		exs[i].Line, _ = ix.pos(exs[i].key)
+	}
+}
+
 // LoadUnchecked reads, checks and compiles a TOML policy. Name is used in error
-// messages, which have the form "name:line: message". It does not decide
-// the policy's examples: Load does.
+// messages, which have the form "name:line: message"; every error is an
+// [*Error]. It does not decide the policy's examples: Load does.
 func LoadUnchecked(name string, r io.Reader) (*Policy, error) {
 	src, err := io.ReadAll(io.LimitReader(r, maxPolicyBytes+1))
 	if err != nil {
-		return nil, fmt.Errorf("reading policy %s: %v", name, err)
+		return nil, &Error{File: name, Msg: fmt.Sprintf("reading policy: %v", err)}
 	}
 	if len(src) > maxPolicyBytes {
-		return nil, fmt.Errorf("%s: policy is larger than %d bytes", name, maxPolicyBytes)
+		return nil, &Error{File: name, Msg: fmt.Sprintf("policy is larger than %d bytes", maxPolicyBytes)}
 	}
 	pf, err := decodeFile(name, src)
 	if err != nil {
@@ -212,7 +218,7 @@ func LoadUnchecked(name string, r io.Reader) (*Policy, error) {
 	if pf.Extends != "" {
 		base, baseRules, err := builtin(pf.Extends, 0)
 		if err != nil {
-			return nil, fmt.Errorf("%s:%d: extends = %q: %v", name, keyLine(src, []string{"extends"}), pf.Extends, err)
+			return nil, keyErrorf(name, indexKeys(src), []string{"extends"}, "extends = %q: %v", pf.Extends, err)
 		}
 		pf, rules = extend(base, baseRules, pf)
 	}
@@ -245,7 +251,9 @@ func builtin(name string, depth int) (*policyFile, ruleSource, error) {
 	return out, rules, nil
 }
 
-// Builtin returns a built-in policy by name: "default", or a profile.
+// Builtin returns a built-in policy by name: "default", or a profile. An
+// unknown name is a plain error, not an [*Error]: there is no policy to
+// point into.
 func Builtin(name string) (*Policy, error) {
 	if name == "default" {
 		return Default()
@@ -389,15 +397,30 @@ type compiler struct {
 	built map[string]ruleFile // rules that like refers to, by program
 	name  string
 	src   []byte
+	keys  *keyIndex         // the keys of src, indexed at the first error
 	ids   map[string]string // explicit id → where it was set
 }
 
+// errorf returns an *Error about a key, at its line in the source.
 func (c *compiler) errorf(key []string, format string, a ...any) error {
-	msg := fmt.Sprintf(format, a...)
-	if line := keyLine(c.src, key); line > 0 {
-		return fmt.Errorf("%s:%d: %s", c.name, line, msg)
+	return c.newError("", key, format, a...)
+}
+
+// ruleErrorf returns an *Error about a key of the rule with the given id.
+func (c *compiler) ruleErrorf(rule string, key []string, format string, a ...any) error {
+	return c.newError(rule, key, format, a...)
+}
+
+// newError indexes the keys of the source at the first error. The
+// compiler runs at load, or under the policy's lock for a rule compiled
+// when a call names it, so the index needs no lock of its own.
+func (c *compiler) newError(rule string, key []string, format string, a ...any) *Error {
+	if c.keys == nil {
+		c.keys = indexKeys(c.src)
 	}
-	return fmt.Errorf("%s: %s", c.name, msg)
+	e := keyErrorf(c.name, c.keys, key, format, a...)
+	e.Rule = rule
+	return e
 }
 
 func compile(name string, pf *policyFile, rules ruleSource, src []byte) (*Policy, error) {
@@ -895,8 +918,6 @@ func (p *Policy) OwnExamples() []Example {
 	p.mu.Lock()
 	out := slices.Clone(p.examples)
 	p.mu.Unlock()
-	for i := range out {
-		out[i].Line = keyLine(p.src, out[i].key)
-	}
+	p.exampleLines(out)
 	return out
 }
