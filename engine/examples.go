@@ -4,7 +4,6 @@ package engine
 
 import (
 	"errors"
-	"fmt"
 	"guard/policy"
 	"io"
 )
@@ -28,7 +27,7 @@ func CheckExamples(p *policy.Policy) []error {
 func checkExample(p *policy.Policy, ex policy.Example) error {
 	d := Decide(p, ExampleCall(ex.Command))
 	if d.Verdict != ex.Want {
-		return fmt.Errorf("%s:%d: rule %q: example %q: want %s, got %s: %s", p.Name(), ex.Line, ex.Rule, ex.Command, ex.Want, d.Verdict, d.Reason())
+		return p.ExampleErrorf(ex, "example %q: want %s, got %s: %s", ex.Command, ex.Want, d.Verdict, d.Reason())
 	}
 	return nil
 }

@@ -3,7 +3,9 @@
 package engine
 
 import (
+	"errors"
 	"guard/policy"
+	"strings"
 	"testing"
 )
 
@@ -19,5 +21,19 @@ func TestDefaultPolicyExamples(t *testing.T) {
 	}
 	for _, err := range CheckExamples(p) {
 		t.Error(err)
+	}
+}
+
+// TestLoadExampleError: a policy whose example gets another verdict does
+// not load, and the error is a *policy.Error at the example's line.
+func TestLoadExampleError(t *testing.T) {
+	src := "version = 1\ndefault = \"ask\"\n[command.ls]\nverdict = \"allow\"\nflags = [\"-l\", \"-a\"]\nexamples = { deny = [\"ls -la\"] }\n"
+	_, err := Load("p.toml", strings.NewReader(src))
+	var pe *policy.Error
+	if !errors.As(err, &pe) {
+		t.Fatalf("Load: %v (%T), want a *policy.Error", err, err)
+	}
+	if pe.File != "p.toml" || pe.Line != 6 || pe.Rule != "ls" || !strings.Contains(pe.Msg, `example "ls -la": want deny, got allow`) {
+		t.Errorf("error %+v, want p.toml line 6, rule ls, the example's verdicts", pe)
 	}
 }

@@ -185,8 +185,8 @@ func (h *hookRun) end(err error) {
 // reports whether the run is the decision's to end.
 func (h *hookRun) decide(decide func() ([]byte, error)) (err error, owner bool) {
 	data, err := recovered(decide)
-	if err == nil && time.Now().After(h.deadline) {
-		err = h.late
+	if time.Now().After(h.deadline) {
+		err = h.late // whatever the decision found, even its own deadline deny
 	}
 	if err != nil {
 		if !h.claimDeny() {
