@@ -55,7 +55,7 @@ parse-diff:
 	$(GO) test -count=1 -timeout=2h -run 'TestDifferential' ./shellparse -args -differential.n=200000 -differential.seed=$(SEED) -differential.shrink=2m
 
 generate:
-	$(GO) test ./policy -run TestDefaultPolicyGenerated -update
+	$(GO) generate ./policy
 
 cross:
 	for os in linux darwin; do for arch in amd64 arm64; do \

@@ -9,7 +9,7 @@ import "testing"
 // compiles every rule from the generated Go form, and "toml" decodes the
 // TOML source first, which guard avoids at run time.
 func BenchmarkCompileDefault(b *testing.B) {
-	src := []byte(defaultPolicySource)
+	src := defaultPolicySource
 	b.Run("start", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {

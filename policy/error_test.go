@@ -189,7 +189,7 @@ func FuzzLoad(f *testing.F) {
 	for _, tc := range loadErrorCases {
 		f.Add(tc.src)
 	}
-	f.Add(defaultPolicySource)
+	f.Add(string(defaultPolicySource))
 	f.Fuzz(func(t *testing.T, src string) {
 		lines := strings.Count(strings.TrimPrefix(src, "\ufeff"), "\n") + 1
 		p, err := LoadUnchecked("fuzz.toml", strings.NewReader(src))

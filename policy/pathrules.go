@@ -61,11 +61,15 @@ const (
 	PhGuard   = "{guard}"   // the guard binary
 )
 
+// placeholderPaths stands an absolute directory in for each placeholder,
+// to check a pattern's syntax.
+var placeholderPaths = strings.NewReplacer(PhProject, "/p", PhTmp, "/t", PhHome, "/h", PhPolicy, "/f", PhGuard, "/g")
+
 func validPathPattern(p string) bool {
 	if p == "" {
 		return false
 	}
-	e := strings.NewReplacer(PhProject, "/p", PhTmp, "/t", PhHome, "/h", PhPolicy, "/f", PhGuard, "/g").Replace(p)
+	e := placeholderPaths.Replace(p)
 	if strings.HasPrefix(e, "~") {
 		e = "/h" + e[1:]
 	}

@@ -285,7 +285,7 @@ var (
 // costs microseconds.
 func Default() (*Policy, error) {
 	defaultOnce.Do(func() {
-		defaultPolicy, defaultErr = compile("default", &defaultPolicyFile, defaultRules(), []byte(defaultPolicySource))
+		defaultPolicy, defaultErr = compile("default", &defaultPolicyFile, defaultRules(), defaultPolicySource)
 	})
 	return defaultPolicy, defaultErr
 }

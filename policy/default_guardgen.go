@@ -1,0 +1,53 @@
+// Copyright 2026 The guard Authors. SPDX-License-Identifier: MIT
+
+//go:build guardgen
+
+package policy
+
+// With the guardgen tag, which go generate ./policy builds with, the
+// built-in policies are decoded from their TOML at start-up rather than
+// taken from default_policy.go, the file the generator writes.
+
+import (
+	"embed"
+	"io/fs"
+	"maps"
+	"slices"
+)
+
+//go:embed default.toml
+var defaultPolicySource []byte
+
+//go:embed default.toml profiles/*.toml
+var profileSources embed.FS
+
+// As in default_policy.go, the command rules are apart from the rest.
+var defaultPolicyFile, defaultCommands, defaultProfiles = func() (policyFile, map[string]ruleFile, map[string]*policyFile) {
+	pf, profiles, err := builtinFiles(profileSources)
+	if err != nil {
+		panic(err)
+	}
+	top := *pf
+	top.Command = nil
+	return top, pf.Command, profiles
+}()
+
+var defaultCommandNames = slices.Sorted(maps.Keys(defaultCommands))
+
+func profileSource(name string) string {
+	data, _ := fs.ReadFile(profileSources, "profiles/"+name+".toml")
+	return string(data)
+}
+
+func profileFile(name string) (policyFile, bool) {
+	pf, ok := defaultProfiles[name]
+	if !ok {
+		return policyFile{}, false
+	}
+	return *pf, true
+}
+
+func defaultCommand(name string) (ruleFile, bool) {
+	rf, ok := defaultCommands[name]
+	return rf, ok
+}

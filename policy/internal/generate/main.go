@@ -1,0 +1,26 @@
+// Copyright 2026 The guard Authors. SPDX-License-Identifier: MIT
+
+// Command generate writes policy/default_policy.go from the built-in
+// policies. go generate ./policy runs it in the policy directory, with the
+// guardgen tag:
+//
+//	go run -tags guardgen ./internal/generate
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"guard/policy"
+)
+
+func main() {
+	src, err := policy.Generate(os.DirFS("."))
+	if err == nil {
+		err = os.WriteFile("default_policy.go", src, 0o644)
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "generate: %v\n", err)
+		os.Exit(1)
+	}
+}
