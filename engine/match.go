@@ -4,7 +4,6 @@ package engine
 
 import (
 	"fmt"
-	"maps"
 	"path"
 	"slices"
 	"strconv"
@@ -156,7 +155,7 @@ func (m *matcher) match(n *policy.Rule, args []shellparse.Word) result {
 				return r
 			}
 			if sub == nil {
-				r.add(n.Unknown, n.ID, fmt.Sprintf("no rule for %s %s", n.ID, w.Source), "rules exist for: "+n.ID+" "+strings.Join(slices.Sorted(maps.Keys(n.SubFiles)), "|"))
+				r.add(n.Unknown, n.ID, fmt.Sprintf("no rule for %s %s", n.ID, w.Source), "rules exist for: "+n.ID+" "+strings.Join(n.SubNames(), "|"))
 				return r
 			}
 			r.notRO = nil // the subcommand's own mark decides
@@ -176,7 +175,7 @@ func (m *matcher) match(n *policy.Rule, args []shellparse.Word) result {
 		i++
 	}
 	if n.HasSubs() && !n.HasVerdict {
-		r.add(n.Unknown, n.ID, fmt.Sprintf("%s needs a subcommand", n.ID), "rules exist for: "+n.ID+" "+strings.Join(slices.Sorted(maps.Keys(n.SubFiles)), "|"))
+		r.add(n.Unknown, n.ID, fmt.Sprintf("%s needs a subcommand", n.ID), "rules exist for: "+n.ID+" "+strings.Join(n.SubNames(), "|"))
 		return r
 	}
 	if n.Wrap != nil && len(operands) == 0 {

@@ -119,7 +119,7 @@ func gitConfigRuns(fsys FS, name string) (string, error) {
 	defer f.Close()
 	section := ""
 	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	sc.Buffer(make([]byte, 0, 4<<10), 1<<20) // a line may be long; most are short
 	for sc.Scan() {
 		line := strings.TrimSpace(sc.Text())
 		if line == "" || line[0] == '#' || line[0] == ';' {

@@ -270,244 +270,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 				Flags:  []string{"-C"},
 				Reason: "it runs cargo in another directory",
 			}},
-			Sub: map[string]ruleFile{
-				"bench": ruleFile{
-					Verdict: "ask",
-				},
-				"build": ruleFile{
-					Verdict: "allow",
-					Flags:   []string{"--release", "-r", "--workspace", "--all", "--all-targets", "--lib", "--bins", "--tests", "--benches", "--examples", "--all-features", "--no-default-features", "--locked", "--frozen", "--offline", "-q", "--quiet", "-v", "--verbose", "--future-incompat-report", "--keep-going", "--ignore-rust-version", "--unit-graph", "--build-plan"},
-					Options: map[string]valueSpec{
-						"--bench": valueSpec{
-							Type: "any?",
-						},
-						"--bin": valueSpec{
-							Type: "any?",
-						},
-						"--color": valueSpec{
-							Values: []string{"auto", "always", "never"},
-						},
-						"--example": valueSpec{
-							Type: "any?",
-						},
-						"--exclude": valueSpec{
-							Type: "any",
-						},
-						"--features": valueSpec{
-							Type: "any",
-						},
-						"--jobs": valueSpec{
-							Type: "int",
-						},
-						"--lockfile-path": valueSpec{
-							Type: "write",
-						},
-						"--manifest-path": valueSpec{
-							Type: "path",
-						},
-						"--message-format": valueSpec{
-							Type: "any",
-						},
-						"--package": valueSpec{
-							Type: "any",
-						},
-						"--profile": valueSpec{
-							Type: "any",
-						},
-						"--target": valueSpec{
-							Type: "path",
-						},
-						"--test": valueSpec{
-							Type: "any?",
-						},
-						"--timings": valueSpec{
-							Type: "any?",
-						},
-						"-F": valueSpec{
-							Type: "any",
-						},
-						"-j": valueSpec{
-							Type: "int",
-						},
-						"-p": valueSpec{
-							Type: "any",
-						},
-					},
-					Deny: []escalationFile{escalationFile{
-						Flags:  []string{"--config"},
-						Reason: "configuration on the command line can make cargo run programs",
-					}, escalationFile{
-						Flags:  []string{"-Z"},
-						Reason: "unstable flags change what cargo runs",
-					}},
-					WritesCwd: true,
-					Examples: examplesFile{
-						Allow: []string{"cargo build", "cargo build --release -p guard", "cargo build --all-targets --all-features"},
-						Ask:   []string{"cargo build --target-dir /tmp/t", "cargo build --manifest-path /other/Cargo.toml"},
-						Deny:  []string{"cargo build --config target.x86_64-unknown-linux-gnu.runner=sh"},
-					},
-				},
-				"check": ruleFile{
-					Like:      "cargo build",
-					Verdict:   "allow",
-					WritesCwd: true,
-					Examples: examplesFile{
-						Allow: []string{"cargo check --workspace"},
-					},
-				},
-				"clippy": ruleFile{
-					Like:    "cargo build",
-					Verdict: "allow",
-					Flags:   []string{"--no-deps"},
-					Deny: []escalationFile{escalationFile{
-						Flags:  []string{"--fix"},
-						Reason: "it rewrites the source files",
-						Hint:   "run cargo clippy without --fix and apply the changes with the edit tools",
-					}},
-					Rest: &ruleFile{
-						Options: map[string]valueSpec{
-							"--allow": valueSpec{
-								Type: "any",
-							},
-							"--cap-lints": valueSpec{
-								Type: "any",
-							},
-							"--deny": valueSpec{
-								Type: "any",
-							},
-							"--forbid": valueSpec{
-								Type: "any",
-							},
-							"--warn": valueSpec{
-								Type: "any",
-							},
-							"-A": valueSpec{
-								Type: "any",
-							},
-							"-D": valueSpec{
-								Type: "any",
-							},
-							"-F": valueSpec{
-								Type: "any",
-							},
-							"-W": valueSpec{
-								Type: "any",
-							},
-						},
-						Deny: []escalationFile{escalationFile{
-							Flags:  []string{"--emit", "-o", "--out-dir", "-C", "--codegen"},
-							Reason: "these compiler options write files or name programs to run",
-						}, escalationFile{
-							Args:   []string{"@*"},
-							Reason: "rustc reads more arguments from the file, which can name programs to run (-C linker=)",
-						}, escalationFile{
-							Flags:  []string{"-D", "-W", "-A", "-F", "--deny", "--warn", "--allow", "--forbid", "--cap-lints"},
-							Values: []string{"@*"},
-							Reason: "rustc reads more arguments from the file, which can name programs to run (-C linker=)",
-						}},
-					},
-					WritesCwd: true,
-					Examples: examplesFile{
-						Allow: []string{"cargo clippy --all-targets -- -D warnings"},
-						Deny:  []string{"cargo clippy --fix", "cargo clippy -- --emit=link=/tmp/x", "cargo clippy -- @args.txt", "cargo clippy -- -D @args.txt"},
-					},
-				},
-				"doc": ruleFile{
-					Like:    "cargo build",
-					Verdict: "allow",
-					Flags:   []string{"--no-deps", "--document-private-items"},
-					Deny: []escalationFile{escalationFile{
-						Flags:  []string{"--open"},
-						Reason: "it opens a browser program",
-					}},
-					WritesCwd: true,
-				},
-				"fmt": ruleFile{
-					Verdict: "allow",
-					Hint:    "use cargo fmt --check to see what would change",
-					Flags:   []string{"--check", "--all", "-q", "--quiet", "-v", "--verbose"},
-					Options: map[string]valueSpec{
-						"--manifest-path": valueSpec{
-							Type: "path",
-						},
-						"--message-format": valueSpec{
-							Type: "any",
-						},
-						"--package": valueSpec{
-							Type: "any",
-						},
-						"-p": valueSpec{
-							Type: "any",
-						},
-					},
-					Require: []string{"--check"},
-					Rest: &ruleFile{
-						Flags: []string{"--check"},
-						Options: map[string]valueSpec{
-							"--config-path": valueSpec{
-								Type: "path",
-							},
-							"--edition": valueSpec{
-								Type: "any",
-							},
-							"--emit": valueSpec{
-								Values: []string{"stdout"},
-							},
-						},
-						Paths: "read",
-					},
-					Examples: examplesFile{
-						Allow: []string{"cargo fmt --check", "cargo fmt --all --check", "cargo fmt --all -- --check", "cargo fmt --check -- src/main.rs"},
-						Ask:   []string{"cargo fmt"},
-						Deny:  []string{"cargo fmt --check -- ~/.ssh/id_rsa"},
-					},
-				},
-				"metadata": ruleFile{
-					Verdict: "ask",
-				},
-				"test": ruleFile{
-					Like:    "cargo build",
-					Verdict: "allow",
-					Flags:   []string{"--no-run", "--doc", "--no-fail-fast"},
-					Rest: &ruleFile{
-						Flags: []string{"--nocapture", "--no-capture", "--ignored", "--include-ignored", "--exact", "--list", "-q", "--quiet", "--show-output", "--test", "--bench", "--force-run-in-process", "--report-time"},
-						Options: map[string]valueSpec{
-							"--color": valueSpec{
-								Values: []string{"auto", "always", "never"},
-							},
-							"--format": valueSpec{
-								Values: []string{"pretty", "terse", "json", "junit"},
-							},
-							"--skip": valueSpec{
-								Type: "any",
-							},
-							"--test-threads": valueSpec{
-								Type: "int",
-							},
-							"-Z": valueSpec{
-								Values: []string{"unstable-options"},
-							},
-						},
-						Deny: []escalationFile{escalationFile{
-							Flags:  []string{"--logfile"},
-							Reason: "it writes to a file",
-						}},
-					},
-					WritesCwd: true,
-					Examples: examplesFile{
-						Allow: []string{"cargo test", "cargo test -p core -- --nocapture", "cargo test parse_ -- --test-threads=1", "cargo test --no-run"},
-						Deny:  []string{"cargo test -- --logfile /tmp/x"},
-					},
-				},
-				"tree": ruleFile{
-					Verdict: "ask",
-				},
-				"version": ruleFile{
-					Verdict:  "allow",
-					Flags:    []string{"-v", "--verbose"},
-					ReadOnly: true,
-				},
-			},
+			lazy:     &defaultSubs0,
 			ReadOnly: true,
 			Children: []string{"cargo", "rustup", "rustc", "rustdoc", "clippy-driver", "cargo-clippy", "rustfmt", "cargo-fmt", "cc", "gcc", "c++", "cc1", "as", "ld", "ld.*", "rust-lld", "lld", "collect2", "build-script-*", "*-????????????????", "lsb_release", "getopt", "tr", "cut", "getconf"},
 			Examples: examplesFile{
@@ -1288,810 +1051,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 				Flags:  []string{"-p", "--paginate"},
 				Reason: "it runs a pager program",
 			}},
-			Sub: map[string]ruleFile{
-				"blame": ruleFile{
-					Verdict: "allow",
-					Flags:   []string{"-w", "--porcelain", "--line-porcelain", "-e", "--show-email", "-s", "-l", "-t", "-f", "--show-name", "-n", "--show-number", "-p", "--incremental", "--root", "--first-parent", "-b", "--color-lines", "--color-by-age", "--show-stats", "--minimal", "--progress", "--no-progress", "-c"},
-					Options: map[string]valueSpec{
-						"--abbrev": valueSpec{
-							Type: "int?",
-						},
-						"--date": valueSpec{
-							Type: "any",
-						},
-						"--encoding": valueSpec{
-							Type: "any",
-						},
-						"--reverse": valueSpec{
-							Type: "any",
-						},
-						"--since": valueSpec{
-							Type: "any",
-						},
-						"-C": valueSpec{
-							Type: "any?",
-						},
-						"-L": valueSpec{
-							Type: "any",
-						},
-						"-M": valueSpec{
-							Type: "any?",
-						},
-					},
-					Deny: []escalationFile{escalationFile{
-						Flags:  []string{"--contents"},
-						Reason: "it reads the blamed text from another file",
-					}, escalationFile{
-						Flags:  []string{"-S", "--ignore-revs-file"},
-						Reason: "it reads revisions from another file",
-					}},
-					ReadOnly: true,
-					RevPaths: true,
-					Examples: examplesFile{
-						Allow: []string{"git blame -L 10,20 src/main.rs", "git blame -w -M README.md"},
-						Deny:  []string{"git blame --contents=/etc/passwd x", "git blame --cont=x f"},
-					},
-				},
-				"branch": ruleFile{
-					Verdict: "allow",
-					Flags:   []string{"--list", "-l", "-a", "--all", "-r", "--remotes", "-v", "--verbose", "--show-current", "--no-color", "--no-column", "-i", "--ignore-case", "--omit-empty"},
-					Options: map[string]valueSpec{
-						"--abbrev": valueSpec{
-							Type: "int?",
-						},
-						"--color": valueSpec{
-							Type: "any?",
-						},
-						"--column": valueSpec{
-							Type: "any?",
-						},
-						"--contains": valueSpec{
-							Type: "any",
-						},
-						"--format": valueSpec{
-							Type: "any",
-						},
-						"--merged": valueSpec{
-							Type: "any",
-						},
-						"--no-contains": valueSpec{
-							Type: "any",
-						},
-						"--no-merged": valueSpec{
-							Type: "any",
-						},
-						"--points-at": valueSpec{
-							Type: "any",
-						},
-						"--sort": valueSpec{
-							Type: "any",
-						},
-					},
-					ArgsWith: []string{"--list", "-l"},
-					Deny: []escalationFile{escalationFile{
-						Flags:  []string{"--format", "--sort"},
-						Values: []string{"*signature*"},
-						Reason: "the signature atoms run gpg, which configuration can replace with another program",
-					}},
-					ReadOnly: true,
-					Examples: examplesFile{
-						Allow: []string{"git branch", "git branch -a", "git branch -vv", "git branch --show-current", "git branch --merged main", "git branch --list 'feat*'"},
-						Ask:   []string{"git branch new-feature", "git branch -D old"},
-					},
-				},
-				"cat-file": ruleFile{
-					Verdict: "allow",
-					Flags:   []string{"-p", "-t", "-s", "-e", "--mailmap", "--use-mailmap", "--allow-unknown-type"},
-					Deny: []escalationFile{escalationFile{
-						Flags:  []string{"--textconv", "--filters"},
-						Reason: "it runs textconv or filter programs",
-					}},
-					ReadOnly: true,
-					RevPaths: true,
-					Examples: examplesFile{
-						Allow: []string{"git cat-file -p HEAD", "git cat-file -t HEAD~1"},
-					},
-				},
-				"checkout": ruleFile{
-					Verdict: "ask",
-					Deny: []escalationFile{escalationFile{
-						Flags:  []string{"-f", "--force"},
-						Reason: "it discards local changes",
-					}},
-				},
-				"clean": ruleFile{
-					Verdict: "deny",
-					Reason:  "it deletes untracked files for good",
-					Hint:    "list untracked files with git status --short, or ask the user",
-					Examples: examplesFile{
-						Deny: []string{"git clean -fdx", "git clean -n"},
-					},
-				},
-				"describe": ruleFile{
-					Verdict: "allow",
-					Flags:   []string{"--tags", "--all", "--always", "--long", "--exact-match", "--contains", "--first-parent", "--debug"},
-					Options: map[string]valueSpec{
-						"--abbrev": valueSpec{
-							Type: "int?",
-						},
-						"--broken": valueSpec{
-							Type: "any?",
-						},
-						"--candidates": valueSpec{
-							Type: "int",
-						},
-						"--dirty": valueSpec{
-							Type: "any?",
-						},
-						"--exclude": valueSpec{
-							Type: "any",
-						},
-						"--match": valueSpec{
-							Type: "any",
-						},
-					},
-					ReadOnly: true,
-					Examples: examplesFile{
-						Allow: []string{"git describe --tags --always"},
-					},
-				},
-				"diff": ruleFile{
-					Like:    "git log",
-					Verdict: "allow",
-					Flags:   []string{"--cached", "--staged", "--merge-base", "--ours", "--theirs", "--base", "-0", "-1", "-2", "-3"},
-					Ask: []escalationFile{escalationFile{
-						Flags:  []string{"--no-index"},
-						Reason: "it compares any two files, inside the repository or not, secret ones too",
-					}},
-					ReadOnly: true,
-					RevPaths: true,
-					Examples: examplesFile{
-						Allow: []string{"git diff", "git diff --cached", "git diff --stat main...HEAD", "git diff HEAD~2 -- src/main.rs", "git diff --name-only"},
-						Deny:  []string{"git diff --ext-diff", "git diff --output=patch.diff"},
-					},
-				},
-				"filter-branch": ruleFile{
-					Verdict: "deny",
-					Reason:  "it rewrites the whole history",
-				},
-				"gc": ruleFile{
-					Verdict: "ask",
-					Deny: []escalationFile{escalationFile{
-						Flags:  []string{"--prune"},
-						Reason: "it deletes unreachable objects for good",
-					}},
-				},
-				"grep": ruleFile{
-					Verdict: "allow",
-					Flags:   []string{"-#", "-i", "--ignore-case", "-I", "-w", "--word-regexp", "-v", "--invert-match", "-n", "--line-number", "--column", "-h", "-H", "--full-name", "-E", "--extended-regexp", "-G", "--basic-regexp", "-F", "--fixed-strings", "-P", "--perl-regexp", "-l", "--files-with-matches", "--name-only", "-L", "--files-without-match", "-c", "--count", "-o", "--only-matching", "-q", "--quiet", "--no-color", "--break", "--heading", "-p", "--show-function", "-W", "--function-context", "-z", "--null", "--cached", "--no-exclude-standard", "--exclude-standard", "--recurse-submodules", "-a", "--text", "--no-textconv", "--all-match", "--and", "--or", "--not", "-r", "--recursive", "--no-recursive"},
-					Options: map[string]valueSpec{
-						"--after-context": valueSpec{
-							Type: "int",
-						},
-						"--before-context": valueSpec{
-							Type: "int",
-						},
-						"--color": valueSpec{
-							Type: "any?",
-						},
-						"--context": valueSpec{
-							Type: "int",
-						},
-						"--max-count": valueSpec{
-							Type: "int",
-						},
-						"--max-depth": valueSpec{
-							Type: "int",
-						},
-						"--threads": valueSpec{
-							Type: "int",
-						},
-						"-A": valueSpec{
-							Type: "int",
-						},
-						"-B": valueSpec{
-							Type: "int",
-						},
-						"-C": valueSpec{
-							Type: "int",
-						},
-						"-e": valueSpec{
-							Type: "any",
-						},
-						"-f": valueSpec{
-							Type: "path",
-						},
-						"-m": valueSpec{
-							Type: "int",
-						},
-					},
-					Deny: []escalationFile{escalationFile{
-						Flags:  []string{"-O", "--open-files-in-pager"},
-						Reason: "it opens the files in a pager program, which it may name",
-					}, escalationFile{
-						Flags:  []string{"--textconv"},
-						Reason: "it runs textconv programs",
-					}},
-					Ask: []escalationFile{escalationFile{
-						Flags:  []string{"--no-index", "--untracked"},
-						Reason: "it searches files git does not track, which may be secret (.env)",
-					}},
-					ReadOnly: true,
-					RevPaths: true,
-					Examples: examplesFile{
-						Allow: []string{"git grep -n TODO", "git grep -e foo -- '*.go'", "git grep -il readme"},
-						Deny:  []string{"git grep -Ovim foo", "git grep -iOsh foo", "git grep --open=x foo"},
-					},
-				},
-				"log": ruleFile{
-					Verdict: "allow",
-					Flags:   []string{"-#", "--oneline", "--graph", "--no-decorate", "--shortstat", "--numstat", "--name-only", "--name-status", "-p", "-u", "--patch", "-s", "--no-patch", "--abbrev-commit", "--no-abbrev-commit", "-i", "--regexp-ignore-case", "-E", "--extended-regexp", "-F", "--fixed-strings", "--basic-regexp", "--perl-regexp", "--all-match", "--invert-grep", "--all", "--first-parent", "--merges", "--no-merges", "--reverse", "--follow", "--relative-date", "--no-color", "--topo-order", "--date-order", "--author-date-order", "--pickaxe-all", "--pickaxe-regex", "--no-renames", "-w", "--ignore-all-space", "-b", "--ignore-space-change", "--ignore-blank-lines", "--ignore-space-at-eol", "--cherry-pick", "--left-right", "--cherry-mark", "--cherry", "--boundary", "--simplify-by-decoration", "--full-history", "--dense", "--sparse", "--simplify-merges", "--ancestry-path", "--no-notes", "--source", "--use-mailmap", "--mailmap", "--no-mailmap", "--log-size", "-g", "--walk-reflogs", "--parents", "--children", "--full-diff", "--raw", "--summary", "--patch-with-stat", "--patch-with-raw", "--minimal", "--histogram", "--patience", "--no-ext-diff", "--no-textconv", "--cc", "-m", "-c", "--remerge-diff", "--full-index", "--binary", "-z", "--check", "--no-prefix", "--default-prefix", "-a", "--text", "-R", "--no-min-parents", "--no-max-parents", "--not", "--clear-decorations", "--no-expand-tabs", "--show-pulls", "--ignore-missing", "--no-walk", "--do-walk", "--stdin", "--exit-code", "--quiet", "--function-context", "-W", "--irreversible-delete", "-D", "--no-relative", "--ita-invisible-in-index", "--ita-visible-in-index", "--no-indent-heuristic", "--indent-heuristic", "--no-color-moved", "--no-color-moved-ws", "--tags", "--branches", "--remotes", "--unpacked", "--single-worktree", "--bisect", "--since-as-filter", "--count", "--objects", "--objects-edge"},
-					Options: map[string]valueSpec{
-						"--abbrev": valueSpec{
-							Type: "int?",
-						},
-						"--abbrev-ref": valueSpec{
-							Type: "any?",
-						},
-						"--after": valueSpec{
-							Type: "any",
-						},
-						"--anchored": valueSpec{
-							Type: "any",
-						},
-						"--author": valueSpec{
-							Type: "any",
-						},
-						"--before": valueSpec{
-							Type: "any",
-						},
-						"--break-rewrites": valueSpec{
-							Type: "any?",
-						},
-						"--color": valueSpec{
-							Type: "any?",
-						},
-						"--color-moved": valueSpec{
-							Type: "any?",
-						},
-						"--color-words": valueSpec{
-							Type: "any?",
-						},
-						"--committer": valueSpec{
-							Type: "any",
-						},
-						"--date": valueSpec{
-							Type: "any",
-						},
-						"--decorate": valueSpec{
-							Type: "any?",
-						},
-						"--decorate-refs": valueSpec{
-							Type: "any",
-						},
-						"--decorate-refs-exclude": valueSpec{
-							Type: "any",
-						},
-						"--diff-algorithm": valueSpec{
-							Type: "any",
-						},
-						"--diff-filter": valueSpec{
-							Type: "any",
-						},
-						"--dirstat": valueSpec{
-							Type: "any?",
-						},
-						"--dst-prefix": valueSpec{
-							Type: "any",
-						},
-						"--encoding": valueSpec{
-							Type: "any",
-						},
-						"--exclude": valueSpec{
-							Type: "any",
-						},
-						"--expand-tabs": valueSpec{
-							Type: "int?",
-						},
-						"--find-copies": valueSpec{
-							Type: "any?",
-						},
-						"--find-copies-harder": valueSpec{
-							Type: "any?",
-						},
-						"--find-renames": valueSpec{
-							Type: "any?",
-						},
-						"--format": valueSpec{
-							Type: "any",
-						},
-						"--glob": valueSpec{
-							Type: "any",
-						},
-						"--grep": valueSpec{
-							Type: "any",
-						},
-						"--grep-reflog": valueSpec{
-							Type: "any",
-						},
-						"--ignore-matching-lines": valueSpec{
-							Type: "any",
-						},
-						"--ignore-submodules": valueSpec{
-							Type: "any?",
-						},
-						"--inter-hunk-context": valueSpec{
-							Type: "int",
-						},
-						"--line-prefix": valueSpec{
-							Type: "any",
-						},
-						"--max-count": valueSpec{
-							Type: "int",
-						},
-						"--max-parents": valueSpec{
-							Type: "int",
-						},
-						"--min-parents": valueSpec{
-							Type: "int",
-						},
-						"--notes": valueSpec{
-							Type: "any?",
-						},
-						"--pretty": valueSpec{
-							Type: "any?",
-						},
-						"--relative": valueSpec{
-							Type: "any?",
-						},
-						"--rotate-to": valueSpec{
-							Type: "any",
-						},
-						"--show-linear-break": valueSpec{
-							Type: "any?",
-						},
-						"--show-notes": valueSpec{
-							Type: "any?",
-						},
-						"--since": valueSpec{
-							Type: "any",
-						},
-						"--skip": valueSpec{
-							Type: "int",
-						},
-						"--skip-to": valueSpec{
-							Type: "any",
-						},
-						"--src-prefix": valueSpec{
-							Type: "any",
-						},
-						"--stat": valueSpec{
-							Type: "any?",
-						},
-						"--stat-count": valueSpec{
-							Type: "int",
-						},
-						"--stat-graph-width": valueSpec{
-							Type: "int",
-						},
-						"--stat-name-width": valueSpec{
-							Type: "int",
-						},
-						"--stat-width": valueSpec{
-							Type: "int",
-						},
-						"--submodule": valueSpec{
-							Type: "any?",
-						},
-						"--unified": valueSpec{
-							Type: "int?",
-						},
-						"--until": valueSpec{
-							Type: "any",
-						},
-						"--word-diff": valueSpec{
-							Type: "any?",
-						},
-						"--word-diff-regex": valueSpec{
-							Type: "any",
-						},
-						"--ws-error-highlight": valueSpec{
-							Type: "any",
-						},
-						"-B": valueSpec{
-							Type: "any?",
-						},
-						"-C": valueSpec{
-							Type: "any?",
-						},
-						"-G": valueSpec{
-							Type: "any",
-						},
-						"-I": valueSpec{
-							Type: "any",
-						},
-						"-L": valueSpec{
-							Type: "any",
-						},
-						"-M": valueSpec{
-							Type: "any?",
-						},
-						"-O": valueSpec{
-							Type: "path",
-						},
-						"-S": valueSpec{
-							Type: "any",
-						},
-						"-U": valueSpec{
-							Type: "int?",
-						},
-						"-l": valueSpec{
-							Type: "int",
-						},
-						"-n": valueSpec{
-							Type: "int",
-						},
-					},
-					Deny: []escalationFile{escalationFile{
-						Flags:  []string{"--output"},
-						Reason: "it writes to a file",
-						Hint:   "let the output come back on standard output",
-					}, escalationFile{
-						Flags:  []string{"--ext-diff", "--textconv"},
-						Reason: "it runs external diff or textconv programs",
-					}, escalationFile{
-						Flags:  []string{"--show-signature"},
-						Reason: "it runs gpg, which configuration can replace with another program",
-					}, escalationFile{
-						Flags:  []string{"--format", "--pretty"},
-						Values: []string{"*%G*"},
-						Reason: "signature placeholders run gpg, which configuration can replace with another program",
-					}},
-					ReadOnly: true,
-					RevPaths: true,
-					Examples: examplesFile{
-						Allow: []string{"git log --oneline -5", "git log -n 3 --stat", "git log --format=%H%x09%s main..HEAD -- src", "git log -p -U3 --follow README.md"},
-						Ask:   []string{"git log --frobnicate"},
-						Deny:  []string{"git log --output=/tmp/x", "git log --out=x", "git log --ext-diff", "git log '--format=%G?'"},
-					},
-				},
-				"ls-files": ruleFile{
-					Verdict: "allow",
-					Flags:   []string{"-c", "--cached", "-d", "--deleted", "-m", "--modified", "-o", "--others", "-i", "--ignored", "-s", "--stage", "-u", "--unmerged", "-k", "--killed", "-z", "-t", "-v", "-f", "--full-name", "--exclude-standard", "--directory", "--no-empty-directory", "--eol", "--deduplicate", "--sparse", "--error-unmatch", "--recurse-submodules", "--debug", "--resolve-undo"},
-					Options: map[string]valueSpec{
-						"--abbrev": valueSpec{
-							Type: "int?",
-						},
-						"--exclude": valueSpec{
-							Type: "any",
-						},
-						"--exclude-from": valueSpec{
-							Type: "path",
-						},
-						"--exclude-per-directory": valueSpec{
-							Values: []string{".gitignore"},
-						},
-						"--format": valueSpec{
-							Type: "any",
-						},
-						"--with-tree": valueSpec{
-							Type: "any",
-						},
-						"-X": valueSpec{
-							Type: "path",
-						},
-						"-x": valueSpec{
-							Type: "any",
-						},
-					},
-					ReadOnly: true,
-					Examples: examplesFile{
-						Allow: []string{"git ls-files", "git ls-files -m", "git ls-files --others --exclude-standard", "git ls-files -- '*.go'"},
-					},
-				},
-				"ls-tree": ruleFile{
-					Verdict: "allow",
-					Flags:   []string{"-r", "-t", "-d", "-l", "--long", "-z", "--name-only", "--name-status", "--object-only", "--full-name", "--full-tree"},
-					Options: map[string]valueSpec{
-						"--abbrev": valueSpec{
-							Type: "int?",
-						},
-						"--format": valueSpec{
-							Type: "any",
-						},
-					},
-					ReadOnly: true,
-					Examples: examplesFile{
-						Allow: []string{"git ls-tree -r --name-only HEAD"},
-					},
-				},
-				"merge-base": ruleFile{
-					Verdict:  "allow",
-					Flags:    []string{"--all", "--octopus", "--independent", "--is-ancestor", "--fork-point"},
-					ReadOnly: true,
-					Examples: examplesFile{
-						Allow: []string{"git merge-base HEAD main", "git merge-base --is-ancestor a b"},
-					},
-				},
-				"push": ruleFile{
-					Verdict: "ask",
-					Deny: []escalationFile{escalationFile{
-						Flags:  []string{"-f", "--force", "--force-with-lease", "--force-if-includes", "--mirror", "--prune", "-d", "--delete"},
-						Reason: "it rewrites or deletes history others share",
-						Hint:   "push without force or delete options, or ask the user to do it",
-					}, escalationFile{
-						Args:   []string{"+*", ":*"},
-						Reason: "a + or : refspec forces or deletes a remote branch",
-						Hint:   "push without force or delete options, or ask the user to do it",
-					}},
-					Examples: examplesFile{
-						Ask:  []string{"git push", "git push origin main"},
-						Deny: []string{"git push --force", "git push -f origin main", "git push --forc origin", "git push origin +main", "git push origin :old"},
-					},
-				},
-				"remote": ruleFile{
-					Verdict:  "allow",
-					Flags:    []string{"-v", "--verbose"},
-					Args:     "none",
-					ReadOnly: true,
-					Examples: examplesFile{
-						Allow: []string{"git remote -v"},
-						Ask:   []string{"git remote add x https://example.com/x.git"},
-					},
-				},
-				"reset": ruleFile{
-					Verdict: "ask",
-					Deny: []escalationFile{escalationFile{
-						Flags:  []string{"--hard", "--merge", "--keep"},
-						Reason: "it discards uncommitted changes",
-						Hint:   "use git stash to keep the changes, or ask the user",
-					}},
-					Examples: examplesFile{
-						Ask:  []string{"git reset HEAD file.txt"},
-						Deny: []string{"git reset --hard", "git reset --hard HEAD~1"},
-					},
-				},
-				"rev-list": ruleFile{
-					Like:     "git log",
-					Verdict:  "allow",
-					ReadOnly: true,
-					Examples: examplesFile{
-						Allow: []string{"git rev-list --count HEAD", "git rev-list -n 1 --all"},
-					},
-				},
-				"rev-parse": ruleFile{
-					Verdict: "allow",
-					Flags:   []string{"--show-toplevel", "--show-prefix", "--show-cdup", "--git-dir", "--git-common-dir", "--absolute-git-dir", "--is-inside-work-tree", "--is-inside-git-dir", "--is-bare-repository", "--is-shallow-repository", "--verify", "-q", "--quiet", "--symbolic", "--symbolic-full-name", "--all", "--revs-only", "--no-revs", "--flags", "--no-flags", "--sq", "--sq-quote", "--local-env-vars", "--shared-index-path", "--show-superproject-working-tree", "--not", "--end-of-options"},
-					Options: map[string]valueSpec{
-						"--abbrev-ref": valueSpec{
-							Type: "any?",
-						},
-						"--after": valueSpec{
-							Type: "any",
-						},
-						"--before": valueSpec{
-							Type: "any",
-						},
-						"--branches": valueSpec{
-							Type: "any?",
-						},
-						"--default": valueSpec{
-							Type: "any",
-						},
-						"--disambiguate": valueSpec{
-							Type: "any",
-						},
-						"--exclude": valueSpec{
-							Type: "any",
-						},
-						"--git-path": valueSpec{
-							Type: "any",
-						},
-						"--glob": valueSpec{
-							Type: "any",
-						},
-						"--path-format": valueSpec{
-							Type: "any",
-						},
-						"--remotes": valueSpec{
-							Type: "any?",
-						},
-						"--short": valueSpec{
-							Type: "int?",
-						},
-						"--show-object-format": valueSpec{
-							Type: "any?",
-						},
-						"--show-ref-format": valueSpec{
-							Type: "any?",
-						},
-						"--since": valueSpec{
-							Type: "any",
-						},
-						"--tags": valueSpec{
-							Type: "any?",
-						},
-						"--until": valueSpec{
-							Type: "any",
-						},
-					},
-					ReadOnly: true,
-					Examples: examplesFile{
-						Allow: []string{"git rev-parse HEAD", "git rev-parse --show-toplevel", "git rev-parse --abbrev-ref HEAD", "git rev-parse --short=8 HEAD"},
-					},
-				},
-				"shortlog": ruleFile{
-					Like:    "git log",
-					Verdict: "allow",
-					Flags:   []string{"-e", "--email", "-s", "--summary", "-n", "--numbered", "--committer"},
-					Options: map[string]valueSpec{
-						"--group": valueSpec{
-							Type: "any",
-						},
-						"-w": valueSpec{
-							Type: "any?",
-						},
-					},
-					Deny: []escalationFile{escalationFile{
-						Flags:  []string{"--group"},
-						Values: []string{"*%G*"},
-						Reason: "signature placeholders in --group=format: run gpg, which configuration can replace with another program",
-					}},
-					ReadOnly: true,
-					RevPaths: true,
-					Examples: examplesFile{
-						Allow: []string{"git shortlog -sn HEAD", "git shortlog -sn --group=author HEAD"},
-						Deny:  []string{"git shortlog --group=format:%GS HEAD"},
-					},
-				},
-				"show": ruleFile{
-					Like:     "git log",
-					Verdict:  "allow",
-					ReadOnly: true,
-					RevPaths: true,
-					Examples: examplesFile{
-						Allow: []string{"git show HEAD", "git show --stat HEAD~1", "git show HEAD:README.md"},
-						Deny:  []string{"git show --output=x HEAD"},
-					},
-				},
-				"show-ref": ruleFile{
-					Verdict: "allow",
-					Flags:   []string{"--head", "--tags", "--heads", "--branches", "-d", "--dereference", "-s", "--verify", "-q", "--quiet", "--exists"},
-					Options: map[string]valueSpec{
-						"--abbrev": valueSpec{
-							Type: "int?",
-						},
-						"--hash": valueSpec{
-							Type: "int?",
-						},
-					},
-					ReadOnly: true,
-				},
-				"stash": ruleFile{
-					Sub: map[string]ruleFile{
-						"clear": ruleFile{
-							Verdict: "deny",
-							Reason:  "it deletes every stash for good",
-							Examples: examplesFile{
-								Deny: []string{"git stash clear"},
-							},
-						},
-						"list": ruleFile{
-							Like:     "git log",
-							Verdict:  "allow",
-							ReadOnly: true,
-						},
-						"show": ruleFile{
-							Like:     "git log",
-							Verdict:  "allow",
-							Flags:    []string{"--include-untracked", "--only-untracked"},
-							ReadOnly: true,
-							RevPaths: true,
-						},
-					},
-				},
-				"status": ruleFile{
-					Verdict: "allow",
-					Flags:   []string{"-s", "--short", "-b", "--branch", "--long", "-v", "--verbose", "-z", "--null", "--show-stash", "--ahead-behind", "--no-ahead-behind", "--renames", "--no-renames", "--no-column", "--column"},
-					Options: map[string]valueSpec{
-						"--find-renames": valueSpec{
-							Type: "any?",
-						},
-						"--ignore-submodules": valueSpec{
-							Type: "any?",
-						},
-						"--ignored": valueSpec{
-							Type: "any?",
-						},
-						"--porcelain": valueSpec{
-							Type: "any?",
-						},
-						"--untracked-files": valueSpec{
-							Type: "any?",
-						},
-						"-u": valueSpec{
-							Type: "any?",
-						},
-					},
-					ReadOnly: true,
-					Examples: examplesFile{
-						Allow: []string{"git status", "git status --short", "git status -sb", "git status --porcelain=v2 -uno", "git status -- src"},
-					},
-				},
-				"switch": ruleFile{
-					Verdict: "ask",
-					Deny: []escalationFile{escalationFile{
-						Flags:  []string{"-f", "--force", "--discard-changes"},
-						Reason: "it discards local changes",
-					}},
-				},
-				"tag": ruleFile{
-					Verdict: "allow",
-					Flags:   []string{"-l", "--list", "--no-color", "-i", "--ignore-case", "--no-column", "--omit-empty"},
-					Options: map[string]valueSpec{
-						"--color": valueSpec{
-							Type: "any?",
-						},
-						"--column": valueSpec{
-							Type: "any?",
-						},
-						"--contains": valueSpec{
-							Type: "any",
-						},
-						"--format": valueSpec{
-							Type: "any",
-						},
-						"--merged": valueSpec{
-							Type: "any",
-						},
-						"--no-contains": valueSpec{
-							Type: "any",
-						},
-						"--no-merged": valueSpec{
-							Type: "any",
-						},
-						"--points-at": valueSpec{
-							Type: "any",
-						},
-						"--sort": valueSpec{
-							Type: "any",
-						},
-						"-n": valueSpec{
-							Type: "int?",
-						},
-					},
-					ArgsWith: []string{"--list", "-l"},
-					Deny: []escalationFile{escalationFile{
-						Flags:  []string{"--format", "--sort"},
-						Values: []string{"*signature*"},
-						Reason: "the signature atoms run gpg, which configuration can replace with another program",
-					}},
-					ReadOnly: true,
-					Examples: examplesFile{
-						Allow: []string{"git tag", "git tag -l --sort=-version:refname", "git tag -l 'v1.*'"},
-						Ask:   []string{"git tag v1.0"},
-					},
-				},
-				"version": ruleFile{
-					Verdict:  "allow",
-					Flags:    []string{"--build-options"},
-					ReadOnly: true,
-				},
-				"worktree": ruleFile{
-					Sub: map[string]ruleFile{
-						"list": ruleFile{
-							Verdict: "allow",
-							Flags:   []string{"--porcelain", "-v", "--verbose", "-z"},
-							Options: map[string]valueSpec{
-								"--expire": valueSpec{
-									Type: "any",
-								},
-							},
-							ReadOnly: true,
-						},
-					},
-				},
-			},
+			lazy:     &defaultSubs1,
 			ReadOnly: true,
 			Config:   "git",
 			Children: []string{"git", "git-*"},
@@ -2103,215 +1063,10 @@ func defaultCommand(name string) (ruleFile, bool) {
 		}, true
 	case "go":
 		return ruleFile{
-			Verdict: "allow",
-			Style:   "go",
-			Flags:   []string{"-h", "-help"},
-			Sub: map[string]ruleFile{
-				"build": ruleFile{
-					Verdict: "allow",
-					Style:   "go",
-					Flags:   []string{"-v", "-x", "-n", "-a", "-race", "-msan", "-asan", "-cover", "-trimpath", "-linkshared", "-work"},
-					Options: map[string]valueSpec{
-						"-C": valueSpec{
-							Type: "dir",
-						},
-						"-buildmode": valueSpec{
-							Type: "any",
-						},
-						"-buildvcs": valueSpec{
-							Type: "any?",
-						},
-						"-compiler": valueSpec{
-							Values: []string{"gc"},
-						},
-						"-covermode": valueSpec{
-							Type: "any",
-						},
-						"-coverpkg": valueSpec{
-							Type: "any",
-						},
-						"-mod": valueSpec{
-							Values: []string{"readonly", "vendor"},
-						},
-						"-p": valueSpec{
-							Type: "int",
-						},
-						"-pgo": valueSpec{
-							Type: "path",
-						},
-						"-tags": valueSpec{
-							Type: "any",
-						},
-					},
-					Deny: []escalationFile{escalationFile{
-						Flags:  []string{"-toolexec", "-exec"},
-						Reason: "it runs another program with every tool or test binary",
-					}, escalationFile{
-						Flags:  []string{"-overlay", "-modfile", "-pkgdir"},
-						Reason: "it makes go read or write files outside the module's usual places",
-					}},
-					WritesCwd: true,
-					Config:    "go",
-					Examples: examplesFile{
-						Allow: []string{"go build ./...", "go build -v -race ./cmd/guard", "go build -tags=integration ./...", "go build -buildvcs=false ./...", "go build -pgo=auto ./cmd/guard"},
-						Ask:   []string{"go build -o /usr/local/bin/x .", "go build -ldflags=-X=main.v=1 .", "go build -pgo=/tmp/x.pprof .", "go build -compiler=gccgo ."},
-						Deny:  []string{"go build -toolexec=/tmp/x ./..."},
-					},
-				},
-				"doc": ruleFile{
-					Verdict:  "allow",
-					Style:    "go",
-					Flags:    []string{"-all", "-c", "-cmd", "-short", "-src", "-u"},
-					ReadOnly: true,
-				},
-				"env": ruleFile{
-					Verdict: "allow",
-					Style:   "go",
-					Flags:   []string{"-json", "-changed"},
-					Deny: []escalationFile{escalationFile{
-						Flags:  []string{"-w", "-u"},
-						Reason: "it changes go's configuration, which can name programs to run",
-					}},
-					ReadOnly: true,
-					Examples: examplesFile{
-						Allow: []string{"go env GOPATH", "go env -json"},
-						Deny:  []string{"go env -w GOFLAGS=-toolexec=x"},
-					},
-				},
-				"list": ruleFile{
-					Verdict: "allow",
-					Style:   "go",
-					Flags:   []string{"-json", "-e", "-deps", "-test", "-find", "-m"},
-					Options: map[string]valueSpec{
-						"-C": valueSpec{
-							Type: "dir",
-						},
-						"-f": valueSpec{
-							Type: "any",
-						},
-						"-mod": valueSpec{
-							Values: []string{"readonly", "vendor"},
-						},
-						"-tags": valueSpec{
-							Type: "any",
-						},
-					},
-					Deny: []escalationFile{escalationFile{
-						Flags:  []string{"-toolexec", "-exec", "-modfile", "-overlay"},
-						Reason: "it runs other programs or reads files from elsewhere",
-					}},
-					Ask: []escalationFile{escalationFile{
-						Flags:  []string{"-u", "-versions", "-retracted"},
-						Reason: "it asks the module proxy over the network, for the modules it names",
-					}, escalationFile{
-						Args:   []string{"*@*"},
-						Reason: "a module query asks the module proxy over the network",
-					}, escalationFile{
-						Flags:  []string{"-export", "-compiled"},
-						Reason: "it builds the packages: it runs the compiler and writes the build cache",
-					}},
-					ReadOnly: true,
-					Examples: examplesFile{
-						Allow: []string{"go list ./...", "go list -f '{{.ImportPath}}' ./...", "go list -m all"},
-						Ask:   []string{"go list -m -versions example.com/x", "go list -m example.com/x@latest", "go list -export ./..."},
-					},
-				},
-				"test": ruleFile{
-					Like:    "go build",
-					Verdict: "allow",
-					Style:   "go",
-					Flags:   []string{"-short", "-failfast", "-json", "-benchmem", "-fullpath"},
-					Options: map[string]valueSpec{
-						"-bench": valueSpec{
-							Type: "any",
-						},
-						"-benchtime": valueSpec{
-							Type: "any",
-						},
-						"-count": valueSpec{
-							Type: "int",
-						},
-						"-coverprofile": valueSpec{
-							Type: "write",
-						},
-						"-cpu": valueSpec{
-							Type: "any",
-						},
-						"-fuzzminimizetime": valueSpec{
-							Type: "any",
-						},
-						"-fuzztime": valueSpec{
-							Type: "any",
-						},
-						"-list": valueSpec{
-							Type: "any",
-						},
-						"-parallel": valueSpec{
-							Type: "int",
-						},
-						"-run": valueSpec{
-							Type: "any",
-						},
-						"-shuffle": valueSpec{
-							Type: "any",
-						},
-						"-skip": valueSpec{
-							Type: "any",
-						},
-						"-timeout": valueSpec{
-							Type: "any",
-						},
-						"-vet": valueSpec{
-							Type: "any",
-						},
-					},
-					Config: "go",
-					Examples: examplesFile{
-						Allow: []string{"go test ./...", "go test -run TestParse -v ./shellparse", "go test -race -count=1 ./...", "go test -coverprofile=cover.out ./...", "go test -bench=. -benchmem ./rules"},
-						Ask:   []string{"go test -cpuprofile=/tmp/cpu.out ./...", "go test -fuzz=FuzzParse ./shellparse"},
-						Deny:  []string{"go test -exec=/bin/sh ./...", "go test -toolexec x ./..."},
-					},
-				},
-				"version": ruleFile{
-					Verdict:  "allow",
-					Style:    "go",
-					Flags:    []string{"-m", "-v", "-json"},
-					ReadOnly: true,
-					Paths:    "read",
-					Examples: examplesFile{
-						Allow: []string{"go version", "go version -m ./guard"},
-						Deny:  []string{"go version -m ~/.ssh/id_rsa"},
-					},
-				},
-				"vet": ruleFile{
-					Verdict: "allow",
-					Style:   "go",
-					Flags:   []string{"-v", "-x", "-n", "-json", "-a"},
-					Options: map[string]valueSpec{
-						"-C": valueSpec{
-							Type: "dir",
-						},
-						"-c": valueSpec{
-							Type: "int",
-						},
-						"-mod": valueSpec{
-							Values: []string{"readonly", "vendor"},
-						},
-						"-tags": valueSpec{
-							Type: "any",
-						},
-					},
-					Deny: []escalationFile{escalationFile{
-						Flags:  []string{"-vettool", "-toolexec", "-exec"},
-						Reason: "it runs another program as the vet tool",
-					}},
-					Config: "go",
-					Examples: examplesFile{
-						Allow: []string{"go vet ./..."},
-						Deny:  []string{"go vet -vettool=/tmp/x ./..."},
-					},
-				},
-			},
+			Verdict:  "allow",
+			Style:    "go",
+			Flags:    []string{"-h", "-help"},
+			lazy:     &defaultSubs4,
 			ReadOnly: true,
 			Config:   "go",
 			Children: []string{"go", "compile", "link", "asm", "cgo", "vet", "buildid", "cover", "covdata", "preprofile", "pack", "gcc", "cc", "clang", "cc1", "as", "ld", "ld.*", "collect2", "*.test", "git", "git-*"},
@@ -3940,6 +2695,1337 @@ func defaultCommand(name string) (ruleFile, bool) {
 		return ruleFile{
 			Verdict: "deny",
 			Reason:  "guard does not parse zsh scripts",
+		}, true
+	}
+	return ruleFile{}, false
+}
+
+// The subcommand rules, by rule.
+
+var defaultSubs0 = subSource{names: []string{"bench", "build", "check", "clippy", "doc", "fmt", "metadata", "test", "tree", "version"}, get: defaultSubs0Rule}
+
+func defaultSubs0Rule(name string) (ruleFile, bool) {
+	switch name {
+	case "bench":
+		return ruleFile{
+			Verdict: "ask",
+		}, true
+	case "build":
+		return ruleFile{
+			Verdict: "allow",
+			Flags:   []string{"--release", "-r", "--workspace", "--all", "--all-targets", "--lib", "--bins", "--tests", "--benches", "--examples", "--all-features", "--no-default-features", "--locked", "--frozen", "--offline", "-q", "--quiet", "-v", "--verbose", "--future-incompat-report", "--keep-going", "--ignore-rust-version", "--unit-graph", "--build-plan"},
+			Options: map[string]valueSpec{
+				"--bench": valueSpec{
+					Type: "any?",
+				},
+				"--bin": valueSpec{
+					Type: "any?",
+				},
+				"--color": valueSpec{
+					Values: []string{"auto", "always", "never"},
+				},
+				"--example": valueSpec{
+					Type: "any?",
+				},
+				"--exclude": valueSpec{
+					Type: "any",
+				},
+				"--features": valueSpec{
+					Type: "any",
+				},
+				"--jobs": valueSpec{
+					Type: "int",
+				},
+				"--lockfile-path": valueSpec{
+					Type: "write",
+				},
+				"--manifest-path": valueSpec{
+					Type: "path",
+				},
+				"--message-format": valueSpec{
+					Type: "any",
+				},
+				"--package": valueSpec{
+					Type: "any",
+				},
+				"--profile": valueSpec{
+					Type: "any",
+				},
+				"--target": valueSpec{
+					Type: "path",
+				},
+				"--test": valueSpec{
+					Type: "any?",
+				},
+				"--timings": valueSpec{
+					Type: "any?",
+				},
+				"-F": valueSpec{
+					Type: "any",
+				},
+				"-j": valueSpec{
+					Type: "int",
+				},
+				"-p": valueSpec{
+					Type: "any",
+				},
+			},
+			Deny: []escalationFile{escalationFile{
+				Flags:  []string{"--config"},
+				Reason: "configuration on the command line can make cargo run programs",
+			}, escalationFile{
+				Flags:  []string{"-Z"},
+				Reason: "unstable flags change what cargo runs",
+			}},
+			WritesCwd: true,
+			Examples: examplesFile{
+				Allow: []string{"cargo build", "cargo build --release -p guard", "cargo build --all-targets --all-features"},
+				Ask:   []string{"cargo build --target-dir /tmp/t", "cargo build --manifest-path /other/Cargo.toml"},
+				Deny:  []string{"cargo build --config target.x86_64-unknown-linux-gnu.runner=sh"},
+			},
+		}, true
+	case "check":
+		return ruleFile{
+			Like:      "cargo build",
+			Verdict:   "allow",
+			WritesCwd: true,
+			Examples: examplesFile{
+				Allow: []string{"cargo check --workspace"},
+			},
+		}, true
+	case "clippy":
+		return ruleFile{
+			Like:    "cargo build",
+			Verdict: "allow",
+			Flags:   []string{"--no-deps"},
+			Deny: []escalationFile{escalationFile{
+				Flags:  []string{"--fix"},
+				Reason: "it rewrites the source files",
+				Hint:   "run cargo clippy without --fix and apply the changes with the edit tools",
+			}},
+			Rest: &ruleFile{
+				Options: map[string]valueSpec{
+					"--allow": valueSpec{
+						Type: "any",
+					},
+					"--cap-lints": valueSpec{
+						Type: "any",
+					},
+					"--deny": valueSpec{
+						Type: "any",
+					},
+					"--forbid": valueSpec{
+						Type: "any",
+					},
+					"--warn": valueSpec{
+						Type: "any",
+					},
+					"-A": valueSpec{
+						Type: "any",
+					},
+					"-D": valueSpec{
+						Type: "any",
+					},
+					"-F": valueSpec{
+						Type: "any",
+					},
+					"-W": valueSpec{
+						Type: "any",
+					},
+				},
+				Deny: []escalationFile{escalationFile{
+					Flags:  []string{"--emit", "-o", "--out-dir", "-C", "--codegen"},
+					Reason: "these compiler options write files or name programs to run",
+				}, escalationFile{
+					Args:   []string{"@*"},
+					Reason: "rustc reads more arguments from the file, which can name programs to run (-C linker=)",
+				}, escalationFile{
+					Flags:  []string{"-D", "-W", "-A", "-F", "--deny", "--warn", "--allow", "--forbid", "--cap-lints"},
+					Values: []string{"@*"},
+					Reason: "rustc reads more arguments from the file, which can name programs to run (-C linker=)",
+				}},
+			},
+			WritesCwd: true,
+			Examples: examplesFile{
+				Allow: []string{"cargo clippy --all-targets -- -D warnings"},
+				Deny:  []string{"cargo clippy --fix", "cargo clippy -- --emit=link=/tmp/x", "cargo clippy -- @args.txt", "cargo clippy -- -D @args.txt"},
+			},
+		}, true
+	case "doc":
+		return ruleFile{
+			Like:    "cargo build",
+			Verdict: "allow",
+			Flags:   []string{"--no-deps", "--document-private-items"},
+			Deny: []escalationFile{escalationFile{
+				Flags:  []string{"--open"},
+				Reason: "it opens a browser program",
+			}},
+			WritesCwd: true,
+		}, true
+	case "fmt":
+		return ruleFile{
+			Verdict: "allow",
+			Hint:    "use cargo fmt --check to see what would change",
+			Flags:   []string{"--check", "--all", "-q", "--quiet", "-v", "--verbose"},
+			Options: map[string]valueSpec{
+				"--manifest-path": valueSpec{
+					Type: "path",
+				},
+				"--message-format": valueSpec{
+					Type: "any",
+				},
+				"--package": valueSpec{
+					Type: "any",
+				},
+				"-p": valueSpec{
+					Type: "any",
+				},
+			},
+			Require: []string{"--check"},
+			Rest: &ruleFile{
+				Flags: []string{"--check"},
+				Options: map[string]valueSpec{
+					"--config-path": valueSpec{
+						Type: "path",
+					},
+					"--edition": valueSpec{
+						Type: "any",
+					},
+					"--emit": valueSpec{
+						Values: []string{"stdout"},
+					},
+				},
+				Paths: "read",
+			},
+			Examples: examplesFile{
+				Allow: []string{"cargo fmt --check", "cargo fmt --all --check", "cargo fmt --all -- --check", "cargo fmt --check -- src/main.rs"},
+				Ask:   []string{"cargo fmt"},
+				Deny:  []string{"cargo fmt --check -- ~/.ssh/id_rsa"},
+			},
+		}, true
+	case "metadata":
+		return ruleFile{
+			Verdict: "ask",
+		}, true
+	case "test":
+		return ruleFile{
+			Like:    "cargo build",
+			Verdict: "allow",
+			Flags:   []string{"--no-run", "--doc", "--no-fail-fast"},
+			Rest: &ruleFile{
+				Flags: []string{"--nocapture", "--no-capture", "--ignored", "--include-ignored", "--exact", "--list", "-q", "--quiet", "--show-output", "--test", "--bench", "--force-run-in-process", "--report-time"},
+				Options: map[string]valueSpec{
+					"--color": valueSpec{
+						Values: []string{"auto", "always", "never"},
+					},
+					"--format": valueSpec{
+						Values: []string{"pretty", "terse", "json", "junit"},
+					},
+					"--skip": valueSpec{
+						Type: "any",
+					},
+					"--test-threads": valueSpec{
+						Type: "int",
+					},
+					"-Z": valueSpec{
+						Values: []string{"unstable-options"},
+					},
+				},
+				Deny: []escalationFile{escalationFile{
+					Flags:  []string{"--logfile"},
+					Reason: "it writes to a file",
+				}},
+			},
+			WritesCwd: true,
+			Examples: examplesFile{
+				Allow: []string{"cargo test", "cargo test -p core -- --nocapture", "cargo test parse_ -- --test-threads=1", "cargo test --no-run"},
+				Deny:  []string{"cargo test -- --logfile /tmp/x"},
+			},
+		}, true
+	case "tree":
+		return ruleFile{
+			Verdict: "ask",
+		}, true
+	case "version":
+		return ruleFile{
+			Verdict:  "allow",
+			Flags:    []string{"-v", "--verbose"},
+			ReadOnly: true,
+		}, true
+	}
+	return ruleFile{}, false
+}
+
+var defaultSubs1 = subSource{names: []string{"blame", "branch", "cat-file", "checkout", "clean", "describe", "diff", "filter-branch", "gc", "grep", "log", "ls-files", "ls-tree", "merge-base", "push", "remote", "reset", "rev-list", "rev-parse", "shortlog", "show", "show-ref", "stash", "status", "switch", "tag", "version", "worktree"}, get: defaultSubs1Rule}
+
+func defaultSubs1Rule(name string) (ruleFile, bool) {
+	switch name {
+	case "blame":
+		return ruleFile{
+			Verdict: "allow",
+			Flags:   []string{"-w", "--porcelain", "--line-porcelain", "-e", "--show-email", "-s", "-l", "-t", "-f", "--show-name", "-n", "--show-number", "-p", "--incremental", "--root", "--first-parent", "-b", "--color-lines", "--color-by-age", "--show-stats", "--minimal", "--progress", "--no-progress", "-c"},
+			Options: map[string]valueSpec{
+				"--abbrev": valueSpec{
+					Type: "int?",
+				},
+				"--date": valueSpec{
+					Type: "any",
+				},
+				"--encoding": valueSpec{
+					Type: "any",
+				},
+				"--reverse": valueSpec{
+					Type: "any",
+				},
+				"--since": valueSpec{
+					Type: "any",
+				},
+				"-C": valueSpec{
+					Type: "any?",
+				},
+				"-L": valueSpec{
+					Type: "any",
+				},
+				"-M": valueSpec{
+					Type: "any?",
+				},
+			},
+			Deny: []escalationFile{escalationFile{
+				Flags:  []string{"--contents"},
+				Reason: "it reads the blamed text from another file",
+			}, escalationFile{
+				Flags:  []string{"-S", "--ignore-revs-file"},
+				Reason: "it reads revisions from another file",
+			}},
+			ReadOnly: true,
+			RevPaths: true,
+			Examples: examplesFile{
+				Allow: []string{"git blame -L 10,20 src/main.rs", "git blame -w -M README.md"},
+				Deny:  []string{"git blame --contents=/etc/passwd x", "git blame --cont=x f"},
+			},
+		}, true
+	case "branch":
+		return ruleFile{
+			Verdict: "allow",
+			Flags:   []string{"--list", "-l", "-a", "--all", "-r", "--remotes", "-v", "--verbose", "--show-current", "--no-color", "--no-column", "-i", "--ignore-case", "--omit-empty"},
+			Options: map[string]valueSpec{
+				"--abbrev": valueSpec{
+					Type: "int?",
+				},
+				"--color": valueSpec{
+					Type: "any?",
+				},
+				"--column": valueSpec{
+					Type: "any?",
+				},
+				"--contains": valueSpec{
+					Type: "any",
+				},
+				"--format": valueSpec{
+					Type: "any",
+				},
+				"--merged": valueSpec{
+					Type: "any",
+				},
+				"--no-contains": valueSpec{
+					Type: "any",
+				},
+				"--no-merged": valueSpec{
+					Type: "any",
+				},
+				"--points-at": valueSpec{
+					Type: "any",
+				},
+				"--sort": valueSpec{
+					Type: "any",
+				},
+			},
+			ArgsWith: []string{"--list", "-l"},
+			Deny: []escalationFile{escalationFile{
+				Flags:  []string{"--format", "--sort"},
+				Values: []string{"*signature*"},
+				Reason: "the signature atoms run gpg, which configuration can replace with another program",
+			}},
+			ReadOnly: true,
+			Examples: examplesFile{
+				Allow: []string{"git branch", "git branch -a", "git branch -vv", "git branch --show-current", "git branch --merged main", "git branch --list 'feat*'"},
+				Ask:   []string{"git branch new-feature", "git branch -D old"},
+			},
+		}, true
+	case "cat-file":
+		return ruleFile{
+			Verdict: "allow",
+			Flags:   []string{"-p", "-t", "-s", "-e", "--mailmap", "--use-mailmap", "--allow-unknown-type"},
+			Deny: []escalationFile{escalationFile{
+				Flags:  []string{"--textconv", "--filters"},
+				Reason: "it runs textconv or filter programs",
+			}},
+			ReadOnly: true,
+			RevPaths: true,
+			Examples: examplesFile{
+				Allow: []string{"git cat-file -p HEAD", "git cat-file -t HEAD~1"},
+			},
+		}, true
+	case "checkout":
+		return ruleFile{
+			Verdict: "ask",
+			Deny: []escalationFile{escalationFile{
+				Flags:  []string{"-f", "--force"},
+				Reason: "it discards local changes",
+			}},
+		}, true
+	case "clean":
+		return ruleFile{
+			Verdict: "deny",
+			Reason:  "it deletes untracked files for good",
+			Hint:    "list untracked files with git status --short, or ask the user",
+			Examples: examplesFile{
+				Deny: []string{"git clean -fdx", "git clean -n"},
+			},
+		}, true
+	case "describe":
+		return ruleFile{
+			Verdict: "allow",
+			Flags:   []string{"--tags", "--all", "--always", "--long", "--exact-match", "--contains", "--first-parent", "--debug"},
+			Options: map[string]valueSpec{
+				"--abbrev": valueSpec{
+					Type: "int?",
+				},
+				"--broken": valueSpec{
+					Type: "any?",
+				},
+				"--candidates": valueSpec{
+					Type: "int",
+				},
+				"--dirty": valueSpec{
+					Type: "any?",
+				},
+				"--exclude": valueSpec{
+					Type: "any",
+				},
+				"--match": valueSpec{
+					Type: "any",
+				},
+			},
+			ReadOnly: true,
+			Examples: examplesFile{
+				Allow: []string{"git describe --tags --always"},
+			},
+		}, true
+	case "diff":
+		return ruleFile{
+			Like:    "git log",
+			Verdict: "allow",
+			Flags:   []string{"--cached", "--staged", "--merge-base", "--ours", "--theirs", "--base", "-0", "-1", "-2", "-3"},
+			Ask: []escalationFile{escalationFile{
+				Flags:  []string{"--no-index"},
+				Reason: "it compares any two files, inside the repository or not, secret ones too",
+			}},
+			ReadOnly: true,
+			RevPaths: true,
+			Examples: examplesFile{
+				Allow: []string{"git diff", "git diff --cached", "git diff --stat main...HEAD", "git diff HEAD~2 -- src/main.rs", "git diff --name-only"},
+				Deny:  []string{"git diff --ext-diff", "git diff --output=patch.diff"},
+			},
+		}, true
+	case "filter-branch":
+		return ruleFile{
+			Verdict: "deny",
+			Reason:  "it rewrites the whole history",
+		}, true
+	case "gc":
+		return ruleFile{
+			Verdict: "ask",
+			Deny: []escalationFile{escalationFile{
+				Flags:  []string{"--prune"},
+				Reason: "it deletes unreachable objects for good",
+			}},
+		}, true
+	case "grep":
+		return ruleFile{
+			Verdict: "allow",
+			Flags:   []string{"-#", "-i", "--ignore-case", "-I", "-w", "--word-regexp", "-v", "--invert-match", "-n", "--line-number", "--column", "-h", "-H", "--full-name", "-E", "--extended-regexp", "-G", "--basic-regexp", "-F", "--fixed-strings", "-P", "--perl-regexp", "-l", "--files-with-matches", "--name-only", "-L", "--files-without-match", "-c", "--count", "-o", "--only-matching", "-q", "--quiet", "--no-color", "--break", "--heading", "-p", "--show-function", "-W", "--function-context", "-z", "--null", "--cached", "--no-exclude-standard", "--exclude-standard", "--recurse-submodules", "-a", "--text", "--no-textconv", "--all-match", "--and", "--or", "--not", "-r", "--recursive", "--no-recursive"},
+			Options: map[string]valueSpec{
+				"--after-context": valueSpec{
+					Type: "int",
+				},
+				"--before-context": valueSpec{
+					Type: "int",
+				},
+				"--color": valueSpec{
+					Type: "any?",
+				},
+				"--context": valueSpec{
+					Type: "int",
+				},
+				"--max-count": valueSpec{
+					Type: "int",
+				},
+				"--max-depth": valueSpec{
+					Type: "int",
+				},
+				"--threads": valueSpec{
+					Type: "int",
+				},
+				"-A": valueSpec{
+					Type: "int",
+				},
+				"-B": valueSpec{
+					Type: "int",
+				},
+				"-C": valueSpec{
+					Type: "int",
+				},
+				"-e": valueSpec{
+					Type: "any",
+				},
+				"-f": valueSpec{
+					Type: "path",
+				},
+				"-m": valueSpec{
+					Type: "int",
+				},
+			},
+			Deny: []escalationFile{escalationFile{
+				Flags:  []string{"-O", "--open-files-in-pager"},
+				Reason: "it opens the files in a pager program, which it may name",
+			}, escalationFile{
+				Flags:  []string{"--textconv"},
+				Reason: "it runs textconv programs",
+			}},
+			Ask: []escalationFile{escalationFile{
+				Flags:  []string{"--no-index", "--untracked"},
+				Reason: "it searches files git does not track, which may be secret (.env)",
+			}},
+			ReadOnly: true,
+			RevPaths: true,
+			Examples: examplesFile{
+				Allow: []string{"git grep -n TODO", "git grep -e foo -- '*.go'", "git grep -il readme"},
+				Deny:  []string{"git grep -Ovim foo", "git grep -iOsh foo", "git grep --open=x foo"},
+			},
+		}, true
+	case "log":
+		return ruleFile{
+			Verdict: "allow",
+			Flags:   []string{"-#", "--oneline", "--graph", "--no-decorate", "--shortstat", "--numstat", "--name-only", "--name-status", "-p", "-u", "--patch", "-s", "--no-patch", "--abbrev-commit", "--no-abbrev-commit", "-i", "--regexp-ignore-case", "-E", "--extended-regexp", "-F", "--fixed-strings", "--basic-regexp", "--perl-regexp", "--all-match", "--invert-grep", "--all", "--first-parent", "--merges", "--no-merges", "--reverse", "--follow", "--relative-date", "--no-color", "--topo-order", "--date-order", "--author-date-order", "--pickaxe-all", "--pickaxe-regex", "--no-renames", "-w", "--ignore-all-space", "-b", "--ignore-space-change", "--ignore-blank-lines", "--ignore-space-at-eol", "--cherry-pick", "--left-right", "--cherry-mark", "--cherry", "--boundary", "--simplify-by-decoration", "--full-history", "--dense", "--sparse", "--simplify-merges", "--ancestry-path", "--no-notes", "--source", "--use-mailmap", "--mailmap", "--no-mailmap", "--log-size", "-g", "--walk-reflogs", "--parents", "--children", "--full-diff", "--raw", "--summary", "--patch-with-stat", "--patch-with-raw", "--minimal", "--histogram", "--patience", "--no-ext-diff", "--no-textconv", "--cc", "-m", "-c", "--remerge-diff", "--full-index", "--binary", "-z", "--check", "--no-prefix", "--default-prefix", "-a", "--text", "-R", "--no-min-parents", "--no-max-parents", "--not", "--clear-decorations", "--no-expand-tabs", "--show-pulls", "--ignore-missing", "--no-walk", "--do-walk", "--stdin", "--exit-code", "--quiet", "--function-context", "-W", "--irreversible-delete", "-D", "--no-relative", "--ita-invisible-in-index", "--ita-visible-in-index", "--no-indent-heuristic", "--indent-heuristic", "--no-color-moved", "--no-color-moved-ws", "--tags", "--branches", "--remotes", "--unpacked", "--single-worktree", "--bisect", "--since-as-filter", "--count", "--objects", "--objects-edge"},
+			Options: map[string]valueSpec{
+				"--abbrev": valueSpec{
+					Type: "int?",
+				},
+				"--abbrev-ref": valueSpec{
+					Type: "any?",
+				},
+				"--after": valueSpec{
+					Type: "any",
+				},
+				"--anchored": valueSpec{
+					Type: "any",
+				},
+				"--author": valueSpec{
+					Type: "any",
+				},
+				"--before": valueSpec{
+					Type: "any",
+				},
+				"--break-rewrites": valueSpec{
+					Type: "any?",
+				},
+				"--color": valueSpec{
+					Type: "any?",
+				},
+				"--color-moved": valueSpec{
+					Type: "any?",
+				},
+				"--color-words": valueSpec{
+					Type: "any?",
+				},
+				"--committer": valueSpec{
+					Type: "any",
+				},
+				"--date": valueSpec{
+					Type: "any",
+				},
+				"--decorate": valueSpec{
+					Type: "any?",
+				},
+				"--decorate-refs": valueSpec{
+					Type: "any",
+				},
+				"--decorate-refs-exclude": valueSpec{
+					Type: "any",
+				},
+				"--diff-algorithm": valueSpec{
+					Type: "any",
+				},
+				"--diff-filter": valueSpec{
+					Type: "any",
+				},
+				"--dirstat": valueSpec{
+					Type: "any?",
+				},
+				"--dst-prefix": valueSpec{
+					Type: "any",
+				},
+				"--encoding": valueSpec{
+					Type: "any",
+				},
+				"--exclude": valueSpec{
+					Type: "any",
+				},
+				"--expand-tabs": valueSpec{
+					Type: "int?",
+				},
+				"--find-copies": valueSpec{
+					Type: "any?",
+				},
+				"--find-copies-harder": valueSpec{
+					Type: "any?",
+				},
+				"--find-renames": valueSpec{
+					Type: "any?",
+				},
+				"--format": valueSpec{
+					Type: "any",
+				},
+				"--glob": valueSpec{
+					Type: "any",
+				},
+				"--grep": valueSpec{
+					Type: "any",
+				},
+				"--grep-reflog": valueSpec{
+					Type: "any",
+				},
+				"--ignore-matching-lines": valueSpec{
+					Type: "any",
+				},
+				"--ignore-submodules": valueSpec{
+					Type: "any?",
+				},
+				"--inter-hunk-context": valueSpec{
+					Type: "int",
+				},
+				"--line-prefix": valueSpec{
+					Type: "any",
+				},
+				"--max-count": valueSpec{
+					Type: "int",
+				},
+				"--max-parents": valueSpec{
+					Type: "int",
+				},
+				"--min-parents": valueSpec{
+					Type: "int",
+				},
+				"--notes": valueSpec{
+					Type: "any?",
+				},
+				"--pretty": valueSpec{
+					Type: "any?",
+				},
+				"--relative": valueSpec{
+					Type: "any?",
+				},
+				"--rotate-to": valueSpec{
+					Type: "any",
+				},
+				"--show-linear-break": valueSpec{
+					Type: "any?",
+				},
+				"--show-notes": valueSpec{
+					Type: "any?",
+				},
+				"--since": valueSpec{
+					Type: "any",
+				},
+				"--skip": valueSpec{
+					Type: "int",
+				},
+				"--skip-to": valueSpec{
+					Type: "any",
+				},
+				"--src-prefix": valueSpec{
+					Type: "any",
+				},
+				"--stat": valueSpec{
+					Type: "any?",
+				},
+				"--stat-count": valueSpec{
+					Type: "int",
+				},
+				"--stat-graph-width": valueSpec{
+					Type: "int",
+				},
+				"--stat-name-width": valueSpec{
+					Type: "int",
+				},
+				"--stat-width": valueSpec{
+					Type: "int",
+				},
+				"--submodule": valueSpec{
+					Type: "any?",
+				},
+				"--unified": valueSpec{
+					Type: "int?",
+				},
+				"--until": valueSpec{
+					Type: "any",
+				},
+				"--word-diff": valueSpec{
+					Type: "any?",
+				},
+				"--word-diff-regex": valueSpec{
+					Type: "any",
+				},
+				"--ws-error-highlight": valueSpec{
+					Type: "any",
+				},
+				"-B": valueSpec{
+					Type: "any?",
+				},
+				"-C": valueSpec{
+					Type: "any?",
+				},
+				"-G": valueSpec{
+					Type: "any",
+				},
+				"-I": valueSpec{
+					Type: "any",
+				},
+				"-L": valueSpec{
+					Type: "any",
+				},
+				"-M": valueSpec{
+					Type: "any?",
+				},
+				"-O": valueSpec{
+					Type: "path",
+				},
+				"-S": valueSpec{
+					Type: "any",
+				},
+				"-U": valueSpec{
+					Type: "int?",
+				},
+				"-l": valueSpec{
+					Type: "int",
+				},
+				"-n": valueSpec{
+					Type: "int",
+				},
+			},
+			Deny: []escalationFile{escalationFile{
+				Flags:  []string{"--output"},
+				Reason: "it writes to a file",
+				Hint:   "let the output come back on standard output",
+			}, escalationFile{
+				Flags:  []string{"--ext-diff", "--textconv"},
+				Reason: "it runs external diff or textconv programs",
+			}, escalationFile{
+				Flags:  []string{"--show-signature"},
+				Reason: "it runs gpg, which configuration can replace with another program",
+			}, escalationFile{
+				Flags:  []string{"--format", "--pretty"},
+				Values: []string{"*%G*"},
+				Reason: "signature placeholders run gpg, which configuration can replace with another program",
+			}},
+			ReadOnly: true,
+			RevPaths: true,
+			Examples: examplesFile{
+				Allow: []string{"git log --oneline -5", "git log -n 3 --stat", "git log --format=%H%x09%s main..HEAD -- src", "git log -p -U3 --follow README.md"},
+				Ask:   []string{"git log --frobnicate"},
+				Deny:  []string{"git log --output=/tmp/x", "git log --out=x", "git log --ext-diff", "git log '--format=%G?'"},
+			},
+		}, true
+	case "ls-files":
+		return ruleFile{
+			Verdict: "allow",
+			Flags:   []string{"-c", "--cached", "-d", "--deleted", "-m", "--modified", "-o", "--others", "-i", "--ignored", "-s", "--stage", "-u", "--unmerged", "-k", "--killed", "-z", "-t", "-v", "-f", "--full-name", "--exclude-standard", "--directory", "--no-empty-directory", "--eol", "--deduplicate", "--sparse", "--error-unmatch", "--recurse-submodules", "--debug", "--resolve-undo"},
+			Options: map[string]valueSpec{
+				"--abbrev": valueSpec{
+					Type: "int?",
+				},
+				"--exclude": valueSpec{
+					Type: "any",
+				},
+				"--exclude-from": valueSpec{
+					Type: "path",
+				},
+				"--exclude-per-directory": valueSpec{
+					Values: []string{".gitignore"},
+				},
+				"--format": valueSpec{
+					Type: "any",
+				},
+				"--with-tree": valueSpec{
+					Type: "any",
+				},
+				"-X": valueSpec{
+					Type: "path",
+				},
+				"-x": valueSpec{
+					Type: "any",
+				},
+			},
+			ReadOnly: true,
+			Examples: examplesFile{
+				Allow: []string{"git ls-files", "git ls-files -m", "git ls-files --others --exclude-standard", "git ls-files -- '*.go'"},
+			},
+		}, true
+	case "ls-tree":
+		return ruleFile{
+			Verdict: "allow",
+			Flags:   []string{"-r", "-t", "-d", "-l", "--long", "-z", "--name-only", "--name-status", "--object-only", "--full-name", "--full-tree"},
+			Options: map[string]valueSpec{
+				"--abbrev": valueSpec{
+					Type: "int?",
+				},
+				"--format": valueSpec{
+					Type: "any",
+				},
+			},
+			ReadOnly: true,
+			Examples: examplesFile{
+				Allow: []string{"git ls-tree -r --name-only HEAD"},
+			},
+		}, true
+	case "merge-base":
+		return ruleFile{
+			Verdict:  "allow",
+			Flags:    []string{"--all", "--octopus", "--independent", "--is-ancestor", "--fork-point"},
+			ReadOnly: true,
+			Examples: examplesFile{
+				Allow: []string{"git merge-base HEAD main", "git merge-base --is-ancestor a b"},
+			},
+		}, true
+	case "push":
+		return ruleFile{
+			Verdict: "ask",
+			Deny: []escalationFile{escalationFile{
+				Flags:  []string{"-f", "--force", "--force-with-lease", "--force-if-includes", "--mirror", "--prune", "-d", "--delete"},
+				Reason: "it rewrites or deletes history others share",
+				Hint:   "push without force or delete options, or ask the user to do it",
+			}, escalationFile{
+				Args:   []string{"+*", ":*"},
+				Reason: "a + or : refspec forces or deletes a remote branch",
+				Hint:   "push without force or delete options, or ask the user to do it",
+			}},
+			Examples: examplesFile{
+				Ask:  []string{"git push", "git push origin main"},
+				Deny: []string{"git push --force", "git push -f origin main", "git push --forc origin", "git push origin +main", "git push origin :old"},
+			},
+		}, true
+	case "remote":
+		return ruleFile{
+			Verdict:  "allow",
+			Flags:    []string{"-v", "--verbose"},
+			Args:     "none",
+			ReadOnly: true,
+			Examples: examplesFile{
+				Allow: []string{"git remote -v"},
+				Ask:   []string{"git remote add x https://example.com/x.git"},
+			},
+		}, true
+	case "reset":
+		return ruleFile{
+			Verdict: "ask",
+			Deny: []escalationFile{escalationFile{
+				Flags:  []string{"--hard", "--merge", "--keep"},
+				Reason: "it discards uncommitted changes",
+				Hint:   "use git stash to keep the changes, or ask the user",
+			}},
+			Examples: examplesFile{
+				Ask:  []string{"git reset HEAD file.txt"},
+				Deny: []string{"git reset --hard", "git reset --hard HEAD~1"},
+			},
+		}, true
+	case "rev-list":
+		return ruleFile{
+			Like:     "git log",
+			Verdict:  "allow",
+			ReadOnly: true,
+			Examples: examplesFile{
+				Allow: []string{"git rev-list --count HEAD", "git rev-list -n 1 --all"},
+			},
+		}, true
+	case "rev-parse":
+		return ruleFile{
+			Verdict: "allow",
+			Flags:   []string{"--show-toplevel", "--show-prefix", "--show-cdup", "--git-dir", "--git-common-dir", "--absolute-git-dir", "--is-inside-work-tree", "--is-inside-git-dir", "--is-bare-repository", "--is-shallow-repository", "--verify", "-q", "--quiet", "--symbolic", "--symbolic-full-name", "--all", "--revs-only", "--no-revs", "--flags", "--no-flags", "--sq", "--sq-quote", "--local-env-vars", "--shared-index-path", "--show-superproject-working-tree", "--not", "--end-of-options"},
+			Options: map[string]valueSpec{
+				"--abbrev-ref": valueSpec{
+					Type: "any?",
+				},
+				"--after": valueSpec{
+					Type: "any",
+				},
+				"--before": valueSpec{
+					Type: "any",
+				},
+				"--branches": valueSpec{
+					Type: "any?",
+				},
+				"--default": valueSpec{
+					Type: "any",
+				},
+				"--disambiguate": valueSpec{
+					Type: "any",
+				},
+				"--exclude": valueSpec{
+					Type: "any",
+				},
+				"--git-path": valueSpec{
+					Type: "any",
+				},
+				"--glob": valueSpec{
+					Type: "any",
+				},
+				"--path-format": valueSpec{
+					Type: "any",
+				},
+				"--remotes": valueSpec{
+					Type: "any?",
+				},
+				"--short": valueSpec{
+					Type: "int?",
+				},
+				"--show-object-format": valueSpec{
+					Type: "any?",
+				},
+				"--show-ref-format": valueSpec{
+					Type: "any?",
+				},
+				"--since": valueSpec{
+					Type: "any",
+				},
+				"--tags": valueSpec{
+					Type: "any?",
+				},
+				"--until": valueSpec{
+					Type: "any",
+				},
+			},
+			ReadOnly: true,
+			Examples: examplesFile{
+				Allow: []string{"git rev-parse HEAD", "git rev-parse --show-toplevel", "git rev-parse --abbrev-ref HEAD", "git rev-parse --short=8 HEAD"},
+			},
+		}, true
+	case "shortlog":
+		return ruleFile{
+			Like:    "git log",
+			Verdict: "allow",
+			Flags:   []string{"-e", "--email", "-s", "--summary", "-n", "--numbered", "--committer"},
+			Options: map[string]valueSpec{
+				"--group": valueSpec{
+					Type: "any",
+				},
+				"-w": valueSpec{
+					Type: "any?",
+				},
+			},
+			Deny: []escalationFile{escalationFile{
+				Flags:  []string{"--group"},
+				Values: []string{"*%G*"},
+				Reason: "signature placeholders in --group=format: run gpg, which configuration can replace with another program",
+			}},
+			ReadOnly: true,
+			RevPaths: true,
+			Examples: examplesFile{
+				Allow: []string{"git shortlog -sn HEAD", "git shortlog -sn --group=author HEAD"},
+				Deny:  []string{"git shortlog --group=format:%GS HEAD"},
+			},
+		}, true
+	case "show":
+		return ruleFile{
+			Like:     "git log",
+			Verdict:  "allow",
+			ReadOnly: true,
+			RevPaths: true,
+			Examples: examplesFile{
+				Allow: []string{"git show HEAD", "git show --stat HEAD~1", "git show HEAD:README.md"},
+				Deny:  []string{"git show --output=x HEAD"},
+			},
+		}, true
+	case "show-ref":
+		return ruleFile{
+			Verdict: "allow",
+			Flags:   []string{"--head", "--tags", "--heads", "--branches", "-d", "--dereference", "-s", "--verify", "-q", "--quiet", "--exists"},
+			Options: map[string]valueSpec{
+				"--abbrev": valueSpec{
+					Type: "int?",
+				},
+				"--hash": valueSpec{
+					Type: "int?",
+				},
+			},
+			ReadOnly: true,
+		}, true
+	case "stash":
+		return ruleFile{
+			lazy: &defaultSubs2,
+		}, true
+	case "status":
+		return ruleFile{
+			Verdict: "allow",
+			Flags:   []string{"-s", "--short", "-b", "--branch", "--long", "-v", "--verbose", "-z", "--null", "--show-stash", "--ahead-behind", "--no-ahead-behind", "--renames", "--no-renames", "--no-column", "--column"},
+			Options: map[string]valueSpec{
+				"--find-renames": valueSpec{
+					Type: "any?",
+				},
+				"--ignore-submodules": valueSpec{
+					Type: "any?",
+				},
+				"--ignored": valueSpec{
+					Type: "any?",
+				},
+				"--porcelain": valueSpec{
+					Type: "any?",
+				},
+				"--untracked-files": valueSpec{
+					Type: "any?",
+				},
+				"-u": valueSpec{
+					Type: "any?",
+				},
+			},
+			ReadOnly: true,
+			Examples: examplesFile{
+				Allow: []string{"git status", "git status --short", "git status -sb", "git status --porcelain=v2 -uno", "git status -- src"},
+			},
+		}, true
+	case "switch":
+		return ruleFile{
+			Verdict: "ask",
+			Deny: []escalationFile{escalationFile{
+				Flags:  []string{"-f", "--force", "--discard-changes"},
+				Reason: "it discards local changes",
+			}},
+		}, true
+	case "tag":
+		return ruleFile{
+			Verdict: "allow",
+			Flags:   []string{"-l", "--list", "--no-color", "-i", "--ignore-case", "--no-column", "--omit-empty"},
+			Options: map[string]valueSpec{
+				"--color": valueSpec{
+					Type: "any?",
+				},
+				"--column": valueSpec{
+					Type: "any?",
+				},
+				"--contains": valueSpec{
+					Type: "any",
+				},
+				"--format": valueSpec{
+					Type: "any",
+				},
+				"--merged": valueSpec{
+					Type: "any",
+				},
+				"--no-contains": valueSpec{
+					Type: "any",
+				},
+				"--no-merged": valueSpec{
+					Type: "any",
+				},
+				"--points-at": valueSpec{
+					Type: "any",
+				},
+				"--sort": valueSpec{
+					Type: "any",
+				},
+				"-n": valueSpec{
+					Type: "int?",
+				},
+			},
+			ArgsWith: []string{"--list", "-l"},
+			Deny: []escalationFile{escalationFile{
+				Flags:  []string{"--format", "--sort"},
+				Values: []string{"*signature*"},
+				Reason: "the signature atoms run gpg, which configuration can replace with another program",
+			}},
+			ReadOnly: true,
+			Examples: examplesFile{
+				Allow: []string{"git tag", "git tag -l --sort=-version:refname", "git tag -l 'v1.*'"},
+				Ask:   []string{"git tag v1.0"},
+			},
+		}, true
+	case "version":
+		return ruleFile{
+			Verdict:  "allow",
+			Flags:    []string{"--build-options"},
+			ReadOnly: true,
+		}, true
+	case "worktree":
+		return ruleFile{
+			lazy: &defaultSubs3,
+		}, true
+	}
+	return ruleFile{}, false
+}
+
+var defaultSubs2 = subSource{names: []string{"clear", "list", "show"}, get: defaultSubs2Rule}
+
+func defaultSubs2Rule(name string) (ruleFile, bool) {
+	switch name {
+	case "clear":
+		return ruleFile{
+			Verdict: "deny",
+			Reason:  "it deletes every stash for good",
+			Examples: examplesFile{
+				Deny: []string{"git stash clear"},
+			},
+		}, true
+	case "list":
+		return ruleFile{
+			Like:     "git log",
+			Verdict:  "allow",
+			ReadOnly: true,
+		}, true
+	case "show":
+		return ruleFile{
+			Like:     "git log",
+			Verdict:  "allow",
+			Flags:    []string{"--include-untracked", "--only-untracked"},
+			ReadOnly: true,
+			RevPaths: true,
+		}, true
+	}
+	return ruleFile{}, false
+}
+
+var defaultSubs3 = subSource{names: []string{"list"}, get: defaultSubs3Rule}
+
+func defaultSubs3Rule(name string) (ruleFile, bool) {
+	switch name {
+	case "list":
+		return ruleFile{
+			Verdict: "allow",
+			Flags:   []string{"--porcelain", "-v", "--verbose", "-z"},
+			Options: map[string]valueSpec{
+				"--expire": valueSpec{
+					Type: "any",
+				},
+			},
+			ReadOnly: true,
+		}, true
+	}
+	return ruleFile{}, false
+}
+
+var defaultSubs4 = subSource{names: []string{"build", "doc", "env", "list", "test", "version", "vet"}, get: defaultSubs4Rule}
+
+func defaultSubs4Rule(name string) (ruleFile, bool) {
+	switch name {
+	case "build":
+		return ruleFile{
+			Verdict: "allow",
+			Style:   "go",
+			Flags:   []string{"-v", "-x", "-n", "-a", "-race", "-msan", "-asan", "-cover", "-trimpath", "-linkshared", "-work"},
+			Options: map[string]valueSpec{
+				"-C": valueSpec{
+					Type: "dir",
+				},
+				"-buildmode": valueSpec{
+					Type: "any",
+				},
+				"-buildvcs": valueSpec{
+					Type: "any?",
+				},
+				"-compiler": valueSpec{
+					Values: []string{"gc"},
+				},
+				"-covermode": valueSpec{
+					Type: "any",
+				},
+				"-coverpkg": valueSpec{
+					Type: "any",
+				},
+				"-mod": valueSpec{
+					Values: []string{"readonly", "vendor"},
+				},
+				"-p": valueSpec{
+					Type: "int",
+				},
+				"-pgo": valueSpec{
+					Type: "path",
+				},
+				"-tags": valueSpec{
+					Type: "any",
+				},
+			},
+			Deny: []escalationFile{escalationFile{
+				Flags:  []string{"-toolexec", "-exec"},
+				Reason: "it runs another program with every tool or test binary",
+			}, escalationFile{
+				Flags:  []string{"-overlay", "-modfile", "-pkgdir"},
+				Reason: "it makes go read or write files outside the module's usual places",
+			}},
+			WritesCwd: true,
+			Config:    "go",
+			Examples: examplesFile{
+				Allow: []string{"go build ./...", "go build -v -race ./cmd/guard", "go build -tags=integration ./...", "go build -buildvcs=false ./...", "go build -pgo=auto ./cmd/guard"},
+				Ask:   []string{"go build -o /usr/local/bin/x .", "go build -ldflags=-X=main.v=1 .", "go build -pgo=/tmp/x.pprof .", "go build -compiler=gccgo ."},
+				Deny:  []string{"go build -toolexec=/tmp/x ./..."},
+			},
+		}, true
+	case "doc":
+		return ruleFile{
+			Verdict:  "allow",
+			Style:    "go",
+			Flags:    []string{"-all", "-c", "-cmd", "-short", "-src", "-u"},
+			ReadOnly: true,
+		}, true
+	case "env":
+		return ruleFile{
+			Verdict: "allow",
+			Style:   "go",
+			Flags:   []string{"-json", "-changed"},
+			Deny: []escalationFile{escalationFile{
+				Flags:  []string{"-w", "-u"},
+				Reason: "it changes go's configuration, which can name programs to run",
+			}},
+			ReadOnly: true,
+			Examples: examplesFile{
+				Allow: []string{"go env GOPATH", "go env -json"},
+				Deny:  []string{"go env -w GOFLAGS=-toolexec=x"},
+			},
+		}, true
+	case "list":
+		return ruleFile{
+			Verdict: "allow",
+			Style:   "go",
+			Flags:   []string{"-json", "-e", "-deps", "-test", "-find", "-m"},
+			Options: map[string]valueSpec{
+				"-C": valueSpec{
+					Type: "dir",
+				},
+				"-f": valueSpec{
+					Type: "any",
+				},
+				"-mod": valueSpec{
+					Values: []string{"readonly", "vendor"},
+				},
+				"-tags": valueSpec{
+					Type: "any",
+				},
+			},
+			Deny: []escalationFile{escalationFile{
+				Flags:  []string{"-toolexec", "-exec", "-modfile", "-overlay"},
+				Reason: "it runs other programs or reads files from elsewhere",
+			}},
+			Ask: []escalationFile{escalationFile{
+				Flags:  []string{"-u", "-versions", "-retracted"},
+				Reason: "it asks the module proxy over the network, for the modules it names",
+			}, escalationFile{
+				Args:   []string{"*@*"},
+				Reason: "a module query asks the module proxy over the network",
+			}, escalationFile{
+				Flags:  []string{"-export", "-compiled"},
+				Reason: "it builds the packages: it runs the compiler and writes the build cache",
+			}},
+			ReadOnly: true,
+			Examples: examplesFile{
+				Allow: []string{"go list ./...", "go list -f '{{.ImportPath}}' ./...", "go list -m all"},
+				Ask:   []string{"go list -m -versions example.com/x", "go list -m example.com/x@latest", "go list -export ./..."},
+			},
+		}, true
+	case "test":
+		return ruleFile{
+			Like:    "go build",
+			Verdict: "allow",
+			Style:   "go",
+			Flags:   []string{"-short", "-failfast", "-json", "-benchmem", "-fullpath"},
+			Options: map[string]valueSpec{
+				"-bench": valueSpec{
+					Type: "any",
+				},
+				"-benchtime": valueSpec{
+					Type: "any",
+				},
+				"-count": valueSpec{
+					Type: "int",
+				},
+				"-coverprofile": valueSpec{
+					Type: "write",
+				},
+				"-cpu": valueSpec{
+					Type: "any",
+				},
+				"-fuzzminimizetime": valueSpec{
+					Type: "any",
+				},
+				"-fuzztime": valueSpec{
+					Type: "any",
+				},
+				"-list": valueSpec{
+					Type: "any",
+				},
+				"-parallel": valueSpec{
+					Type: "int",
+				},
+				"-run": valueSpec{
+					Type: "any",
+				},
+				"-shuffle": valueSpec{
+					Type: "any",
+				},
+				"-skip": valueSpec{
+					Type: "any",
+				},
+				"-timeout": valueSpec{
+					Type: "any",
+				},
+				"-vet": valueSpec{
+					Type: "any",
+				},
+			},
+			Config: "go",
+			Examples: examplesFile{
+				Allow: []string{"go test ./...", "go test -run TestParse -v ./shellparse", "go test -race -count=1 ./...", "go test -coverprofile=cover.out ./...", "go test -bench=. -benchmem ./rules"},
+				Ask:   []string{"go test -cpuprofile=/tmp/cpu.out ./...", "go test -fuzz=FuzzParse ./shellparse"},
+				Deny:  []string{"go test -exec=/bin/sh ./...", "go test -toolexec x ./..."},
+			},
+		}, true
+	case "version":
+		return ruleFile{
+			Verdict:  "allow",
+			Style:    "go",
+			Flags:    []string{"-m", "-v", "-json"},
+			ReadOnly: true,
+			Paths:    "read",
+			Examples: examplesFile{
+				Allow: []string{"go version", "go version -m ./guard"},
+				Deny:  []string{"go version -m ~/.ssh/id_rsa"},
+			},
+		}, true
+	case "vet":
+		return ruleFile{
+			Verdict: "allow",
+			Style:   "go",
+			Flags:   []string{"-v", "-x", "-n", "-json", "-a"},
+			Options: map[string]valueSpec{
+				"-C": valueSpec{
+					Type: "dir",
+				},
+				"-c": valueSpec{
+					Type: "int",
+				},
+				"-mod": valueSpec{
+					Values: []string{"readonly", "vendor"},
+				},
+				"-tags": valueSpec{
+					Type: "any",
+				},
+			},
+			Deny: []escalationFile{escalationFile{
+				Flags:  []string{"-vettool", "-toolexec", "-exec"},
+				Reason: "it runs another program as the vet tool",
+			}},
+			Config: "go",
+			Examples: examplesFile{
+				Allow: []string{"go vet ./..."},
+				Deny:  []string{"go vet -vettool=/tmp/x ./..."},
+			},
 		}, true
 	}
 	return ruleFile{}, false

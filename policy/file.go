@@ -102,6 +102,32 @@ type ruleFile struct {
 	OptionsFirst  bool         `toml:"options_first"`  // options end at the first operand: later words are operands, however they look
 	Children      []string     `toml:"children"`
 	Examples      examplesFile `toml:"examples"`
+	// lazy, in the generated default policy, stands for Sub: it builds a
+	// subcommand's rule only when a call names it.
+	lazy *subSource
+}
+
+// subSource gives the subcommand rules of a rule by name.
+type subSource struct {
+	names []string // sorted
+	get   func(name string) (ruleFile, bool)
+}
+
+// subs returns the subcommand rules of rf.
+func (rf *ruleFile) subs() subSource {
+	if rf.lazy != nil {
+		return *rf.lazy
+	}
+	m := rf.Sub
+	return subSource{names: sortedKeys(m), get: func(name string) (ruleFile, bool) {
+		sub, ok := m[name]
+		return sub, ok
+	}}
+}
+
+// hasSubs reports whether rf has subcommand rules.
+func (rf *ruleFile) hasSubs() bool {
+	return len(rf.Sub) > 0 || rf.lazy != nil && len(rf.lazy.names) > 0
 }
 
 type escalationFile struct {

@@ -35,7 +35,7 @@ func TestDefaultPolicyGenerated(t *testing.T) {
 		if !ok {
 			t.Fatalf("defaultCommand(%q) has no rule", name)
 		}
-		gen.Command[name] = rf
+		gen.Command[name] = expandLazy(rf)
 	}
 	if _, ok := defaultCommand("no-such-program"); ok {
 		t.Fatal("defaultCommand returns a rule for a name the policy does not have")
@@ -49,4 +49,28 @@ func TestDefaultPolicyGenerated(t *testing.T) {
 			t.Fatalf("the generated profile %q differs from profiles/%s.toml", name, name)
 		}
 	}
+}
+
+// expandLazy returns rf with its lazily built subcommands, at every level,
+// in Sub, as decoding the TOML gives them.
+func expandLazy(rf ruleFile) ruleFile {
+	if rf.lazy != nil {
+		rf.Sub = map[string]ruleFile{}
+		for _, name := range rf.lazy.names {
+			sub, ok := rf.lazy.get(name)
+			if !ok {
+				panic("a lazy subcommand " + name + " has no rule")
+			}
+			rf.Sub[name] = expandLazy(sub)
+		}
+		if _, ok := rf.lazy.get("no-such-subcommand"); ok {
+			panic("a lazy source gives a rule for a name it does not list")
+		}
+		rf.lazy = nil
+	}
+	if rf.Rest != nil {
+		rest := expandLazy(*rf.Rest)
+		rf.Rest = &rest
+	}
+	return rf
 }

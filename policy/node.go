@@ -34,10 +34,10 @@ type Rule struct {
 	Recursive    *recursion
 	OptionsFirst bool // options end at the first operand (xxd, POSIX getopt)
 	Escalations  []*escalation
-	SubFiles     map[string]ruleFile // subcommand rules, compiled when first named
-	subKey       []string            // the policy key of this rule, for errors
-	subs         map[string]*Rule    // the compiled ones; guarded by Policy.mu
-	Rest         *Rule               // the arguments after --
+	subFiles     subSource        // subcommand rules, compiled when first named
+	subKey       []string         // the policy key of this rule, for errors
+	subs         map[string]*Rule // the compiled ones; guarded by Policy.mu
+	Rest         *Rule            // the arguments after --
 	Wrap         *wrapFile
 	Exec         map[string]bool // find -exec style: these options start a command ended by ; or +
 	Shell        string          // "bash" or "sh": -c SCRIPT is parsed and checked
@@ -261,7 +261,7 @@ func (c *compiler) compileNode(p *Policy, id string, parent *Rule, rf *ruleFile,
 		return nil, errf(append(key, "shell"), "shell = %q: want bash or sh", rf.Shell)
 	}
 	if rf.Wrap != nil {
-		if len(rf.Sub) > 0 || n.Shell != "" || rf.Rest != nil {
+		if rf.hasSubs() || n.Shell != "" || rf.Rest != nil {
 			return nil, errf(append(key, "wrap"), "a wrapper has no subcommands, shell or rest")
 		}
 		if rf.Wrap.Skip < 0 {
@@ -275,14 +275,14 @@ func (c *compiler) compileNode(p *Policy, id string, parent *Rule, rf *ruleFile,
 		}
 		n.Wrap = &w
 	}
-	n.SubFiles, n.subKey = rf.Sub, key
-	for name := range rf.Sub {
+	n.subFiles, n.subKey = rf.subs(), key
+	for _, name := range n.subFiles.names {
 		if name == "" || strings.HasPrefix(name, "-") || !validProgram(name) {
 			return nil, errf(append(key, "sub", name), "subcommand %q can never match: it is empty, an option, or has shell characters", name)
 		}
 	}
 	if eager {
-		for _, name := range sortedKeys(rf.Sub) {
+		for _, name := range n.subFiles.names {
 			if _, err := c.compileSub(p, n, name, true); err != nil {
 				return nil, err
 			}
@@ -299,10 +299,10 @@ func (c *compiler) compileNode(p *Policy, id string, parent *Rule, rf *ruleFile,
 		}
 		n.Rest = rn
 	}
-	if !n.HasVerdict && len(rf.Sub) == 0 {
+	if !n.HasVerdict && !rf.hasSubs() {
 		return nil, errf(key, "no verdict: the rule matches nothing")
 	}
-	if len(rf.Sub) > 0 && n.Args == ArgsNone {
+	if rf.hasSubs() && n.Args == ArgsNone {
 		return nil, errf(append(key, "args"), "args = \"none\" leaves no room for a subcommand")
 	}
 
@@ -420,7 +420,10 @@ func (c *compiler) compileSub(p *Policy, n *Rule, name string, eager bool) (*Rul
 		}
 		return sn, nil
 	}
-	rf, ok := n.SubFiles[name]
+	if n.subFiles.get == nil {
+		return nil, nil
+	}
+	rf, ok := n.subFiles.get(name)
 	if !ok {
 		return nil, nil
 	}
@@ -437,7 +440,7 @@ func (c *compiler) compileSub(p *Policy, n *Rule, name string, eager bool) (*Rul
 
 // compileSubs compiles every subcommand under n that is not compiled yet.
 func (c *compiler) compileSubs(p *Policy, n *Rule) error {
-	for _, name := range sortedKeys(n.SubFiles) {
+	for _, name := range n.subFiles.names {
 		if _, err := c.compileSub(p, n, name, true); err != nil {
 			return err
 		}
@@ -449,7 +452,10 @@ func (c *compiler) compileSubs(p *Policy, n *Rule) error {
 }
 
 // hasSubs reports whether the rule has subcommands.
-func (n *Rule) HasSubs() bool { return len(n.SubFiles) > 0 }
+func (n *Rule) HasSubs() bool { return len(n.subFiles.names) > 0 }
+
+// SubNames returns the names of n's subcommands, sorted.
+func (n *Rule) SubNames() []string { return slices.Clone(n.subFiles.names) }
 
 // like returns the rule merged with the rule it is like: flags, options
 // and escalations of both, its own fields otherwise.
@@ -466,7 +472,7 @@ func (c *compiler) like(rf *ruleFile, key []string, depth int) (*ruleFile, error
 		if !ok {
 			break
 		}
-		base, ok = base.Sub[w]
+		base, ok = base.subs().get(w)
 	}
 	if !ok {
 		return nil, c.errorf(append(key, "like"), "like = %q: there is no such rule", rf.Like)

@@ -377,6 +377,13 @@ func mergeMaps(base, top map[string]string) map[string]string {
 // withoutExamples copies a rule and its subcommands without their examples.
 func withoutExamples(rf ruleFile) ruleFile {
 	rf.Examples = examplesFile{}
+	if rf.lazy != nil {
+		src := *rf.lazy
+		rf.lazy = &subSource{names: src.names, get: func(name string) (ruleFile, bool) {
+			sub, ok := src.get(name)
+			return withoutExamples(sub), ok
+		}}
+	}
 	if rf.Sub != nil {
 		subs := make(map[string]ruleFile, len(rf.Sub))
 		for k, v := range rf.Sub {
