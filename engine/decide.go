@@ -52,6 +52,7 @@ type decider struct {
 	// and matches the same patterns many times.
 	patterns     map[string][]expanded // path patterns with their placeholders replaced
 	literals     map[string]string     // what every path a pattern matches contains
+	shapes       *secretShapes         // the secret patterns by shape, for walking trees
 	placeholders []placeholder         // the values of the path patterns' placeholders
 	reals        map[string]string     // real paths of directories, by their lexical path
 	checkedDirs  map[string]bool       // working directories found not secret

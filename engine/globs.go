@@ -280,22 +280,12 @@ func (d *decider) treeSecretHidden(dir string, hidden bool) (string, error) {
 	}
 	// Anchored secrets (~/.ssh/**, /etc/shadow) under the tree are found
 	// without walking to them.
-	var names []string // secret patterns on a name alone: **/.env
-	for _, sec := range d.p.Paths.Secret {
-		for _, e := range d.expand(sec) {
-			if rest, ok := strings.CutPrefix(e.pattern, "**/"); ok && !strings.Contains(rest, "/") {
-				names = append(names, rest)
-				continue
-			}
-			lit := e.pattern
-			if i := strings.IndexAny(lit, "*?[{"); i >= 0 {
-				lit = path.Dir(lit[:i] + "x")
-			}
-			for _, root := range []string{path.Clean(dir), real} {
-				if root == "/" || strings.HasPrefix(lit, root+"/") {
-					if _, err := d.fsys.Lstat(lit); err == nil {
-						return lit, nil
-					}
+	names, anchors := d.secretShapes()
+	for _, lit := range anchors {
+		for _, root := range []string{path.Clean(dir), real} {
+			if root == "/" || strings.HasPrefix(lit, root+"/") {
+				if _, err := d.fsys.Lstat(lit); err == nil {
+					return lit, nil
 				}
 			}
 		}
@@ -340,6 +330,31 @@ func (d *decider) treeSecretHidden(dir string, hidden bool) (string, error) {
 	}
 	return walk(real)
 }
+
+// secretShapes splits the secret patterns of the decision, expanded, into
+// those on a name alone (**/.env gives .env) and the literal paths the
+// others start from (~/.ssh/** gives ~/.ssh), once per decision.
+func (d *decider) secretShapes() (names, anchors []string) {
+	if d.shapes == nil {
+		d.shapes = &secretShapes{}
+		for _, sec := range d.p.Paths.Secret {
+			for _, e := range d.expand(sec) {
+				if rest, ok := strings.CutPrefix(e.pattern, "**/"); ok && !strings.Contains(rest, "/") {
+					d.shapes.names = append(d.shapes.names, rest)
+					continue
+				}
+				lit := e.pattern
+				if i := strings.IndexAny(lit, "*?[{"); i >= 0 {
+					lit = path.Dir(lit[:i] + "x")
+				}
+				d.shapes.anchors = append(d.shapes.anchors, lit)
+			}
+		}
+	}
+	return d.shapes.names, d.shapes.anchors
+}
+
+type secretShapes struct{ names, anchors []string }
 
 // recursiveRead judges the trees a recursive reader walks: a secret under
 // one (a .env, a link to ~/.aws) is not allowed. Hidden secrets count only

@@ -15,6 +15,10 @@ func checkInput(src string, lim Limits) *Error {
 	}
 	line, col := 1, 1
 	for i := 0; i < len(src); {
+		if b := src[i]; b >= 0x20 && b < 0x7f {
+			i, col = i+1, col+1 // printable ASCII, the common case
+			continue
+		}
 		r, size := utf8.DecodeRuneInString(src[i:])
 		if r == utf8.RuneError && size <= 1 {
 			return errorf(Pos{line, col}, "invalid UTF-8 byte 0x%02x", src[i])

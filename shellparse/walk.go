@@ -621,6 +621,7 @@ func (p *parser) call(c *syntax.CallExpr, redirs []Redirect, dir Dir, ctx []Fram
 	for _, a := range c.Assigns {
 		cmd.Assigns = append(cmd.Assigns, p.assign(a, ScopeCommand, dir, ctx, depth))
 	}
+	cmd.Args = make([]Word, 0, len(c.Args))
 	for _, w := range c.Args {
 		cmd.Args = append(cmd.Args, p.word(w, argWord, dir, ctx, depth))
 	}
