@@ -50,15 +50,16 @@ type decider struct {
 
 	// Caches for one decision: a long command names the same directories
 	// and matches the same patterns many times.
-	patterns     map[string][]expanded // path patterns with their placeholders replaced
-	literals     map[string]string     // what every path a pattern matches contains
-	shapes       *secretShapes         // the secret patterns by shape, for walking trees
-	placeholders []placeholder         // the values of the path patterns' placeholders
-	reals        map[string]string     // real paths of directories, by their lexical path
-	checkedDirs  map[string]bool       // working directories found not secret
-	gitChecked   map[string]pathCheck  // repositories git finds, by working directory
-	goChecked    map[string]pathCheck  // toolchains go picks, by working directory
-	goLocal      *goLocal              // the go on the search path
+	patterns     map[string][]expanded  // path patterns with their placeholders replaced
+	literals     map[string]string      // what every path a pattern matches contains
+	shapes       *secretShapes          // the secret patterns by shape, for walking trees
+	trees        map[treeKey]treeResult // trees walked for secrets
+	placeholders []placeholder          // the values of the path patterns' placeholders
+	reals        map[string]string      // real paths of directories, by their lexical path
+	checkedDirs  map[string]bool        // working directories found not secret
+	gitChecked   map[string]pathCheck   // repositories git finds, by working directory
+	goChecked    map[string]pathCheck   // toolchains go picks, by working directory
+	goLocal      *goLocal               // the go on the search path
 
 	// fds is what the call's redirections do to descriptors, in every
 	// script of the call: /dev/stdout and the like reopen them.

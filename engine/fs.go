@@ -67,6 +67,12 @@ type statCache struct {
 	FS
 	lstat, stat map[string]statResult
 	links       map[string]linkResult
+	dirs        map[string]dirResult
+}
+
+type dirResult struct {
+	ents []fs.DirEntry // shared: callers do not change it
+	err  error
 }
 
 type statResult struct {
@@ -80,7 +86,7 @@ type linkResult struct {
 }
 
 func newStatCache(fsys FS) *statCache {
-	return &statCache{FS: fsys, lstat: map[string]statResult{}, stat: map[string]statResult{}, links: map[string]linkResult{}}
+	return &statCache{FS: fsys, lstat: map[string]statResult{}, stat: map[string]statResult{}, links: map[string]linkResult{}, dirs: map[string]dirResult{}}
 }
 
 func (c *statCache) Lstat(name string) (fs.FileInfo, error) {
@@ -108,4 +114,13 @@ func (c *statCache) Readlink(name string) (string, error) {
 		c.links[name] = r
 	}
 	return r.target, r.err
+}
+
+func (c *statCache) ReadDir(name string) ([]fs.DirEntry, error) {
+	r, ok := c.dirs[name]
+	if !ok {
+		r.ents, r.err = c.FS.ReadDir(name)
+		c.dirs[name] = r
+	}
+	return r.ents, r.err
 }

@@ -271,6 +271,31 @@ func (d *decider) treeSecret(dir string) (string, error) { return d.treeSecretHi
 // treeSecretHidden is treeSecret for a reader that may skip hidden files:
 // then a secret named like a hidden file (.env) is not reached.
 func (d *decider) treeSecretHidden(dir string, hidden bool) (string, error) {
+	key := treeKey{dir, hidden}
+	if r, ok := d.trees[key]; ok {
+		return r.secret, r.err
+	}
+	secret, err := d.walkTreeSecret(dir, hidden)
+	if d.trees == nil {
+		d.trees = map[treeKey]treeResult{}
+	}
+	d.trees[key] = treeResult{secret, err}
+	return secret, err
+}
+
+// treeKey and treeResult keep treeSecretHidden's answers for a decision:
+// the commands of a long script walk the same trees.
+type treeKey struct {
+	dir    string
+	hidden bool
+}
+
+type treeResult struct {
+	secret string
+	err    error
+}
+
+func (d *decider) walkTreeSecret(dir string, hidden bool) (string, error) {
 	if pc := d.checkPath(dir, false, nil, readAccess, policy.Allow); pc.verdict == policy.Deny {
 		return dir, nil
 	}

@@ -104,7 +104,7 @@ func (d *decider) expand(pat string) []expanded {
 	}
 	var out []expanded
 	for _, p := range d.expandPattern(pat) {
-		e := expanded{pattern: p, literal: literalRun(p)}
+		e := expanded{pattern: p, literal: policy.LiteralRun(p)}
 		lit := p
 		if i := strings.IndexAny(lit, "*?[{\\"); i >= 0 {
 			lit = lit[:i]
@@ -119,55 +119,6 @@ func (d *decider) expand(pat string) []expanded {
 	}
 	d.patterns[pat] = out
 	return out
-}
-
-// literalRun returns the longest run of literal characters of a pattern
-// before its first class, alternative or escape, with its placeholders (and
-// a leading ~) read as wildcards and without the slashes at its ends (a **
-// next to them may stand for no directory at all). Every path the pattern
-// matches contains it, whatever the placeholders stand for, so a path
-// without it needs no match: most paths are judged by strings.Contains, not
-// by doublestar, and most patterns are not expanded.
-func literalRun(pat string) string {
-	best, start := "", 0
-	end := func(i int) {
-		if run := strings.Trim(pat[start:i], "/"); len(run) > len(best) {
-			best = run
-		}
-	}
-	if strings.HasPrefix(pat, "~") {
-		start = 1
-	}
-	for i := start; i < len(pat); i++ {
-		switch pat[i] {
-		case '*', '?':
-			end(i)
-			start = i + 1
-		case '{':
-			end(i)
-			ph := placeholderAt(pat[i:])
-			if ph == "" {
-				return best
-			}
-			i += len(ph) - 1
-			start = i + 1
-		case '[', '\\':
-			end(i)
-			return best
-		}
-	}
-	end(len(pat))
-	return best
-}
-
-// placeholderAt returns the placeholder s starts with, or "".
-func placeholderAt(s string) string {
-	for _, ph := range []string{policy.PhProject, policy.PhTmp, policy.PhHome, policy.PhPolicy, policy.PhGuard} {
-		if strings.HasPrefix(s, ph) {
-			return ph
-		}
-	}
-	return ""
 }
 
 // foldCase reports whether the file systems guard runs on usually ignore
@@ -209,19 +160,22 @@ func matchAnyFold(d *decider, patterns []string, paths []string, fold bool) stri
 	return ""
 }
 
-// literal returns literalRun of a pattern of the policy, once per decision.
+// literal returns policy.LiteralRun of a pattern: the policy's own
+// patterns have theirs, and others are found once per decision.
 func (d *decider) literal(pat string, fold bool) string {
-	if lit, ok := d.literals[pat]; ok {
-		return lit
+	lit, ok := d.p.Paths.Literal(pat)
+	if !ok {
+		if lit, ok = d.literals[pat]; !ok {
+			lit = policy.LiteralRun(pat)
+			if d.literals == nil {
+				d.literals = map[string]string{}
+			}
+			d.literals[pat] = lit
+		}
 	}
-	lit := literalRun(pat)
 	if fold {
 		lit = strings.ToLower(lit)
 	}
-	if d.literals == nil {
-		d.literals = make(map[string]string, 128)
-	}
-	d.literals[pat] = lit
 	return lit
 }
 

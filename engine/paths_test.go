@@ -427,8 +427,8 @@ func TestLiteralRun(t *testing.T) {
 		{"{project}/.git/hooks/**", ".git/hooks"},
 		{"{home}x/{unknown}/abc", "x"},
 	} {
-		if got := literalRun(tc.pattern); got != tc.want {
-			t.Errorf("literalRun(%q) = %q, want %q", tc.pattern, got, tc.want)
+		if got := policy.LiteralRun(tc.pattern); got != tc.want {
+			t.Errorf("LiteralRun(%q) = %q, want %q", tc.pattern, got, tc.want)
 		}
 	}
 	p, err := policy.Default()

@@ -11,11 +11,20 @@ import (
 // pathPolicy is the [paths] table: one engine for every way a call touches a
 // path, file tools and shell alike.
 type pathPolicy struct {
-	Writable  []string // writes may go here
-	Protected []string // no write may touch these, even where writable
-	Secret    []string // no read may touch these
-	Write     Verdict  // a file tool's write to a writable path
-	Read      Verdict  // a file tool's read of a path that is not secret
+	Writable  []string          // writes may go here
+	Protected []string          // no write may touch these, even where writable
+	Secret    []string          // no read may touch these
+	Write     Verdict           // a file tool's write to a writable path
+	Read      Verdict           // a file tool's read of a path that is not secret
+	literals  map[string]string // LiteralRun of each pattern above
+}
+
+// Literal returns LiteralRun of one of the policy's path patterns, found
+// when the policy was compiled; false for a pattern the policy does not
+// have.
+func (pp *pathPolicy) Literal(pat string) (string, bool) {
+	lit, ok := pp.literals[pat]
+	return lit, ok
 }
 
 // Where a policy does not set them, writes may go to the project and the
@@ -77,4 +86,53 @@ func validPathPattern(p string) bool {
 		return false // a relative pattern would depend on the working directory
 	}
 	return doublestar.ValidatePattern(e)
+}
+
+// LiteralRun returns the longest run of literal characters of a pattern
+// before its first class, alternative or escape, with its placeholders (and
+// a leading ~) read as wildcards and without the slashes at its ends (a **
+// next to them may stand for no directory at all). Every path the pattern
+// matches contains it, whatever the placeholders stand for, so a path
+// without it needs no match: most paths are judged by strings.Contains, not
+// by doublestar, and most patterns are not expanded.
+func LiteralRun(pat string) string {
+	best, start := "", 0
+	end := func(i int) {
+		if run := strings.Trim(pat[start:i], "/"); len(run) > len(best) {
+			best = run
+		}
+	}
+	if strings.HasPrefix(pat, "~") {
+		start = 1
+	}
+	for i := start; i < len(pat); i++ {
+		switch pat[i] {
+		case '*', '?':
+			end(i)
+			start = i + 1
+		case '{':
+			end(i)
+			ph := placeholderAt(pat[i:])
+			if ph == "" {
+				return best
+			}
+			i += len(ph) - 1
+			start = i + 1
+		case '[', '\\':
+			end(i)
+			return best
+		}
+	}
+	end(len(pat))
+	return best
+}
+
+// placeholderAt returns the placeholder s starts with, or "".
+func placeholderAt(s string) string {
+	for _, ph := range []string{PhProject, PhTmp, PhHome, PhPolicy, PhGuard} {
+		if strings.HasPrefix(s, ph) {
+			return ph
+		}
+	}
+	return ""
 }

@@ -615,6 +615,12 @@ func (c *compiler) compilePaths(p *Policy, pf *pathsFile) error {
 	if pf.Writable != nil {
 		p.Paths.Writable = slices.Clone(pf.Writable)
 	}
+	p.Paths.literals = map[string]string{}
+	for _, list := range [][]string{p.Paths.Writable, p.Paths.Protected, p.Paths.Secret} {
+		for _, pat := range list {
+			p.Paths.literals[pat] = LiteralRun(pat)
+		}
+	}
 	for _, v := range []struct {
 		key string
 		s   string
