@@ -24,7 +24,7 @@ const (
 func (p *parser) resolve(w *syntax.Word, kind wordKind) Word {
 	out := Word{Pos: position(w.Pos()), Source: p.text(w)}
 	var b strings.Builder
-	b.Grow(len(out.Source)) // quotes, escapes and $'...' only shrink a word
+	b.Grow(len(out.Source))  // quotes, escapes and $'...' only shrink a word
 	unquotedBracket := false // an unquoted [ seen: a later ] makes a pattern
 	leadBracket := false     // the word starts with that [
 	for i, part := range w.Parts {
