@@ -53,13 +53,19 @@ const denyGrace = 500 * time.Millisecond
 // a closed stdout or stderr, and a death by signal lets the call run.
 //
 // guard hook ignores them from its start, which costs a system call each,
-// and installs a handler only when it is still running after signalDelay:
-// a handler costs a goroutine and an OS thread, about a sixth of the whole
-// run of a typical call. A signal while they are ignored is lost, and the
-// run ends as it would have; a write to a closed pipe fails with EPIPE,
-// which is a deny. A signal after signalDelay ends the run in a deny at
-// once.
+// and installs a handler for the stopping signals only when it is still
+// running after signalDelay: a handler costs a goroutine and an OS thread,
+// about a sixth of the whole run of a typical call. A signal while they
+// are ignored is lost, and the run ends as it would have; a signal after
+// signalDelay ends the run in a deny at once. SIGPIPE stays ignored: a
+// write to a closed pipe then fails with EPIPE, which is a deny, and a
+// SIGPIPE sent by kill is lost. (Go's runtime hands a SIGPIPE that reaches
+// an idle thread to the disposition it found, so a handler installed over
+// an ignored SIGPIPE would miss some of them.)
 var hookSignals = []os.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGPIPE}
+
+// stopSignals are the hookSignals that a handler turns into a deny.
+var stopSignals = hookSignals[:3]
 
 // signalDelay is how long guard hook runs with hookSignals ignored before
 // it installs their handler. A typical call has been answered by then.
@@ -245,11 +251,11 @@ func (h *hookRun) expire(d *denial) {
 	}
 }
 
-// listen installs the handler of hookSignals, for a run still going after
+// listen installs the handler of stopSignals, for a run still going after
 // signalDelay: the first signal ends it in a deny.
 func (h *hookRun) listen() {
 	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, hookSignals...)
+	signal.Notify(sigs, stopSignals...)
 	h.expire(deny("guard hook was stopped by %s before it answered", signalName(<-sigs)))
 }
 
