@@ -13,6 +13,7 @@ import (
 	"io/fs"
 	"maps"
 	"slices"
+	"strings"
 )
 
 //go:embed default.toml
@@ -45,6 +46,11 @@ func profileFile(name string) (policyFile, bool) {
 		return policyFile{}, false
 	}
 	return *pf, true
+}
+
+func defaultExampleLine(key string) int {
+	line, _ := indexKeys(defaultPolicySource).pos(strings.Split(key, pathSep))
+	return line
 }
 
 func defaultCommand(name string) (ruleFile, bool) {

@@ -8,9 +8,6 @@ package policy
 
 import "embed"
 
-//go:embed default.toml
-var defaultPolicySource []byte
-
 //go:embed profiles/*.toml
 var profileSources embed.FS
 
@@ -2698,6 +2695,184 @@ func defaultCommand(name string) (ruleFile, bool) {
 		}, true
 	}
 	return ruleFile{}, false
+}
+
+// defaultExampleLine returns the line of default.toml that holds the
+// examples of the rule at key, its parts joined by pathSep.
+func defaultExampleLine(key string) int {
+	switch key {
+	case "command\x00[\x00examples":
+		return 966
+	case "command\x00awk\x00examples":
+		return 1670
+	case "command\x00bash\x00examples":
+		return 1359
+	case "command\x00cargo\x00examples":
+		return 562
+	case "command\x00cargo\x00sub\x00build\x00examples":
+		return 585
+	case "command\x00cargo\x00sub\x00check\x00examples":
+		return 591
+	case "command\x00cargo\x00sub\x00clippy\x00examples":
+		return 614
+	case "command\x00cargo\x00sub\x00fmt\x00examples":
+		return 631
+	case "command\x00cargo\x00sub\x00test\x00examples":
+		return 598
+	case "command\x00cat\x00examples":
+		return 688
+	case "command\x00cd\x00examples":
+		return 1272
+	case "command\x00chmod\x00examples":
+		return 1575
+	case "command\x00command\x00examples":
+		return 1327
+	case "command\x00cp\x00examples":
+		return 1555
+	case "command\x00cut\x00examples":
+		return 867
+	case "command\x00date\x00examples":
+		return 1229
+	case "command\x00diff\x00examples":
+		return 899
+	case "command\x00du\x00examples":
+		return 1029
+	case "command\x00echo\x00examples":
+		return 930
+	case "command\x00env\x00examples":
+		return 1320
+	case "command\x00file\x00examples":
+		return 1000
+	case "command\x00find\x00examples":
+		return 830
+	case "command\x00git\x00examples":
+		return 148
+	case "command\x00git\x00sub\x00blame\x00examples":
+		return 256
+	case "command\x00git\x00sub\x00branch\x00examples":
+		return 271
+	case "command\x00git\x00sub\x00cat-file\x00examples":
+		return 355
+	case "command\x00git\x00sub\x00clean\x00examples":
+		return 428
+	case "command\x00git\x00sub\x00describe\x00examples":
+		return 368
+	case "command\x00git\x00sub\x00diff\x00examples":
+		return 224
+	case "command\x00git\x00sub\x00grep\x00examples":
+		return 347
+	case "command\x00git\x00sub\x00log\x00examples":
+		return 208
+	case "command\x00git\x00sub\x00ls-files\x00examples":
+		return 314
+	case "command\x00git\x00sub\x00ls-tree\x00examples":
+		return 321
+	case "command\x00git\x00sub\x00merge-base\x00examples":
+		return 361
+	case "command\x00git\x00sub\x00push\x00examples":
+		return 417
+	case "command\x00git\x00sub\x00remote\x00examples":
+		return 381
+	case "command\x00git\x00sub\x00reset\x00examples":
+		return 422
+	case "command\x00git\x00sub\x00rev-list\x00examples":
+		return 230
+	case "command\x00git\x00sub\x00rev-parse\x00examples":
+		return 298
+	case "command\x00git\x00sub\x00shortlog\x00examples":
+		return 240
+	case "command\x00git\x00sub\x00show\x00examples":
+		return 215
+	case "command\x00git\x00sub\x00stash\x00sub\x00clear\x00examples":
+		return 398
+	case "command\x00git\x00sub\x00status\x00examples":
+		return 159
+	case "command\x00git\x00sub\x00tag\x00examples":
+		return 280
+	case "command\x00go\x00sub\x00build\x00examples":
+		return 477
+	case "command\x00go\x00sub\x00env\x00examples":
+		return 515
+	case "command\x00go\x00sub\x00list\x00examples":
+		return 529
+	case "command\x00go\x00sub\x00test\x00examples":
+		return 490
+	case "command\x00go\x00sub\x00version\x00examples":
+		return 507
+	case "command\x00go\x00sub\x00vet\x00examples":
+		return 499
+	case "command\x00gofmt\x00examples":
+		return 544
+	case "command\x00grep\x00examples":
+		return 743
+	case "command\x00head\x00examples":
+		return 697
+	case "command\x00jq\x00examples":
+		return 923
+	case "command\x00ln\x00examples":
+		return 1562
+	case "command\x00ls\x00examples":
+		return 680
+	case "command\x00md5sum\x00examples":
+		return 1185
+	case "command\x00mkdir\x00examples":
+		return 1540
+	case "command\x00mkfs.*\x00examples":
+		return 1593
+	case "command\x00mv\x00examples":
+		return 1547
+	case "command\x00nice\x00examples":
+		return 1290
+	case "command\x00node\x00examples":
+		return 1636
+	case "command\x00perl\x00examples":
+		return 1644
+	case "command\x00printf\x00examples":
+		return 936
+	case "command\x00python\x00examples":
+		return 1622
+	case "command\x00python3\x00examples":
+		return 1628
+	case "command\x00rg\x00examples":
+		return 800
+	case "command\x00rm\x00examples":
+		return 1518
+	case "command\x00sh\x00examples":
+		return 1366
+	case "command\x00sort\x00examples":
+		return 849
+	case "command\x00stat\x00examples":
+		return 1009
+	case "command\x00systemctl\x00examples":
+		return 1580
+	case "command\x00tail\x00examples":
+		return 708
+	case "command\x00tee\x00examples":
+		return 1568
+	case "command\x00test\x00examples":
+		return 959
+	case "command\x00timeout\x00examples":
+		return 1282
+	case "command\x00touch\x00examples":
+		return 1533
+	case "command\x00tr\x00examples":
+		return 874
+	case "command\x00tree\x00examples":
+		return 1051
+	case "command\x00type\x00examples":
+		return 978
+	case "command\x00uniq\x00examples":
+		return 858
+	case "command\x00wc\x00examples":
+		return 718
+	case "command\x00which\x00examples":
+		return 972
+	case "command\x00xargs\x00examples":
+		return 1348
+	case "command\x00xxd\x00examples":
+		return 1168
+	}
+	return 0
 }
 
 // The subcommand rules, by rule.

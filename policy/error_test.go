@@ -4,6 +4,7 @@ package policy
 
 import (
 	"errors"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -189,7 +190,9 @@ func FuzzLoad(f *testing.F) {
 	for _, tc := range loadErrorCases {
 		f.Add(tc.src)
 	}
-	f.Add(string(defaultPolicySource))
+	if src, err := os.ReadFile("default.toml"); err == nil {
+		f.Add(string(src))
+	}
 	f.Fuzz(func(t *testing.T, src string) {
 		lines := strings.Count(strings.TrimPrefix(src, "\ufeff"), "\n") + 1
 		p, err := LoadUnchecked("fuzz.toml", strings.NewReader(src))

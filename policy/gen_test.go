@@ -74,3 +74,28 @@ func expandLazy(rf ruleFile) ruleFile {
 	}
 	return rf
 }
+
+// TestDefaultExampleLines: the binary does not carry default.toml, so the
+// lines of its examples come from the generated table; they are the lines
+// the TOML has them on.
+func TestDefaultExampleLines(t *testing.T) {
+	src, err := os.ReadFile("default.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix := indexKeys(src)
+	p, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	exs := p.Examples()
+	if len(exs) < 100 {
+		t.Fatalf("%d examples, want more than 100", len(exs))
+	}
+	for _, ex := range exs {
+		want, _ := ix.pos(ex.key)
+		if ex.Line != want || want == 0 {
+			t.Errorf("example %q of %s: line %d, want %d", ex.Command, ex.Rule, ex.Line, want)
+		}
+	}
+}

@@ -22,6 +22,7 @@ import (
 	"go/format"
 	"io/fs"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -34,7 +35,36 @@ func Generate(fsys fs.FS) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return generate(pf, profiles)
+	src, err := fs.ReadFile(fsys, "default.toml")
+	if err != nil {
+		return nil, err
+	}
+	return generate(pf, profiles, exampleLines(pf, indexKeys(src)))
+}
+
+// exampleLines returns the line of each rule's examples in the default
+// policy, by the rule's key joined with pathSep: the binary does not carry
+// the TOML to find them in.
+func exampleLines(pf *policyFile, ix *keyIndex) map[string]int {
+	out := map[string]int{}
+	var walk func(key []string, rf *ruleFile)
+	walk = func(key []string, rf *ruleFile) {
+		ex := rf.Examples
+		if len(ex.Allow)+len(ex.Ask)+len(ex.Deny) > 0 {
+			k := append(slices.Clone(key), "examples")
+			out[strings.Join(k, pathSep)], _ = ix.pos(k)
+		}
+		for name, sub := range rf.Sub {
+			walk(append(slices.Clone(key), "sub", name), &sub)
+		}
+		if rf.Rest != nil {
+			walk(append(slices.Clone(key), "rest"), rf.Rest)
+		}
+	}
+	for name, rf := range pf.Command {
+		walk([]string{"command", name}, &rf)
+	}
+	return out
 }
 
 // builtinFiles decodes the built-in policies. A profile has no command
@@ -67,7 +97,7 @@ func builtinFiles(fsys fs.FS) (*policyFile, map[string]*policyFile, error) {
 	return pf, profiles, nil
 }
 
-func generate(pf *policyFile, profiles map[string]*policyFile) ([]byte, error) {
+func generate(pf *policyFile, profiles map[string]*policyFile, lines map[string]int) ([]byte, error) {
 	g := &generator{}
 	var b strings.Builder
 	b.WriteString("// Copyright 2026 The guard Authors. SPDX-License-Identifier: MIT\n\n")
@@ -75,7 +105,6 @@ func generate(pf *policyFile, profiles map[string]*policyFile) ([]byte, error) {
 	b.WriteString("//go:build !guardgen\n\n")
 	b.WriteString("package policy\n\n")
 	b.WriteString("import \"embed\"\n\n")
-	b.WriteString("//go:embed default.toml\nvar defaultPolicySource []byte\n\n")
 	b.WriteString("//go:embed profiles/*.toml\nvar profileSources embed.FS\n\n")
 	b.WriteString("// profileSource returns the TOML of a profile, for error messages.\n")
 	b.WriteString("func profileSource(name string) string {\ndata, _ := profileSources.ReadFile(\"profiles/\" + name + \".toml\")\nreturn string(data)\n}\n\n")
@@ -116,6 +145,12 @@ func generate(pf *policyFile, profiles map[string]*policyFile) ([]byte, error) {
 		b.WriteString(", true\n")
 	}
 	b.WriteString("}\nreturn ruleFile{}, false\n}\n")
+	b.WriteString("\n// defaultExampleLine returns the line of default.toml that holds the\n// examples of the rule at key, its parts joined by pathSep.\n")
+	b.WriteString("func defaultExampleLine(key string) int {\nswitch key {\n")
+	for _, k := range sortedKeys(lines) {
+		b.WriteString("case " + strconv.Quote(k) + ":\nreturn " + strconv.Itoa(lines[k]) + "\n")
+	}
+	b.WriteString("}\nreturn 0\n}\n")
 	b.WriteString("\n// The subcommand rules, by rule.\n\n")
 	for _, src := range g.queue {
 		b.WriteString(src)
