@@ -587,6 +587,45 @@ func (n *Rule) acceptedList() []string {
 	return out
 }
 
+// why describes a node's own verdict.
+func (n *Rule) Why(v Verdict) string {
+	if n.reason != "" {
+		return fmt.Sprintf("%s: %s", n.ID, n.reason)
+	}
+	switch v {
+	case Allow:
+		return fmt.Sprintf("%s is allowed", n.ID)
+	case Ask:
+		return fmt.Sprintf("%s needs approval", n.ID)
+	}
+	return fmt.Sprintf("%s is not allowed by policy", n.ID)
+}
+
+func (n *Rule) OptionHint() string {
+	list := n.acceptedList()
+	if len(list) == 0 {
+		return fmt.Sprintf("%s takes no options", n.ID)
+	}
+	const max = 40
+	more := ""
+	if len(list) > max {
+		more = fmt.Sprintf(" and %d more", len(list)-max)
+		list = list[:max]
+	}
+	return fmt.Sprintf("%s accepts: %s%s", n.ID, strings.Join(list, ", "), more)
+}
+
+// isOption reports whether a word is an option in the node's style.
+func (n *Rule) IsOption(s string) bool {
+	if len(s) < 2 || n.Style == styleNone {
+		return false
+	}
+	if s[0] == '+' {
+		return n.Options["+"] != nil
+	}
+	return s[0] == '-'
+}
+
 // recursion is how a recursive reader (grep -r, rg, tree, ls -R, diff -r)
 // walks: every file under its directory operands, or under its working
 // directory when it names none.

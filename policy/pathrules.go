@@ -3,6 +3,7 @@
 package policy
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -86,6 +87,50 @@ func validPathPattern(p string) bool {
 		return false // a relative pattern would depend on the working directory
 	}
 	return doublestar.ValidatePattern(e)
+}
+
+func (c *compiler) compilePaths(p *Policy, pf *pathsFile) error {
+	for _, l := range []struct {
+		key  string
+		list []string
+	}{{"writable", pf.Writable}, {"protected", pf.Protected}, {"secret", pf.Secret}} {
+		for _, pat := range l.list {
+			if !validPathPattern(pat) {
+				return c.errorf([]string{"paths", l.key}, "paths %s: %q is not an absolute pattern (start it with /, ~, **/ or a placeholder such as {project})", l.key, pat)
+			}
+		}
+	}
+	p.Paths = pathPolicy{
+		Writable:  defaultWritable,
+		Protected: append(slices.Clone(defaultProtected), pf.Protected...),
+		Secret:    append(slices.Clone(defaultSecret), pf.Secret...),
+		Write:     p.Default,
+		Read:      Allow,
+	}
+	if pf.Writable != nil {
+		p.Paths.Writable = slices.Clone(pf.Writable)
+	}
+	p.Paths.literals = map[string]string{}
+	for _, list := range [][]string{p.Paths.Writable, p.Paths.Protected, p.Paths.Secret} {
+		for _, pat := range list {
+			p.Paths.literals[pat] = LiteralRun(pat)
+		}
+	}
+	for _, v := range []struct {
+		key string
+		s   string
+		dst *Verdict
+	}{{"write", pf.Write, &p.Paths.Write}, {"read", pf.Read, &p.Paths.Read}} {
+		if v.s == "" {
+			continue
+		}
+		verdict, err := ParseVerdict(v.s)
+		if err != nil {
+			return c.errorf([]string{"paths", v.key}, "paths %s: %v", v.key, err)
+		}
+		*v.dst = verdict
+	}
+	return nil
 }
 
 // LiteralRun returns the longest run of literal characters of a pattern

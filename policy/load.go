@@ -1,0 +1,234 @@
+// Copyright 2026 The guard Authors. SPDX-License-Identifier: MIT
+
+package policy
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// ruleSource gives a policy's command rules by program name.
+type ruleSource struct {
+	names []string                           // every program name, sorted
+	rule  func(name string) (ruleFile, bool) // the rule for a name
+	eager func(name string) bool             // compile and check this rule at load
+}
+
+func mapSource(m map[string]ruleFile, eager bool) ruleSource {
+	return ruleSource{
+		names: sortedKeys(m),
+		rule: func(name string) (ruleFile, bool) {
+			rf, ok := m[name]
+			return rf, ok
+		},
+		eager: func(string) bool { return eager },
+	}
+}
+
+// LoadUnchecked reads, checks and compiles a TOML policy. Name is used in error
+// messages, which have the form "name:line: message"; every error is an
+// [*Error]. It does not decide the policy's examples: Load does.
+func LoadUnchecked(name string, r io.Reader) (*Policy, error) {
+	src, err := io.ReadAll(io.LimitReader(r, maxPolicyBytes+1))
+	if err != nil {
+		return nil, &Error{File: name, Msg: fmt.Sprintf("reading policy: %v", err)}
+	}
+	if len(src) > maxPolicyBytes {
+		return nil, &Error{File: name, Msg: fmt.Sprintf("policy is larger than %d bytes", maxPolicyBytes)}
+	}
+	pf, err := decodeFile(name, src)
+	if err != nil {
+		return nil, err
+	}
+	rules := mapSource(pf.Command, true)
+	if pf.Extends != "" {
+		base, baseRules, err := builtin(pf.Extends, 0)
+		if err != nil {
+			return nil, keyErrorf(name, indexKeys(src), []string{"extends"}, "extends = %q: %v", pf.Extends, err)
+		}
+		pf, rules = extend(base, baseRules, pf)
+	}
+	p, err := compile(name, pf, rules, src)
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// Profiles lists the built-in policies a policy can extend.
+func Profiles() []string { return []string{"default", "readonly", "review", "refactor"} }
+
+// builtin returns a built-in policy, with the profiles laid over the default.
+func builtin(name string, depth int) (*policyFile, ruleSource, error) {
+	if name == "default" {
+		return &defaultPolicyFile, defaultRules(), nil
+	}
+	pf, ok := profileFile(name)
+	if !ok || depth > 4 {
+		return nil, ruleSource{}, fmt.Errorf("there is no built-in policy %q (want one of %s)", name, strings.Join(Profiles(), ", "))
+	}
+	base, baseRules, err := builtin(pf.Extends, depth+1)
+	if err != nil {
+		return nil, ruleSource{}, err
+	}
+	out, rules := extend(base, baseRules, &pf)
+	// A profile's rules are built-in like the default's: compiled when used.
+	rules.eager = func(string) bool { return false }
+	return out, rules, nil
+}
+
+// Builtin returns a built-in policy by name: "default", or a profile. An
+// unknown name is a plain error, not an [*Error]: there is no policy to
+// point into.
+func Builtin(name string) (*Policy, error) {
+	if name == "default" {
+		return Default()
+	}
+	pf, rules, err := builtin(name, 0)
+	if err != nil {
+		return nil, err
+	}
+	return compile(name, pf, rules, []byte(profileSource(name)))
+}
+
+// defaultRules is the command rules of the embedded default policy, from
+// its generated form.
+func defaultRules() ruleSource {
+	return ruleSource{names: defaultCommandNames, rule: defaultCommand, eager: func(string) bool { return false }}
+}
+
+// maxPolicyBytes bounds a policy file: a policy is written by hand.
+const maxPolicyBytes = 1 << 20 // 1 MiB
+
+var (
+	defaultOnce   sync.Once
+	defaultPolicy *Policy
+	defaultErr    error
+)
+
+// Default returns the embedded default policy. Its rules are compiled when
+// a call first names them, and checked by the tests, so that loading it
+// costs microseconds.
+func Default() (*Policy, error) {
+	defaultOnce.Do(func() {
+		// The binary does not carry default.toml: its rules' errors have no
+		// line (the tests compile every one), and its examples' lines were
+		// found when it was generated.
+		defaultPolicy, defaultErr = compile("default", &defaultPolicyFile, defaultRules(), nil)
+		if defaultPolicy != nil {
+			defaultPolicy.exampleLine = func(key []string) int { return defaultExampleLine(strings.Join(key, pathSep)) }
+		}
+	})
+	return defaultPolicy, defaultErr
+}
+
+// extend returns the policy top laid over base: top's tools, shell
+// constructs and redirect settings override base's; its env lists add to
+// base's; a command rule in top replaces base's rule for that command
+// whole. The examples of base are dropped: top's changes may rightly
+// change their verdicts, and base's own tests check them. Top's rules are
+// compiled and checked at load, base's when a call names them.
+func extend(base *policyFile, baseRules ruleSource, top *policyFile) (*policyFile, ruleSource) {
+	out := *top
+	out.Extends = ""
+	if out.Default == "" {
+		out.Default = base.Default
+	}
+	// Read-only mode, once on, stays on; protected and secret paths only grow.
+	out.ReadOnly = base.ReadOnly || top.ReadOnly
+	out.ReadOnlyShell = base.ReadOnlyShell || top.ReadOnlyShell
+	out.Paths = base.Paths
+	if top.Paths.Writable != nil {
+		out.Paths.Writable = top.Paths.Writable
+	}
+	out.Paths.Protected = append(slices.Clone(base.Paths.Protected), top.Paths.Protected...)
+	out.Paths.Secret = append(slices.Clone(base.Paths.Secret), top.Paths.Secret...)
+	if top.Paths.Write != "" {
+		out.Paths.Write = top.Paths.Write
+	}
+	if top.Paths.Read != "" {
+		out.Paths.Read = top.Paths.Read
+	}
+	out.Tools = mergeMaps(base.Tools, top.Tools)
+	out.Shell = mergeMaps(base.Shell, top.Shell)
+	out.Env = envFile{
+		Allow: append(slices.Clone(base.Env.Allow), top.Env.Allow...),
+		Deny:  append(slices.Clone(base.Env.Deny), top.Env.Deny...),
+	}
+	out.Redirect = base.Redirect
+	out.Fetch = base.Fetch
+	if top.Fetch.Allow != nil {
+		out.Fetch.Allow = top.Fetch.Allow
+	}
+	if top.Fetch.Unlisted != "" {
+		out.Fetch.Unlisted = top.Fetch.Unlisted
+	}
+	if top.Redirect.Allow != nil {
+		out.Redirect.Allow = top.Redirect.Allow
+	}
+	for _, f := range []struct{ dst, src *string }{
+		{&out.Redirect.Read, &top.Redirect.Read},
+		{&out.Redirect.Write, &top.Redirect.Write},
+		{&out.Redirect.WriteOutside, &top.Redirect.WriteOutside},
+	} {
+		if *f.src != "" {
+			*f.dst = *f.src
+		}
+	}
+	out.Command = nil
+	names := append(slices.Clone(baseRules.names), sortedKeys(top.Command)...)
+	slices.Sort(names)
+	rules := ruleSource{
+		names: slices.Compact(names),
+		rule: func(name string) (ruleFile, bool) {
+			if rf, ok := top.Command[name]; ok {
+				return rf, true
+			}
+			rf, ok := baseRules.rule(name)
+			return withoutExamples(rf), ok
+		},
+		eager: func(name string) bool {
+			_, ok := top.Command[name]
+			return ok
+		},
+	}
+	return &out, rules
+}
+
+func mergeMaps(base, top map[string]string) map[string]string {
+	out := make(map[string]string, len(base)+len(top))
+	for k, v := range base {
+		out[k] = v
+	}
+	for k, v := range top {
+		out[k] = v
+	}
+	return out
+}
+
+// withoutExamples copies a rule and its subcommands without their examples.
+func withoutExamples(rf ruleFile) ruleFile {
+	rf.Examples = examplesFile{}
+	if rf.lazy != nil {
+		src := *rf.lazy
+		rf.lazy = &subSource{names: src.names, get: func(name string) (ruleFile, bool) {
+			sub, ok := src.get(name)
+			return withoutExamples(sub), ok
+		}}
+	}
+	if rf.Sub != nil {
+		subs := make(map[string]ruleFile, len(rf.Sub))
+		for k, v := range rf.Sub {
+			subs[k] = withoutExamples(v)
+		}
+		rf.Sub = subs
+	}
+	if rf.Rest != nil {
+		rest := withoutExamples(*rf.Rest)
+		rf.Rest = &rest
+	}
+	return rf
+}
