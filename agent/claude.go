@@ -104,9 +104,12 @@ func (Claude) Decode(data []byte) (*Event, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, deny("the hook input is empty; guard hook reads a PreToolUse call as JSON on stdin")
 	}
+	// One pass over the input: a Write's content or a long command is
+	// scanned twice (to find the value's end, then to decode it), not once
+	// more per field.
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
-	var raw map[string]json.RawMessage
+	var raw map[string]any
 	if err := dec.Decode(&raw); err != nil {
 		return nil, deny("the hook input is not a JSON object: %v", err)
 	}
@@ -124,8 +127,11 @@ func (Claude) Decode(data []byte) (*Event, error) {
 			}
 			return "", nil
 		}
-		var s string
-		if err := json.Unmarshal(v, &s); err != nil {
+		if v == nil {
+			return "", nil // null, as encoding/json leaves a string it is given null for
+		}
+		s, ok := v.(string)
+		if !ok {
 			return "", deny("the hook input's %q field is not a string", key)
 		}
 		return s, nil
@@ -163,9 +169,7 @@ func (Claude) Decode(data []byte) (*Event, error) {
 	if !ok {
 		return nil, deny("the hook input has no \"tool_input\" field")
 	}
-	tdec := json.NewDecoder(bytes.NewReader(ti))
-	tdec.UseNumber()
-	if err := tdec.Decode(&ev.Raw); err != nil || ev.Raw == nil {
+	if ev.Raw, ok = ti.(map[string]any); !ok {
 		return nil, deny("the hook input's tool_input is not a JSON object")
 	}
 	input, err := ClaudeInput(tool, ev.Raw)
