@@ -90,7 +90,9 @@ func TestExitOnlyInMain(t *testing.T) {
 }
 
 // TestDependencies: the guard binary depends on the standard library,
-// mvdan.cc/sh/v3 and BurntSushi/toml, and on nothing else.
+// mvdan.cc/sh/v3, BurntSushi/toml, doublestar, and go-landlock with what
+// it needs to restrict every thread (x/sys/unix, and libcap's psx where
+// cgo is on), and on nothing else.
 func TestDependencies(t *testing.T) {
 	gobin, err := exec.LookPath("go")
 	if err != nil {
@@ -100,7 +102,8 @@ func TestDependencies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	allowed := []string{"guard/", "mvdan.cc/sh/v3/", "github.com/BurntSushi/toml", "github.com/bmatcuk/doublestar/v4"}
+	allowed := []string{"guard/", "mvdan.cc/sh/v3/", "github.com/BurntSushi/toml", "github.com/bmatcuk/doublestar/v4",
+		"github.com/landlock-lsm/go-landlock/", "golang.org/x/sys/unix", "kernel.org/pub/linux/libs/security/libcap/psx"}
 	for _, dep := range strings.Fields(string(out)) {
 		if !slices.ContainsFunc(allowed, func(p string) bool { return strings.HasPrefix(dep, p) }) {
 			t.Errorf("cmd/guard depends on %s, which is not on the allow-list", dep)

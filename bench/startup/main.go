@@ -11,6 +11,7 @@ import (
 	"os"
 
 	_ "guard/engine"
+	_ "guard/sandbox"
 )
 
 func main() {

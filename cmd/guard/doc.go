@@ -13,6 +13,7 @@
 //	guard check [--json] [--show-policy] [--read-only] [--shell bash|zsh|auto] [--config FILE] [--cwd DIR] [--tool NAME --input JSON] [--] 'COMMAND'
 //	guard test [--config FILE] [-v] FILES...
 //	guard flags --agent claude [--config FILE] [--read-only]
+//	guard run [--read-only] [--config FILE] [--cwd DIR] [--explain] -- PROGRAM ARGS...
 //	guard version
 //
 // guard hook reads one PreToolUse call from stdin. It uses the tool_name,
@@ -31,15 +32,25 @@
 // characters differently, and a command holding a non-ASCII byte is denied.
 //
 // guard hook denies when it has not answered --deadline (default 3s) after
-// its process started, and when SIGTERM, SIGINT, SIGHUP or SIGPIPE arrives
-// first, even while reading stdin, opening a policy file or writing its
-// answer blocks. The deadline is a backstop: the bounds on the input bound
+// its process started, and when SIGTERM, SIGINT or SIGHUP arrives after its
+// first 20 ms, even while reading stdin, opening a policy file or writing
+// its answer blocks; it ignores them before, and SIGPIPE throughout. The deadline is a backstop: the bounds on the input bound
 // the work, and the most expensive call they allow takes well under a
 // second on a loaded machine. Keep it below the agent's own hook timeout,
 // which lets the call run when it passes.
 //
 // guard flags prints the Claude Code flags (--permission-mode,
 // --allowedTools, --disallowedTools) that match the policy.
+//
+// guard run confines itself with Landlock and executes the program, which
+// and whose children stay confined: they may read the system's programs,
+// libraries and configuration, the toolchains and their caches, and the
+// project without its secret paths; write the project without its
+// protected paths (nothing in it with --read-only), the temp dir and the
+// build caches; and make no TCP connection. The rules come from the same
+// policy layers as guard hook's; --explain prints them. It never runs a
+// program unconfined: when the policy does not load or the kernel's
+// Landlock is older than ABI 4 it exits 125 and runs nothing.
 //
 // guard check prints the decision on one command (or tool call), and for
 // every part of it (each simple command, redirection, assignment and shell

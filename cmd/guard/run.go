@@ -4,247 +4,212 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
-	"runtime/debug"
-	"strconv"
+	"slices"
 	"strings"
-	"time"
+	"syscall"
+
+	"guard/engine"
+	"guard/policy"
+	"guard/sandbox"
 )
 
-// stdio is what a run gets of its process: the three streams, the time the
-// process started, and exit, which ends the process at once. guard hook
-// measures its deadline from start and ends the process itself through
-// exit (see runHook); in tests start is the time of the call and exit is
-// nil or records the code.
-type stdio struct {
-	in       io.Reader
-	out, err io.Writer
-	start    time.Time
-	exit     func(code int)
-	// signals says that the run is the whole process, whose signal
-	// dispositions it may change: guard hook ignores the signals that
-	// would kill it.
-	signals bool
-}
+// runFailed is guard run's exit status when it does not start the program:
+// the policy does not load, the kernel cannot confine it, the program is
+// not found. It is env's and timeout's status for their own failures.
+const runFailed = 125
 
-// getenv reads an environment variable; tests pass their own.
-type getenv func(string) string
+// systemRoots are read and executed whole: the programs, libraries and
+// system configuration a command needs. The homes, /root, /run, /var, /mnt
+// and /media are not among them.
+var systemRoots = []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt", "/proc", "/sys"}
 
-// command is one verb of the CLI.
-type command struct {
-	name  string
-	usage string
-	short string
-	run   func(ctx context.Context, s stdio, env getenv, args []string) error
-}
+// devices are the device files a command may read and write.
+var devices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty"}
 
-var commands []*command
-
-func init() {
-	commands = []*command{
-		{"hook", "guard hook [--config FILE] [--read-only] [--shell bash|zsh|auto] [--deadline DURATION]", "decide a Claude Code PreToolUse call read from stdin", runHook},
-		{"check", "guard check [--json] [--show-policy] [--read-only] [--shell bash|zsh|auto] [--config FILE] [--cwd DIR] [--tool NAME --input JSON] [--] 'COMMAND'", "explain the decision on a command or tool call", runCheck},
-		{"flags", "guard flags --agent claude [--config FILE] [--read-only]", "print the agent's flags that match the policy", runFlags},
-		{"test", "guard test [--config FILE] FILES...", "run [[case]] files and the policy's examples", runTest},
-		{"version", "guard version", "print guard's version", runVersion},
-		{"help", "guard help", "print this help", runHelp},
+// runSandboxed confines itself with the sandbox the policy gives the
+// project and executes the program: every process it starts is bound by
+// the same rules.
+func runSandboxed(ctx context.Context, s stdio, env getenv, args []string) error {
+	fs := newFlagSet("run", s)
+	config := fs.String("config", "", "policy `file` (default: the user's and the project's, as guard hook loads them)")
+	readOnly := fs.Bool("read-only", false, "read-only mode: nothing in the project may be written")
+	cwd := fs.String("cwd", "", "the `directory` the program runs in (default: the current one)")
+	explain := fs.Bool("explain", false, "print the sandbox's rules and the mechanisms in effect, and run nothing")
+	if err := fs.Parse(args); err != nil {
+		return &exitError{code: runFailed}
 	}
-}
-
-// exitError ends the process with a code, after its message (if any) has
-// been written.
-type exitError struct {
-	code int
-	msg  string
-}
-
-func (e *exitError) Error() string {
-	if e.msg == "" {
-		return fmt.Sprintf("exit status %d", e.code)
+	argv := fs.Args()
+	if len(argv) == 0 && !*explain {
+		return runError(s, "guard run needs a program: guard run [flags] -- PROGRAM ARGS...")
 	}
-	return e.msg
-}
-
-func (e *exitError) ExitCode() int { return e.code }
-
-// run is guard without the process: main only maps its error to a code.
-func run(ctx context.Context, args []string, s stdio, env getenv) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			fmt.Fprintf(s.err, "guard: denied: internal error: %v\n", r)
-			err = &exitError{code: 2}
+	dir := *cwd
+	if dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return runError(s, "the working directory: %v", err)
 		}
-	}()
-	if len(args) == 0 {
-		printUsage(s.err)
-		return &exitError{code: 2}
+		dir = wd
 	}
-	for _, c := range commands {
-		if c.name == args[0] {
-			return c.run(ctx, s, env, args[1:])
-		}
-	}
-	fmt.Fprintf(s.err, "guard: unknown command %q\n", args[0])
-	printUsage(s.err)
-	return &exitError{code: 2}
-}
-
-func printUsage(w io.Writer) {
-	fmt.Fprintln(w, "usage:")
-	for _, c := range commands {
-		fmt.Fprintf(w, "  %-80s %s\n", c.usage, c.short)
-	}
-}
-
-func runHelp(_ context.Context, s stdio, _ getenv, _ []string) error {
-	fmt.Fprintln(s.out, "guard is a fail-closed pre-tool hook for AI coding agents.")
-	printUsage(s.out)
-	return nil
-}
-
-func runVersion(_ context.Context, s stdio, _ getenv, args []string) error {
-	if len(args) > 0 {
-		return usageError(s, "version", "guard version takes no arguments")
-	}
-	fmt.Fprintf(s.out, "guard %s\n", version())
-	return nil
-}
-
-func version() string {
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "(unknown)"
-	}
-	v := info.Main.Version
-	if v == "" || v == "(devel)" {
-		v = "devel"
-	}
-	for _, st := range info.Settings {
-		if st.Key == "vcs.revision" && len(st.Value) >= 12 {
-			v += " " + st.Value[:12]
-		}
-	}
-	return v + " " + info.GoVersion
-}
-
-// usageError reports a bad command line; every verb exits 2 for it.
-func usageError(s stdio, name, format string, a ...any) error {
-	fmt.Fprintf(s.err, "guard %s: %s\n", name, fmt.Sprintf(format, a...))
-	for _, c := range commands {
-		if c.name == name {
-			fmt.Fprintf(s.err, "usage: %s\n", c.usage)
-		}
-	}
-	return &exitError{code: 2}
-}
-
-func newFlagSet(name string, s stdio) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(s.err)
-	return fs
-}
-
-// guardBinary returns the path of the running guard binary, a protected
-// path, or "".
-func guardBinary() string {
-	exe, err := os.Executable()
+	dir, err := filepath.Abs(dir)
 	if err != nil {
-		return ""
+		return runError(s, "%v", err)
 	}
-	return exe
-}
-
-// oneLine flattens a message for a single output line.
-func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
-}
-
-// agentShell returns the shell the agent runs commands in, found as Claude
-// Code finds it: $CLAUDE_CODE_SHELL, else $SHELL. A base name of bash or
-// zsh names that shell; anything else, or neither set, is "" (unknown), and
-// the engine then judges a command as both bash and zsh read it.
-func agentShell(env getenv) string {
-	sh := env("CLAUDE_CODE_SHELL")
-	if sh == "" {
-		sh = env("SHELL")
-	}
-	if sh == "" {
-		return ""
-	}
-	switch base := filepath.Base(sh); base {
-	case "bash", "zsh":
-		return base
-	}
-	return ""
-}
-
-// passwdHome returns the home directory of the user in /etc/passwd, or
-// "": ~ means it too when $HOME is unset, relative, or another directory.
-// The file is read directly: a name service lookup would cost a socket
-// and more than the rest of the decision.
-func passwdHome() string {
-	data, err := os.ReadFile("/etc/passwd")
+	call := callContext(env, dir, "bash", *readOnly)
+	layers, err := loadLayers(*config, call.Project, env)
 	if err != nil {
-		return ""
+		return runError(s, "the policy does not load, so nothing runs: %v", err)
 	}
-	return passwdEntryHome(string(data), strconv.Itoa(os.Getuid()))
+	rules, err := sandboxRules(layers, call, env)
+	if err != nil {
+		return runError(s, "%v", err)
+	}
+	if *explain {
+		explainRules(s.out, rules)
+		return nil
+	}
+	prog, err := exec.LookPath(argv[0])
+	if err != nil {
+		return runError(s, "%v", err)
+	}
+	if prog, err = filepath.Abs(prog); err != nil {
+		return runError(s, "%v", err)
+	}
+	if err := os.Chdir(dir); err != nil {
+		return runError(s, "%v", err)
+	}
+	if err := sandbox.Apply(rules); err != nil {
+		return runError(s, "the command does not run unconfined: %v", err)
+	}
+	err = syscall.Exec(prog, argv, runEnv(os.Environ()))
+	return runError(s, "executing %s: %v", prog, err)
 }
 
-// passwdEntryHome returns the home field of the first passwd line whose
-// uid is uid, or "" when there is none or it is not absolute.
-func passwdEntryHome(passwd, uid string) string {
-	for _, line := range strings.Split(passwd, "\n") {
-		f := strings.Split(line, ":")
-		if len(f) >= 7 && f[2] == uid && filepath.IsAbs(f[5]) {
-			return f[5]
+// runError writes guard run's own failure and returns its exit status.
+func runError(s stdio, format string, a ...any) error {
+	fmt.Fprintf(s.err, "guard run: "+format+"\n", a...)
+	return &exitError{code: runFailed}
+}
+
+// sandboxRules derives the sandbox of a call's context from every layer of
+// the policy: a path is granted only when each layer lets it be read, or
+// written. The project and the temp dir are granted piece by piece around
+// what is secret (for reading) and protected (for writing); the homes give
+// only the toolchains' caches.
+func sandboxRules(l *policy.Layers, call engine.Call, env getenv) (sandbox.Rules, error) {
+	var confs []*engine.Confinement
+	for _, p := range l.Policies() {
+		confs = append(confs, engine.NewConfinement(p, call))
+	}
+	readable := func(p string) bool {
+		return !slices.ContainsFunc(confs, func(c *engine.Confinement) bool { return !c.Read(p) })
+	}
+	writable := func(p string) bool {
+		return !slices.ContainsFunc(confs, func(c *engine.Confinement) bool { return !c.Write(p) })
+	}
+	r := sandbox.Rules{Read: slices.Clone(systemRoots), Devices: devices}
+	caches := toolCaches(env, call.Home)
+	for _, dir := range append([]string{call.Project}, caches.read...) {
+		grants, err := sandbox.Plan(dir, readable)
+		if err != nil {
+			return r, err
 		}
+		r.Read = append(r.Read, grants...)
 	}
-	return ""
-}
-
-// ownDirs returns guard's own directories, which no write may touch:
-// the state directory and the user's policy directory, wherever the
-// environment puts them, and where they would be without it.
-func ownDirs(env getenv, homes []string) []string {
-	var out []string
-	if d := env("XDG_STATE_HOME"); filepath.IsAbs(d) {
-		out = append(out, filepath.Join(d, "guard"))
+	writeRoots := append([]string{call.Temp}, caches.write...)
+	if !call.ReadOnly && !l.ReadOnly() {
+		writeRoots = append(writeRoots, call.Project)
 	}
-	if d := env("XDG_CONFIG_HOME"); filepath.IsAbs(d) {
-		out = append(out, filepath.Join(d, "guard"))
-	}
-	for _, h := range homes {
-		if filepath.IsAbs(h) {
-			out = append(out, filepath.Join(h, ".local", "state", "guard"), filepath.Join(h, ".config", "guard"))
+	for _, dir := range writeRoots {
+		if dir == "" {
+			continue
 		}
+		grants, err := sandbox.Plan(dir, func(p string) bool { return readable(p) && writable(p) })
+		if err != nil {
+			return r, err
+		}
+		r.Write = append(r.Write, grants...)
 	}
-	return out
+	slices.Sort(r.Write)
+	r.Write = slices.Compact(r.Write)
+	return r, nil
 }
 
-// agentLocale returns the locale the agent runs commands in, as the C
-// library finds the character set: $LC_ALL, else $LC_CTYPE, else $LANG;
-// "" when none is set.
-func agentLocale(env getenv) string {
-	for _, name := range []string{"LC_ALL", "LC_CTYPE", "LANG"} {
-		if v := env(name); v != "" {
+// caches are the toolchains' directories outside the project: read (the
+// toolchains themselves, the module and crate sources) and written (the
+// build caches).
+type caches struct{ read, write []string }
+
+// toolCaches returns the toolchains' directories for the environment,
+// where it names them, else where the tools put them under home.
+func toolCaches(env getenv, home string) caches {
+	or := func(name, def string) string {
+		if v := env(name); filepath.IsAbs(v) {
 			return v
 		}
+		if home == "" {
+			return ""
+		}
+		return filepath.Join(home, def)
+	}
+	var c caches
+	if goroot := goRoot(env); goroot != "" {
+		c.read = append(c.read, goroot)
+	}
+	c.read = append(c.read, or("GOMODCACHE", "go/pkg/mod"), or("RUSTUP_HOME", ".rustup"),
+		filepath.Join(or("CARGO_HOME", ".cargo"), "bin"), filepath.Join(or("CARGO_HOME", ".cargo"), "registry"),
+		filepath.Join(or("CARGO_HOME", ".cargo"), "git"))
+	c.write = append(c.write, or("GOCACHE", ".cache/go-build"), or("npm_config_cache", ".npm"),
+		or("PIP_CACHE_DIR", ".cache/pip"), or("UV_CACHE_DIR", ".cache/uv"))
+	c.read = slices.DeleteFunc(c.read, func(s string) bool { return s == "" })
+	c.write = slices.DeleteFunc(c.write, func(s string) bool { return s == "" })
+	return c
+}
+
+// goRoot returns the root of the go found on the search path: the
+// directory above the bin directory of its real path.
+func goRoot(env getenv) string {
+	for _, dir := range filepath.SplitList(env("PATH")) {
+		if !filepath.IsAbs(dir) {
+			continue
+		}
+		real, err := filepath.EvalSymlinks(filepath.Join(dir, "go"))
+		if err != nil {
+			continue
+		}
+		if root := filepath.Dir(filepath.Dir(real)); filepath.Base(filepath.Dir(real)) == "bin" {
+			if _, err := os.Stat(filepath.Join(root, "src", "runtime")); err == nil {
+				return root
+			}
+		}
 	}
 	return ""
 }
 
-// callShell returns the shell for a call from the --shell flag: bash or
-// zsh as stated, auto as agentShell finds it.
-func callShell(flag string, env getenv) (string, error) {
-	switch flag {
-	case "bash", "zsh":
-		return flag, nil
-	case "auto":
-		return agentShell(env), nil
+// runEnv is the environment of the confined program: without what makes
+// a shell run code of its own before the command (BASH_ENV, ENV).
+func runEnv(environ []string) []string {
+	return slices.DeleteFunc(environ, func(kv string) bool {
+		name, _, _ := strings.Cut(kv, "=")
+		return name == "BASH_ENV" || name == "ENV"
+	})
+}
+
+// explainRules prints the sandbox's rules.
+func explainRules(w io.Writer, r sandbox.Rules) {
+	fmt.Fprintf(w, "landlock ABI %d (guard run needs %d)\n", sandbox.ABI(), sandbox.MinABI)
+	for _, p := range r.Read {
+		fmt.Fprintf(w, "read %q\n", p)
 	}
-	return "", fmt.Errorf("--shell %q: want bash, zsh or auto", flag)
+	for _, p := range r.Write {
+		fmt.Fprintf(w, "write %q\n", p)
+	}
+	for _, p := range r.Devices {
+		fmt.Fprintf(w, "device %q\n", p)
+	}
+	fmt.Fprintln(w, "tcp: no connect, no bind")
 }

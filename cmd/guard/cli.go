@@ -1,0 +1,251 @@
+// Copyright 2026 The guard Authors. SPDX-License-Identifier: MIT
+
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// stdio is what a run gets of its process: the three streams, the time the
+// process started, and exit, which ends the process at once. guard hook
+// measures its deadline from start and ends the process itself through
+// exit (see runHook); in tests start is the time of the call and exit is
+// nil or records the code.
+type stdio struct {
+	in       io.Reader
+	out, err io.Writer
+	start    time.Time
+	exit     func(code int)
+	// signals says that the run is the whole process, whose signal
+	// dispositions it may change: guard hook ignores the signals that
+	// would kill it.
+	signals bool
+}
+
+// getenv reads an environment variable; tests pass their own.
+type getenv func(string) string
+
+// command is one verb of the CLI.
+type command struct {
+	name  string
+	usage string
+	short string
+	run   func(ctx context.Context, s stdio, env getenv, args []string) error
+}
+
+var commands []*command
+
+func init() {
+	commands = []*command{
+		{"hook", "guard hook [--config FILE] [--read-only] [--shell bash|zsh|auto] [--deadline DURATION]", "decide a Claude Code PreToolUse call read from stdin", runHook},
+		{"check", "guard check [--json] [--show-policy] [--read-only] [--shell bash|zsh|auto] [--config FILE] [--cwd DIR] [--tool NAME --input JSON] [--] 'COMMAND'", "explain the decision on a command or tool call", runCheck},
+		{"flags", "guard flags --agent claude [--config FILE] [--read-only]", "print the agent's flags that match the policy", runFlags},
+		{"test", "guard test [--config FILE] FILES...", "run [[case]] files and the policy's examples", runTest},
+		{"run", "guard run [--read-only] [--config FILE] [--cwd DIR] [--explain] -- PROGRAM ARGS...", "run a program in the sandbox the policy gives the project", runSandboxed},
+		{"version", "guard version", "print guard's version", runVersion},
+		{"help", "guard help", "print this help", runHelp},
+	}
+}
+
+// exitError ends the process with a code, after its message (if any) has
+// been written.
+type exitError struct {
+	code int
+	msg  string
+}
+
+func (e *exitError) Error() string {
+	if e.msg == "" {
+		return fmt.Sprintf("exit status %d", e.code)
+	}
+	return e.msg
+}
+
+func (e *exitError) ExitCode() int { return e.code }
+
+// run is guard without the process: main only maps its error to a code.
+func run(ctx context.Context, args []string, s stdio, env getenv) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(s.err, "guard: denied: internal error: %v\n", r)
+			err = &exitError{code: 2}
+		}
+	}()
+	if len(args) == 0 {
+		printUsage(s.err)
+		return &exitError{code: 2}
+	}
+	for _, c := range commands {
+		if c.name == args[0] {
+			return c.run(ctx, s, env, args[1:])
+		}
+	}
+	fmt.Fprintf(s.err, "guard: unknown command %q\n", args[0])
+	printUsage(s.err)
+	return &exitError{code: 2}
+}
+
+func printUsage(w io.Writer) {
+	fmt.Fprintln(w, "usage:")
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-80s %s\n", c.usage, c.short)
+	}
+}
+
+func runHelp(_ context.Context, s stdio, _ getenv, _ []string) error {
+	fmt.Fprintln(s.out, "guard is a fail-closed pre-tool hook for AI coding agents.")
+	printUsage(s.out)
+	return nil
+}
+
+func runVersion(_ context.Context, s stdio, _ getenv, args []string) error {
+	if len(args) > 0 {
+		return usageError(s, "version", "guard version takes no arguments")
+	}
+	fmt.Fprintf(s.out, "guard %s\n", version())
+	return nil
+}
+
+func version() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "(unknown)"
+	}
+	v := info.Main.Version
+	if v == "" || v == "(devel)" {
+		v = "devel"
+	}
+	for _, st := range info.Settings {
+		if st.Key == "vcs.revision" && len(st.Value) >= 12 {
+			v += " " + st.Value[:12]
+		}
+	}
+	return v + " " + info.GoVersion
+}
+
+// usageError reports a bad command line; every verb exits 2 for it.
+func usageError(s stdio, name, format string, a ...any) error {
+	fmt.Fprintf(s.err, "guard %s: %s\n", name, fmt.Sprintf(format, a...))
+	for _, c := range commands {
+		if c.name == name {
+			fmt.Fprintf(s.err, "usage: %s\n", c.usage)
+		}
+	}
+	return &exitError{code: 2}
+}
+
+func newFlagSet(name string, s stdio) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(s.err)
+	return fs
+}
+
+// guardBinary returns the path of the running guard binary, a protected
+// path, or "".
+func guardBinary() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	return exe
+}
+
+// oneLine flattens a message for a single output line.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// agentShell returns the shell the agent runs commands in, found as Claude
+// Code finds it: $CLAUDE_CODE_SHELL, else $SHELL. A base name of bash or
+// zsh names that shell; anything else, or neither set, is "" (unknown), and
+// the engine then judges a command as both bash and zsh read it.
+func agentShell(env getenv) string {
+	sh := env("CLAUDE_CODE_SHELL")
+	if sh == "" {
+		sh = env("SHELL")
+	}
+	if sh == "" {
+		return ""
+	}
+	switch base := filepath.Base(sh); base {
+	case "bash", "zsh":
+		return base
+	}
+	return ""
+}
+
+// passwdHome returns the home directory of the user in /etc/passwd, or
+// "": ~ means it too when $HOME is unset, relative, or another directory.
+// The file is read directly: a name service lookup would cost a socket
+// and more than the rest of the decision.
+func passwdHome() string {
+	data, err := os.ReadFile("/etc/passwd")
+	if err != nil {
+		return ""
+	}
+	return passwdEntryHome(string(data), strconv.Itoa(os.Getuid()))
+}
+
+// passwdEntryHome returns the home field of the first passwd line whose
+// uid is uid, or "" when there is none or it is not absolute.
+func passwdEntryHome(passwd, uid string) string {
+	for _, line := range strings.Split(passwd, "\n") {
+		f := strings.Split(line, ":")
+		if len(f) >= 7 && f[2] == uid && filepath.IsAbs(f[5]) {
+			return f[5]
+		}
+	}
+	return ""
+}
+
+// ownDirs returns guard's own directories, which no write may touch:
+// the state directory and the user's policy directory, wherever the
+// environment puts them, and where they would be without it.
+func ownDirs(env getenv, homes []string) []string {
+	var out []string
+	if d := env("XDG_STATE_HOME"); filepath.IsAbs(d) {
+		out = append(out, filepath.Join(d, "guard"))
+	}
+	if d := env("XDG_CONFIG_HOME"); filepath.IsAbs(d) {
+		out = append(out, filepath.Join(d, "guard"))
+	}
+	for _, h := range homes {
+		if filepath.IsAbs(h) {
+			out = append(out, filepath.Join(h, ".local", "state", "guard"), filepath.Join(h, ".config", "guard"))
+		}
+	}
+	return out
+}
+
+// agentLocale returns the locale the agent runs commands in, as the C
+// library finds the character set: $LC_ALL, else $LC_CTYPE, else $LANG;
+// "" when none is set.
+func agentLocale(env getenv) string {
+	for _, name := range []string{"LC_ALL", "LC_CTYPE", "LANG"} {
+		if v := env(name); v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// callShell returns the shell for a call from the --shell flag: bash or
+// zsh as stated, auto as agentShell finds it.
+func callShell(flag string, env getenv) (string, error) {
+	switch flag {
+	case "bash", "zsh":
+		return flag, nil
+	case "auto":
+		return agentShell(env), nil
+	}
+	return "", fmt.Errorf("--shell %q: want bash, zsh or auto", flag)
+}

@@ -1,0 +1,37 @@
+// Copyright 2026 The guard Authors. SPDX-License-Identifier: MIT
+
+package engine
+
+import "guard/policy"
+
+// Confinement answers for the sandbox of guard run what the policy keeps
+// from a process tree started by a call: the same path rules, with the
+// same placeholders, links and git directories, as a decision applies to
+// the paths it sees. A Confinement is for one moment, like a decision: it
+// keeps what it has asked the file system.
+type Confinement struct {
+	d *decider
+}
+
+// NewConfinement returns the confinement of p for call's context (its
+// project, homes, temp dir, guard's own paths and the agents' paths).
+func NewConfinement(p *policy.Policy, call Call) *Confinement {
+	fsys := call.FS
+	if fsys == nil {
+		fsys = OS
+	}
+	return &Confinement{d: &decider{p: p, call: call, fsys: newStatCache(fsys)}}
+}
+
+// Read reports whether the process tree may read abs, an absolute path:
+// it is not secret.
+func (c *Confinement) Read(abs string) bool {
+	return c.d.checkPath(abs, false, nil, readAccess, policy.Allow).verdict != policy.Deny
+}
+
+// Write reports whether the process tree may write abs: it is in a
+// writable root, and not secret, protected, an agent's configuration,
+// guard's own or inside a git directory.
+func (c *Confinement) Write(abs string) bool {
+	return c.d.checkPath(abs, false, nil, writeAccess, policy.Allow).verdict != policy.Deny
+}

@@ -1,0 +1,21 @@
+// Copyright 2026 The guard Authors. SPDX-License-Identifier: MIT
+
+//go:build !linux
+
+package sandbox
+
+import (
+	"fmt"
+	"runtime"
+)
+
+// MinABI is the Landlock ABI guard run needs on Linux.
+const MinABI = 4
+
+// ABI returns 0: there is no Landlock here.
+func ABI() int { return 0 }
+
+// Apply fails: guard confines processes only on Linux.
+func Apply(Rules) error {
+	return fmt.Errorf("%w: guard run uses Landlock, which %s does not have", ErrUnsupported, runtime.GOOS)
+}
