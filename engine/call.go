@@ -77,6 +77,12 @@ type Call struct {
 	// ReadOnly puts the call in read-only mode, whatever the policy says
 	// (guard hook --read-only). Nothing in the call can take it away.
 	ReadOnly bool
+	// Run is the command line of guard run for the call (the guard binary,
+	// "run" and its flags), with which an allowed shell command is
+	// rewritten when the policy's [sandbox] says run. Empty, the call
+	// cannot run in the sandbox, and NoRun says why.
+	Run   []string
+	NoRun string
 	// Deadline, when set, is when the decision must be made: a decision
 	// still walking the commands of a script then denies. The hook's
 	// watchdog stays the backstop for work that does not check it.
@@ -130,6 +136,7 @@ type Decision struct {
 	Leaves   []Leaf
 	Policy   string // the name of the policy that decided
 	ReadOnly bool   // the call was decided in read-only mode
+	Kind     Kind   // what the call was judged as; "" when it was denied before that was known
 	// Rewrite, when set, is the input the agent is to run instead of the
 	// call's, with the same verdict: a shell command guard wraps to run
 	// in a sandbox, say. An adapter whose agent cannot take a rewritten

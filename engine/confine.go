@@ -35,3 +35,13 @@ func (c *Confinement) Read(abs string) bool {
 func (c *Confinement) Write(abs string) bool {
 	return c.d.checkPath(abs, false, nil, writeAccess, policy.Allow).verdict != policy.Deny
 }
+
+// Cache reports whether the process tree may write abs, outside the
+// writable roots, as a build cache: it is not secret, protected, an
+// agent's configuration, guard's own, nor inside a git directory. A cache
+// named by the environment ($GOCACHE) is held to this, so that it cannot
+// open .git or ~/.ssh to writes.
+func (c *Confinement) Cache(abs string) bool {
+	pc := c.d.checkPath(abs, false, nil, writeAccess, policy.Allow)
+	return pc.verdict != policy.Deny || pc.rule == "paths.writable"
+}

@@ -22,7 +22,7 @@ func Decide(p *policy.Policy, call Call) Decision {
 	}
 	d := &decider{p: p, call: call, fsys: newStatCache(fsys)}
 	d.decide()
-	out := Decision{Verdict: policy.Allow, Leaves: d.leaves, Policy: p.Name(), ReadOnly: d.readOnly()}
+	out := Decision{Verdict: policy.Allow, Leaves: d.leaves, Policy: p.Name(), ReadOnly: d.readOnly(), Kind: d.kind}
 	if len(out.Leaves) == 0 {
 		out.Leaves = []Leaf{{Verdict: policy.Deny, Kind: "input", Why: "nothing in the call could be judged"}}
 	}
@@ -46,7 +46,8 @@ type decider struct {
 	call   Call
 	fsys   FS // the call's file system
 	leaves []Leaf
-	words  int // words parsed so far, in the command and the scripts of bash -c in it
+	words  int  // words parsed so far, in the command and the scripts of bash -c in it
+	kind   Kind // the call's kind, once known
 
 	// Caches for one decision: a long command names the same directories
 	// and matches the same patterns many times.
@@ -149,6 +150,7 @@ func (d *decider) decide() {
 		d.add(Leaf{Verdict: Deny, Kind: "tool", Text: name, Rule: "read-only", Why: why, Hint: hint})
 		return
 	}
+	d.kind = kind
 	switch kind {
 	case KindShell:
 		cmd := d.call.Input.Command

@@ -35,6 +35,7 @@ func (e *Engine) Decide(call Call) Decision {
 		d = Decide(nil, call)
 	} else {
 		d = DecideLayers(e.Layers, call)
+		sandboxed(e.Layers, call, &d)
 	}
 	if e != nil && e.Observer != nil {
 		e.Observer.Decided(&call, &d)

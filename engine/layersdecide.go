@@ -26,7 +26,7 @@ func DecideLayers(l *policy.Layers, call Call) Decision {
 	}
 	u, p := Decide(user, call), Decide(l.Project, call)
 	out := Decision{Verdict: policy.Stricter(u.Verdict, p.Verdict), ReadOnly: u.ReadOnly || p.ReadOnly,
-		Policy: user.Name() + " and " + l.Project.Name()}
+		Policy: user.Name() + " and " + l.Project.Name(), Kind: u.Kind}
 	// The stricter layer's leaves come first, so that its deciding leaf
 	// explains the decision.
 	first, second := p, u

@@ -61,6 +61,12 @@ func (d *decider) argv(args []shellparse.Word, where []string, shellDepth, wrapD
 		r.add(policy.Deny, "wrap", fmt.Sprintf("commands wrap other commands more than %d deep", maxWrapperNesting), "")
 		return r
 	}
+	if d.isGuard(w0.Value) {
+		// guard run with other flags or another policy would be a way out
+		// of the sandbox guard itself puts the command in.
+		r.add(policy.Deny, "guard", fmt.Sprintf("%s is guard itself: no command may start it", w0.Source), "run the command itself; guard decides and sandboxes it")
+		return r
+	}
 	m := &matcher{d: d, where: where, shellDepth: shellDepth, wrapDepth: wrapDepth}
 	name := w0.Value
 	n, err := d.p.Command(name)
@@ -568,4 +574,30 @@ func (m *matcher) escalate(n *policy.Rule, present map[string]bool, values map[s
 			r.add(e.Verdict, e.ID, fmt.Sprintf("%s %s: %s", n.ID, matched, e.Reason), hint)
 		}
 	}
+}
+
+// isGuard reports whether a command name starts guard: its base name is
+// guard, or it is guard's binary by any path.
+func (d *decider) isGuard(name string) bool {
+	if path.Base(name) == "guard" {
+		return true
+	}
+	if d.call.Guard == "" || !strings.Contains(name, "/") {
+		return false
+	}
+	abs := d.abs(d.call.Cwd, name)
+	if abs == "" {
+		return false
+	}
+	forms, err := d.pathForms(abs)
+	if err != nil {
+		return false
+	}
+	guards := spellings(d.fsys, []string{d.call.Guard})
+	for _, f := range forms {
+		if slices.Contains(guards, f) {
+			return true
+		}
+	}
+	return false
 }

@@ -113,6 +113,10 @@ func compile(name string, pf *policyFile, rules ruleSource, src []byte) (*Policy
 		return nil, err
 	}
 	p.readOnly, p.ReadOnlyShell = pf.ReadOnly, pf.ReadOnlyShell
+	if pf.Sandbox.Require && !pf.Sandbox.Run {
+		return nil, c.errorf([]string{"sandbox", "require"}, "sandbox require = true needs run = true: only commands that run in the sandbox can require it")
+	}
+	p.Sandbox = SandboxPolicy{Run: pf.Sandbox.Run, Require: pf.Sandbox.Require}
 	for _, t := range pf.Trust {
 		hex, ok := strings.CutPrefix(t, "sha256:")
 		if !ok || len(hex) != 64 || strings.Trim(strings.ToLower(hex), "0123456789abcdef") != "" {

@@ -17,7 +17,7 @@ import (
 // The file format: these types mirror the TOML policy exactly. Load decodes
 // into them, then compile checks them and builds the immutable Policy. The
 // embedded default policy is decoded at build time into Go source of these
-// types (see gen_test.go), so that a hook never pays for TOML decoding.
+// types (see generate.go), so that a hook never pays for TOML decoding.
 
 type policyFile struct {
 	Version       int                 `toml:"version"`
@@ -32,7 +32,15 @@ type policyFile struct {
 	Redirect      redirectFile        `toml:"redirect"`
 	Fetch         fetchFile           `toml:"fetch"`
 	Paths         pathsFile           `toml:"paths"`
+	Sandbox       sandboxFile         `toml:"sandbox"`
 	Command       map[string]ruleFile `toml:"command"`
+}
+
+// sandboxFile is the [sandbox] table: whether an allowed shell command
+// runs under guard run, and whether it may run without it.
+type sandboxFile struct {
+	Run     bool `toml:"run"`
+	Require bool `toml:"require"`
 }
 
 type pathsFile struct {

@@ -159,6 +159,8 @@ func extend(base *policyFile, baseRules ruleSource, top *policyFile) (*policyFil
 		Deny:  append(slices.Clone(base.Env.Deny), top.Env.Deny...),
 	}
 	out.Redirect = base.Redirect
+	// The sandbox, once on, stays on.
+	out.Sandbox = sandboxFile{Run: base.Sandbox.Run || top.Sandbox.Run, Require: base.Sandbox.Require || top.Sandbox.Require}
 	out.Fetch = base.Fetch
 	if top.Fetch.Allow != nil {
 		out.Fetch.Allow = top.Fetch.Allow

@@ -34,6 +34,7 @@ type Policy struct {
 	Redirect      redirectPolicy
 	Fetch         fetchPolicy
 	Paths         pathPolicy
+	Sandbox       SandboxPolicy
 	readOnly      bool     // read-only mode, whatever the call says
 	ReadOnlyShell bool     // in read-only mode, read-only shell commands may run
 	trust         []string // sha256 digests of project policies this (user) policy trusts
@@ -81,6 +82,16 @@ type redirectPolicy struct {
 	Read         Verdict  // < from a file
 	Write        Verdict  // > to a file in the project
 	WriteOutside Verdict  // > to a file outside the project
+}
+
+// SandboxPolicy is the compiled [sandbox] table.
+type SandboxPolicy struct {
+	// Run: an allowed shell command is rewritten to run under guard run,
+	// in the sandbox the same policy gives the project.
+	Run bool
+	// Require: where the kernel cannot confine it, an allowed shell
+	// command is asked instead; otherwise it runs as the hook judged it.
+	Require bool
 }
 
 // Example is a command that a policy rule says must get a verdict.

@@ -62,6 +62,11 @@ func Apply(r Rules) error {
 	if err := add(r.Write, landlock.RWDirs, landlock.RWFiles); err != nil {
 		return err
 	}
+	for _, d := range r.List {
+		if fi, err := os.Stat(d); err == nil && fi.IsDir() {
+			rules = append(rules, landlock.PathAccess(llsys.AccessFSReadDir, d))
+		}
+	}
 	for _, d := range r.Devices {
 		if _, err := os.Stat(d); err == nil {
 			rules = append(rules, landlock.RWFiles(d).WithIoctlDev())

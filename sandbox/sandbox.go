@@ -31,6 +31,10 @@ type Rules struct {
 	// Write are the paths it may also write: a directory with everything
 	// beneath it (creating, removing and renaming in it too), or a file.
 	Write []string
+	// List are directories it may list, and the directories beneath them,
+	// without reading the files in them: those that Plan grants piece by
+	// piece, so that ls and make still see what is in them.
+	List []string
 	// Devices are device files it may read and write (/dev/null).
 	Devices []string
 	// Connect are the TCP ports it may connect to; none, no TCP connect.
@@ -49,10 +53,12 @@ const maxEntries = 50000
 // under root that allowed accepts, and none that it refuses: root itself
 // when allowed accepts everything beneath it, else the directories under
 // it that hold nothing refused, and the other accepted entries one by one.
+// The directories it grants piece by piece come back apart, in lists, for
+// a grant to list them.
 // Symbolic links are not granted one by one: a link is followed by the
 // kernel, and its target must be granted on its own. A root that does not
 // exist gives nothing; a tree of more than maxEntries entries is an error.
-func Plan(root string, allowed func(string) bool) ([]string, error) {
+func Plan(root string, allowed func(string) bool) (grants, lists []string, err error) {
 	count := 0
 	var walk func(dir string) (grants []string, whole bool, err error)
 	walk = func(dir string) ([]string, bool, error) {
@@ -94,12 +100,14 @@ func Plan(root string, allowed func(string) bool) ([]string, error) {
 		if whole {
 			return []string{dir}, true, nil
 		}
+		lists = append(lists, dir)
 		return grants, false, nil
 	}
 	if _, err := os.Lstat(root); errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+		return nil, nil, nil
 	}
-	grants, _, err := walk(filepath.Clean(root))
+	grants, _, err = walk(filepath.Clean(root))
 	slices.Sort(grants)
-	return grants, err
+	slices.Sort(lists)
+	return grants, lists, err
 }

@@ -20,6 +20,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -27,6 +28,7 @@ import (
 
 	"guard/agent"
 	"guard/engine"
+	"guard/sandbox"
 )
 
 // maxHookInput bounds the JSON read from stdin. A Write call carries a whole
@@ -318,6 +320,7 @@ func decideHook(r io.Reader, env getenv, config string, readOnly bool, shell str
 	}
 	call := callContext(env, ev.Call.Cwd, shell, readOnly)
 	call.Tool, call.Input, call.Session, call.Deadline = ev.Call.Tool, ev.Call.Input, ev.Session, deadline
+	call.Run, call.NoRun = runCommand(call.Guard, config, readOnly)
 	layers, err := loadLayers(config, call.Project, env)
 	if err != nil {
 		return nil, &denial{Why: fmt.Sprintf("the policy does not load, so every call is denied: %v", err),
@@ -347,4 +350,28 @@ func decideHook(r io.Reader, env getenv, config string, readOnly bool, shell str
 		return nil, deny("internal error: the agent adapter gave no answer to a %s call", ev.Name)
 	}
 	return ans.Stdout, nil
+}
+
+// runCommand returns the command line of guard run that an allowed shell
+// command is rewritten with, or why there is none: guard cannot find its
+// own binary, or the kernel cannot confine a command.
+func runCommand(guard, config string, readOnly bool) ([]string, string) {
+	if guard == "" {
+		return nil, "guard cannot find its own binary"
+	}
+	if abi := sandbox.ABI(); abi < sandbox.MinABI {
+		return nil, fmt.Sprintf("the kernel's Landlock ABI is %d, and guard run needs %d", abi, sandbox.MinABI)
+	}
+	run := []string{guard, "run"}
+	if config != "" {
+		abs, err := filepath.Abs(config)
+		if err != nil {
+			return nil, fmt.Sprintf("the policy file: %v", err)
+		}
+		run = append(run, "--config", abs)
+	}
+	if readOnly {
+		run = append(run, "--read-only")
+	}
+	return run, ""
 }

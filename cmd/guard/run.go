@@ -25,8 +25,13 @@ const runFailed = 125
 
 // systemRoots are read and executed whole: the programs, libraries and
 // system configuration a command needs. The homes, /root, /run, /var, /mnt
-// and /media are not among them.
-var systemRoots = []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt", "/proc", "/sys"}
+// and /media are not among them, nor /proc: there every process's
+// environment and command line may be read by the same user. Of /proc the
+// command gets the system's figures, and its own directory (/proc/self as
+// guard run resolves it, which the program keeps: exec keeps the process).
+var systemRoots = []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt", "/sys",
+	"/proc/cpuinfo", "/proc/meminfo", "/proc/stat", "/proc/loadavg", "/proc/uptime", "/proc/version",
+	"/proc/filesystems", "/proc/mounts", "/proc/sys", "/proc/self"}
 
 // devices are the device files a command may read and write.
 var devices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty"}
@@ -111,31 +116,55 @@ func sandboxRules(l *policy.Layers, call engine.Call, env getenv) (sandbox.Rules
 	writable := func(p string) bool {
 		return !slices.ContainsFunc(confs, func(c *engine.Confinement) bool { return !c.Write(p) })
 	}
+	cache := func(p string) bool {
+		return !slices.ContainsFunc(confs, func(c *engine.Confinement) bool { return !c.Cache(p) })
+	}
 	r := sandbox.Rules{Read: slices.Clone(systemRoots), Devices: devices}
 	caches := toolCaches(env, call.Home)
 	for _, dir := range append([]string{call.Project}, caches.read...) {
-		grants, err := sandbox.Plan(dir, readable)
+		grants, lists, err := sandbox.Plan(dir, readable)
 		if err != nil {
 			return r, err
 		}
 		r.Read = append(r.Read, grants...)
+		r.List = append(r.List, lists...)
 	}
-	writeRoots := append([]string{call.Temp}, caches.write...)
+	for _, dir := range caches.write {
+		// A cache the tool would make on first use cannot be made from
+		// inside: its parent is not granted.
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return r, fmt.Errorf("the build cache %s: %v", dir, err)
+		}
+	}
+	// The temp dir and the project are written as the policy lets a
+	// call write them; the build caches, which the policy does not name,
+	// wherever nothing secret or protected is.
+	type root struct {
+		dir     string
+		allowed func(string) bool
+	}
+	roots := []root{{call.Temp, func(p string) bool { return readable(p) && writable(p) }}}
 	if !call.ReadOnly && !l.ReadOnly() {
-		writeRoots = append(writeRoots, call.Project)
+		roots = append(roots, root{call.Project, roots[0].allowed})
 	}
-	for _, dir := range writeRoots {
-		if dir == "" {
+	for _, dir := range caches.write {
+		roots = append(roots, root{dir, cache})
+	}
+	for _, w := range roots {
+		if w.dir == "" {
 			continue
 		}
-		grants, err := sandbox.Plan(dir, func(p string) bool { return readable(p) && writable(p) })
+		grants, lists, err := sandbox.Plan(w.dir, w.allowed)
 		if err != nil {
 			return r, err
 		}
 		r.Write = append(r.Write, grants...)
+		r.List = append(r.List, lists...)
 	}
 	slices.Sort(r.Write)
 	r.Write = slices.Compact(r.Write)
+	slices.Sort(r.List)
+	r.List = slices.Compact(r.List)
 	return r, nil
 }
 
@@ -207,6 +236,9 @@ func explainRules(w io.Writer, r sandbox.Rules) {
 	}
 	for _, p := range r.Write {
 		fmt.Fprintf(w, "write %q\n", p)
+	}
+	for _, p := range r.List {
+		fmt.Fprintf(w, "list %q\n", p)
 	}
 	for _, p := range r.Devices {
 		fmt.Fprintf(w, "device %q\n", p)

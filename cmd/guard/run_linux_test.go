@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 
+	"guard/engine"
+	"guard/policy"
 	"guard/sandbox"
 )
 
@@ -115,6 +117,7 @@ func TestRunConfines(t *testing.T) {
 		{"plant a git hook", "echo x > .git/hooks/pre-commit", true},
 		{"change the agent's settings", "echo x > .claude/settings.json", true},
 		{"connect to a TCP port", "exec 3<>/dev/tcp/127.0.0.1/" + port, true},
+		{"read the environment of a process outside", "cat /proc/" + strconv.Itoa(os.Getpid()) + "/environ > /dev/null", true},
 		{"read the project", "cat go.mod src/main.go", false},
 		{"write in the project", "echo x > src/new.go && cat src/new.go", false},
 		{"write in the temp dir", "echo x > " + w.tmp + "/scratch && rm " + w.tmp + "/scratch", false},
@@ -187,5 +190,181 @@ func TestRunRefuses(t *testing.T) {
 				t.Errorf("the program ran")
 			}
 		})
+	}
+}
+
+// TestRunRewrite decides calls with a policy whose [sandbox] says run,
+// and runs what the hook answers, in bash and in zsh: an allowed command
+// runs confined, in the form guard parsed, with the agent's cd kept in
+// the agent's shell. The allowed make test target reads a key the hook
+// never saw named; the kernel refuses it.
+func TestRunRewrite(t *testing.T) {
+	if abi := sandbox.ABI(); abi < sandbox.MinABI {
+		t.Skipf("Landlock ABI %d here; guard run needs %d", abi, sandbox.MinABI)
+	}
+	w := newRunWorld(t)
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	guard := filepath.Join(w.tmp, "bin", "guard") // the test binary, run as guard
+	if err := os.MkdirAll(filepath.Dir(guard), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(exe, guard); err != nil {
+		t.Fatal(err)
+	}
+	pol := filepath.Join(w.tmp, "policy.toml")
+	if err := os.WriteFile(pol, []byte("version = 1\nextends = \"default\"\n\n[sandbox]\nrun = true\nrequire = true\n\n[command.make]\nverdict = \"allow\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	makefile := "ok:\n\techo built > src/out.txt\nkey:\n\tcat " + w.home + "/.ssh/id_rsa\n"
+	if err := os.WriteFile(filepath.Join(w.proj, "Makefile"), []byte(makefile), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	l, _, err := loadFile(pol)
+	if err != nil {
+		t.Fatal(err)
+	}
+	layers := &policy.Layers{User: l}
+	env := func(name string) string {
+		return map[string]string{"HOME": w.home, "TMPDIR": w.tmp, "PATH": "/usr/local/bin:/usr/bin:/bin"}[name]
+	}
+	decide := func(t *testing.T, command string, run []string) engine.Decision {
+		t.Helper()
+		call := callContext(env, w.proj, "", false)
+		call.Tool, call.Input, call.Run = "Bash", engine.Input{Command: command}, run
+		call.Guard = guard
+		return (&engine.Engine{Layers: layers}).Decide(call)
+	}
+	run := []string{guard, "run", "--config", pol}
+
+	d := decide(t, "cd "+w.proj+" && make ok", run)
+	want := "cd " + w.proj + " && '" + guard + "' 'run' '--config' '" + pol + "' -- bash --noprofile --norc -c 'make ok'"
+	if d.Verdict != engine.Allow || d.Rewrite == nil || d.Rewrite.Command != want {
+		t.Fatalf("decision %s, rewrite %+v; want allow and %q", d.Verdict, d.Rewrite, want)
+	}
+	for _, shell := range []string{"bash", "zsh"} {
+		if _, err := exec.LookPath(shell); err != nil {
+			continue
+		}
+		t.Run(shell, func(t *testing.T) {
+			for _, tc := range []struct {
+				command string
+				ok      bool
+			}{
+				{"make ok && cat src/out.txt", true},
+				{"make key", false},
+				{"cd " + w.proj + " && make key", false},
+			} {
+				d := decide(t, tc.command, run)
+				if d.Rewrite == nil {
+					t.Fatalf("%q: %s, no rewrite: %s", tc.command, d.Verdict, d.Reason())
+				}
+				cmd := exec.Command(shell, "-c", d.Rewrite.Command)
+				cmd.Dir = w.proj
+				cmd.Env = []string{"HOME=" + w.home, "TMPDIR=" + w.tmp, "PATH=/usr/local/bin:/usr/bin:/bin"}
+				out, err := cmd.CombinedOutput()
+				switch {
+				case tc.ok && err != nil:
+					t.Errorf("%q rewritten as %q: %v: %s", tc.command, d.Rewrite.Command, err, out)
+				case !tc.ok && (err == nil || !strings.Contains(string(out), "ermission denied")):
+					t.Errorf("%q rewritten as %q: want a permission error, got %v: %s", tc.command, d.Rewrite.Command, err, out)
+				}
+			}
+		})
+	}
+
+	// Landlock cannot keep .git and .claude from a grant on the project
+	// root, so nothing new is made directly in it; in src it is.
+	if code, out := w.run(t, nil, "--", "bash", "--noprofile", "--norc", "-c", "echo x > out.txt"); code == 0 || !strings.Contains(out, "ermission denied") {
+		t.Errorf("a new file in the project root: exit %d: %s", code, out)
+	}
+
+	// Where the kernel cannot confine it, a policy that requires the
+	// sandbox asks.
+	if d := decide(t, "make ok", nil); d.Verdict != engine.Ask || d.Rewrite != nil || d.Leaves[0].Rule != "sandbox.require" {
+		t.Errorf("no guard run: %s, rewrite %+v, leaves %+v; want an ask for the sandbox", d.Verdict, d.Rewrite, d.Leaves)
+	}
+	// guard never lets a command start guard itself.
+	for _, c := range []string{"guard run -- cat " + w.home + "/.ssh/id_rsa", guard + " run --config /dev/null -- true", "timeout 5 guard check ls"} {
+		if d := decide(t, c, run); d.Verdict != engine.Deny {
+			t.Errorf("%q: %s, want deny", c, d.Verdict)
+		}
+	}
+}
+
+// TestRunGoTest runs go test of a fixture module under guard run: the
+// build works (toolchain, module and build caches), and the test code,
+// which the hook never sees, cannot read a key in the home.
+func TestRunGoTest(t *testing.T) {
+	if abi := sandbox.ABI(); abi < sandbox.MinABI {
+		t.Skipf("Landlock ABI %d here; guard run needs %d", abi, sandbox.MinABI)
+	}
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command")
+	}
+	cache, err := exec.Command(gobin, "env", "GOCACHE").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := newRunWorld(t)
+	files := map[string]string{
+		"go.mod": "module fixture\n\ngo 1.26\n",
+		"pkg/pkg_test.go": `package pkg
+
+import (
+	"os"
+	"testing"
+)
+
+func TestSum(t *testing.T) {
+	if 1+1 != 2 {
+		t.Fatal("sum")
+	}
+}
+
+func TestKeyOutOfReach(t *testing.T) {
+	if _, err := os.ReadFile(os.Getenv("HOME") + "/.ssh/id_rsa"); err == nil {
+		t.Fatal("the test read a key in the home")
+	}
+}
+`,
+	}
+	for name, data := range files {
+		p := filepath.Join(w.proj, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := []string{"PATH=" + filepath.Dir(gobin) + ":/usr/bin:/bin", "GOTOOLCHAIN=local", "GOFLAGS=-mod=mod",
+		"GOCACHE=" + strings.TrimSpace(string(cache))}
+	plain := exec.Command(gobin, "test", "-count=1", "-run", "TestKeyOutOfReach", "./pkg")
+	plain.Dir, plain.Env = w.proj, append([]string{"HOME=" + w.home, "TMPDIR=" + w.tmp}, env...)
+	if out, err := plain.CombinedOutput(); err == nil {
+		t.Fatalf("unconfined, the test reads the key, so it must fail: %s", out)
+	}
+	if code, out := w.run(t, env, "--", "go", "test", "-count=1", "./pkg"); code != 0 || !strings.Contains(out, "ok  \tfixture/pkg") {
+		t.Errorf("go test under guard run: exit %d: %s", code, out)
+	}
+}
+
+// TestRunCacheFromEnv: a build cache named by the environment is written
+// only where nothing secret or protected is: $GOCACHE set to the
+// project's .git opens no write to git's hooks.
+func TestRunCacheFromEnv(t *testing.T) {
+	if abi := sandbox.ABI(); abi < sandbox.MinABI {
+		t.Skipf("Landlock ABI %d here; guard run needs %d", abi, sandbox.MinABI)
+	}
+	w := newRunWorld(t)
+	for _, dir := range []string{filepath.Join(w.proj, ".git"), filepath.Join(w.home, ".ssh")} {
+		code, out := w.run(t, []string{"GOCACHE=" + dir}, "--", "bash", "--noprofile", "--norc", "-c", "echo x > "+dir+"/planted")
+		if code == 0 || !strings.Contains(out, "ermission denied") {
+			t.Errorf("GOCACHE=%s: a write there: exit %d: %s", dir, code, out)
+		}
 	}
 }

@@ -1,0 +1,98 @@
+// Copyright 2026 The guard Authors. SPDX-License-Identifier: MIT
+
+package shellparse
+
+import (
+	"bufio"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+func TestCanonical(t *testing.T) {
+	for _, tc := range []struct{ src, dir, body string }{
+		{"git status", "", "git status"},
+		{"cd /work/x && make test", "cd /work/x", "make test"},
+		{"cd src && go test ./... | head -5", "cd src", "go test ./... | head -5"},
+		{"cd ~ && ls", "", "cd ~ && ls"},
+		{"cd $D && ls", "", "cd $D && ls"},
+		{"cd 'a b' && ls", "", "cd 'a b' && ls"},
+		{"cd /x && a && b", "", "cd /x && a && b"},
+		{"cd /x || ls", "", "cd /x || ls"},
+		{"cd /x && ls &", "", "cd /x && ls &"},
+		{"echo a \\\nb", "", "echo a b"},
+		{"ls   -la|wc -l", "", "ls -la | wc -l"},
+		{"echo 'it'\\''s'", "", "echo 'it'\\''s'"},
+	} {
+		dir, body, err := Canonical(tc.src, Options{})
+		if err != nil || dir != tc.dir || body != tc.body {
+			t.Errorf("Canonical(%q) = %q, %q, %v; want %q, %q", tc.src, dir, body, err, tc.dir, tc.body)
+		}
+	}
+	if _, _, err := Canonical("echo 'unterminated", Options{}); err == nil {
+		t.Error("Canonical of a command that does not parse: no error")
+	}
+	for _, s := range []string{"", "plain", "it's", "'", "a'b'c", "$(id) `id` \\ \" \n"} {
+		if got := SingleQuote(s); !strings.HasPrefix(got, "'") || !strings.HasSuffix(got, "'") {
+			t.Errorf("SingleQuote(%q) = %q", s, got)
+		}
+		sc, err := Parse("echo "+SingleQuote(s), Options{})
+		if err != nil || len(sc.Commands) != 1 || len(sc.Commands[0].Args) != 2 || sc.Commands[0].Args[1].Value != s {
+			t.Errorf("echo %s does not read back as %q: %v %v", SingleQuote(s), s, sc, err)
+		}
+	}
+}
+
+// positions matches the line:column positions of a rendered script.
+var positions = regexp.MustCompile(`\b\d+:\d+\b`)
+
+// TestCanonicalNL2Bash: for every one-liner of the NL2Bash corpus that
+// parses, the canonical form (with its cd put back in front) parses to the
+// same commands, words, redirections and findings, for bash and for zsh.
+func TestCanonicalNL2Bash(t *testing.T) {
+	f, err := os.Open("../testcases/data/nl2bash.tsv")
+	if err != nil {
+		t.Skip(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+	n, checked := 0, 0
+	for sc.Scan() {
+		fields := strings.Split(sc.Text(), "\t")
+		if len(fields) < 2 || fields[0] == "technique" {
+			continue
+		}
+		cmd := fields[1]
+		n++
+		for _, opt := range []Options{{}, {Zsh: true}} {
+			orig, err := Parse(cmd, opt)
+			if err != nil {
+				continue
+			}
+			dir, body, err := Canonical(cmd, opt)
+			if err != nil {
+				t.Errorf("%q: Canonical: %v", cmd, err)
+				continue
+			}
+			again := body
+			if dir != "" {
+				again = dir + " && " + body
+			}
+			back, err := Parse(again, opt)
+			if err != nil {
+				t.Errorf("%q: its canonical form %q does not parse: %v", cmd, again, err)
+				continue
+			}
+			if a, b := positions.ReplaceAllString(orig.String(), ""), positions.ReplaceAllString(back.String(), ""); a != b {
+				t.Errorf("%q (zsh %v): canonical form %q reads differently:\n%s\nagainst\n%s", cmd, opt.Zsh, again, a, b)
+			}
+			checked++
+		}
+	}
+	t.Logf("%d one-liners, %d parses checked", n, checked)
+	if n < 10000 || checked < 5000 {
+		t.Errorf("%d one-liners, %d parses checked: the corpus did not load", n, checked)
+	}
+}
