@@ -307,6 +307,18 @@ func (p *project) write(name, content string) {
 	}
 }
 
+// writeHome creates a file in the scratch home.
+func (p *project) writeHome(name, content string) {
+	p.t.Helper()
+	path := filepath.Join(p.home, filepath.FromSlash(name))
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		p.t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+		p.t.Fatal(err)
+	}
+}
+
 // exists reports whether name exists in the project.
 func (p *project) exists(name string) bool {
 	_, err := os.Lstat(filepath.Join(p.dir, filepath.FromSlash(name)))
