@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -219,13 +220,37 @@ func goRoot(env getenv) string {
 	return ""
 }
 
-// runEnv is the environment of the confined program: without what makes
-// a shell run code of its own before the command (BASH_ENV, ENV).
+// gitHardening is the configuration git gets under guard run, above the
+// repository's own.
+var gitHardening = [][2]string{{"core.fsmonitor", "false"}, {"core.hooksPath", "/dev/null"}, {"safe.bareRepository", "explicit"}}
+
+// runEnv is the environment of the confined program: without what makes a
+// shell run code of its own before the command (BASH_ENV, ENV), in a
+// UTF-8 locale (the one guard judged the command in), with the toolchain
+// go.mod names left alone (GOTOOLCHAIN=local), and with git told through
+// its environment to run no fsmonitor and no hook and to open a bare
+// repository only when named: a repository's own configuration runs no
+// code. Git's entries follow those the environment has already.
 func runEnv(environ []string) []string {
-	return slices.DeleteFunc(environ, func(kv string) bool {
-		name, _, _ := strings.Cut(kv, "=")
-		return name == "BASH_ENV" || name == "ENV"
+	drop := []string{"BASH_ENV", "ENV", "LC_ALL", "LC_CTYPE", "LANG", "GOTOOLCHAIN"}
+	gitCount := 0
+	out := slices.DeleteFunc(slices.Clone(environ), func(kv string) bool {
+		name, value, _ := strings.Cut(kv, "=")
+		if name == "GIT_CONFIG_COUNT" {
+			gitCount, _ = strconv.Atoi(value)
+			return true
+		}
+		return slices.Contains(drop, name)
 	})
+	if gitCount < 0 {
+		gitCount = 0
+	}
+	out = append(out, "LC_ALL=C.UTF-8", "GOTOOLCHAIN=local")
+	for i, kv := range gitHardening {
+		n := strconv.Itoa(gitCount + i)
+		out = append(out, "GIT_CONFIG_KEY_"+n+"="+kv[0], "GIT_CONFIG_VALUE_"+n+"="+kv[1])
+	}
+	return append(out, "GIT_CONFIG_COUNT="+strconv.Itoa(gitCount+len(gitHardening)))
 }
 
 // explainRules prints the sandbox's rules.

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -366,5 +367,54 @@ func TestRunCacheFromEnv(t *testing.T) {
 		if code == 0 || !strings.Contains(out, "ermission denied") {
 			t.Errorf("GOCACHE=%s: a write there: exit %d: %s", dir, code, out)
 		}
+	}
+}
+
+// TestRunEnv: the confined program's environment.
+func TestRunEnv(t *testing.T) {
+	got := runEnv([]string{"PATH=/bin", "BASH_ENV=/x", "ENV=/y", "LANG=zh_CN.GBK", "GOTOOLCHAIN=go1.99.0", "GIT_CONFIG_COUNT=1",
+		"GIT_CONFIG_KEY_0=user.name", "GIT_CONFIG_VALUE_0=me"})
+	want := []string{"PATH=/bin", "GIT_CONFIG_KEY_0=user.name", "GIT_CONFIG_VALUE_0=me", "LC_ALL=C.UTF-8", "GOTOOLCHAIN=local",
+		"GIT_CONFIG_KEY_1=core.fsmonitor", "GIT_CONFIG_VALUE_1=false", "GIT_CONFIG_KEY_2=core.hooksPath", "GIT_CONFIG_VALUE_2=/dev/null",
+		"GIT_CONFIG_KEY_3=safe.bareRepository", "GIT_CONFIG_VALUE_3=explicit", "GIT_CONFIG_COUNT=4"}
+	if !slices.Equal(got, want) {
+		t.Errorf("runEnv:\n%q\nwant\n%q", got, want)
+	}
+}
+
+// TestRunGitConfig: a repository whose configuration runs code (an
+// fsmonitor that git status starts) runs none under guard run, while the
+// same git status outside does.
+func TestRunGitConfig(t *testing.T) {
+	if abi := sandbox.ABI(); abi < sandbox.MinABI {
+		t.Skipf("Landlock ABI %d here; guard run needs %d", abi, sandbox.MinABI)
+	}
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	w := newRunWorld(t)
+	if err := os.RemoveAll(filepath.Join(w.proj, ".git")); err != nil {
+		t.Fatal(err)
+	}
+	stamp := filepath.Join(w.tmp, "fsmonitor-ran")
+	for _, args := range [][]string{{"init", "-q"}, {"config", "core.fsmonitor", "touch " + stamp + "; false"}} {
+		c := exec.Command("git", args...)
+		c.Dir, c.Env = w.proj, []string{"HOME=" + w.home, "PATH=/usr/bin:/bin"}
+		if out, err := c.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v: %s", args, err, out)
+		}
+	}
+	plain := exec.Command("git", "status", "--short")
+	plain.Dir, plain.Env = w.proj, []string{"HOME=" + w.home, "PATH=/usr/bin:/bin"}
+	plain.CombinedOutput()
+	if _, err := os.Stat(stamp); err != nil {
+		t.Fatalf("unconfined, git status did not run the fsmonitor: the fixture shows nothing")
+	}
+	os.Remove(stamp)
+	if code, out := w.run(t, nil, "--", "git", "status", "--short"); code != 0 {
+		t.Errorf("git status under guard run: exit %d: %s", code, out)
+	}
+	if _, err := os.Stat(stamp); err == nil {
+		t.Errorf("git status under guard run ran the repository's fsmonitor")
 	}
 }
