@@ -122,13 +122,20 @@ func sandboxRules(l *policy.Layers, call engine.Call, env getenv) (sandbox.Rules
 	}
 	r := sandbox.Rules{Read: slices.Clone(systemRoots), Devices: devices}
 	caches := toolCaches(env, call.Home)
-	for _, dir := range append([]string{call.Project}, caches.read...) {
-		grants, lists, err := sandbox.Plan(dir, readable)
-		if err != nil {
-			return r, err
+	grants, lists, err := sandbox.Plan(call.Project, readable)
+	if err != nil {
+		return r, err
+	}
+	r.Read = append(r.Read, grants...)
+	r.List = append(r.List, lists...)
+	// A toolchain or a cache is granted whole when its directory is
+	// neither secret nor protected: what is in it, builds and downloads put
+	// there, and walking a module or build cache of a hundred thousand
+	// files to look would cost more than the command.
+	for _, dir := range caches.read {
+		if readable(dir) {
+			r.Read = append(r.Read, dir)
 		}
-		r.Read = append(r.Read, grants...)
-		r.List = append(r.List, lists...)
 	}
 	for _, dir := range caches.write {
 		// A cache the tool would make on first use cannot be made from
@@ -149,7 +156,9 @@ func sandboxRules(l *policy.Layers, call engine.Call, env getenv) (sandbox.Rules
 		roots = append(roots, root{call.Project, roots[0].allowed})
 	}
 	for _, dir := range caches.write {
-		roots = append(roots, root{dir, cache})
+		if cache(dir) && readable(dir) {
+			r.Write = append(r.Write, dir)
+		}
 	}
 	for _, w := range roots {
 		if w.dir == "" {
