@@ -5,7 +5,8 @@
 //	go run ./bench/report > BENCHMARKS.md
 //
 // It runs bench/hookbench (whole-process latency against a baseline, one
-// process at a time and many started at once), the size sweep and the other benchmarks of shellparse, rules and cmd/guard
+// process at a time and many started at once), bench/runbench (guard run
+// against the unconfined command), the size sweep and the other benchmarks of shellparse, rules and cmd/guard
 // (medians of -count runs), and the execution oracle's differential run
 // (its throughput). Every figure it prints comes from this run.
 package main
@@ -56,6 +57,12 @@ func report(w io.Writer, hookRuns, rounds, count, oracleN int) error {
 	if err != nil {
 		return err
 	}
+	fmt.Fprintf(os.Stderr, "report: runbench...\n")
+	runArgs := []string{"run", "./bench/runbench", "-n", "100"}
+	runTable, err := runbench(runArgs)
+	if err != nil {
+		return err
+	}
 	var oracle *oracleRun
 	if oracleN > 0 {
 		fmt.Fprintf(os.Stderr, "report: oracle...\n")
@@ -94,6 +101,10 @@ func report(w io.Writer, hookRuns, rounds, count, oracleN int) error {
 		}
 		fmt.Fprintf(w, "| %s | %s | %s | %d |\n", b.name, dur(b.ns), kibs(b.bytes), b.allocs)
 	}
+
+	fmt.Fprintf(w, "\n## The sandbox: `guard run`\n\n")
+	fmt.Fprintf(w, "`go %s`: a command run unconfined and under `guard run` (Landlock, the rules\nof the default policy for a fixture project), interleaved.\n\n", strings.Join(runArgs, " "))
+	fmt.Fprint(w, runTable)
 
 	if oracle != nil {
 		fmt.Fprintf(w, "\n## The execution oracle\n\n")
@@ -172,6 +183,17 @@ type stats struct {
 	MedianNs  int64 `json:"median_ns"`
 	P90Ns     int64 `json:"p90_ns"`
 	PeakRSSKB int64 `json:"peak_rss_kib"`
+}
+
+// runbench runs go args... and returns the table it prints.
+func runbench(args []string) (string, error) {
+	cmd := exec.Command("go", args...)
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("go %s: %v", strings.Join(args, " "), err)
+	}
+	return string(out), nil
 }
 
 // hookbench runs go run args... -json.
