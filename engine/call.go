@@ -128,6 +128,9 @@ type Leaf struct {
 	// slash matches a program's base name; with one, its path.
 	Programs []string
 	Children []string
+	// Sandbox names the sandbox profiles the rules allow the command in
+	// (read-only, build, test): it is allowed only to run in the sandbox.
+	Sandbox []string
 }
 
 // Decision is the verdict on a whole call and on each of its parts.

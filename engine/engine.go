@@ -35,7 +35,6 @@ func (e *Engine) Decide(call Call) Decision {
 		d = Decide(nil, call)
 	} else {
 		d = DecideLayers(e.Layers, call)
-		sandboxed(e.Layers, call, &d)
 	}
 	if e != nil && e.Observer != nil {
 		e.Observer.Decided(&call, &d)

@@ -44,6 +44,9 @@ func ExampleCall(command string) Call {
 		Home:    "/home/user",
 		Temp:    "/tmp",
 		Guard:   "/usr/local/bin/guard",
+		// Examples are judged where the sandbox runs: a command allowed
+		// only in it is allowed, and rewritten.
+		Run: []string{"/usr/local/bin/guard", "run"},
 	}
 }
 

@@ -7,8 +7,15 @@ import (
 	"slices"
 )
 
-// Decide decides a call with both layers.
+// DecideLayers decides a call with both layers, and rewrites an allowed
+// shell call to run in the sandbox where the policy says so.
 func DecideLayers(l *policy.Layers, call Call) Decision {
+	d := decideLayers(l, call)
+	sandboxed(l, call, &d)
+	return d
+}
+
+func decideLayers(l *policy.Layers, call Call) Decision {
 	user := l.User
 	if user == nil {
 		var err error

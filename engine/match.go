@@ -24,6 +24,7 @@ type result struct {
 
 	programs []string // the programs the command runs, as named
 	children []string // patterns of the programs they may start themselves
+	sandbox  []string // the sandbox profiles the rules on the way allow it in
 	notRO    []string // the rules on the way that are not marked read_only
 }
 
@@ -39,6 +40,7 @@ func (r *result) merge(o result) {
 	}
 	r.programs = append(r.programs, o.programs...)
 	r.children = append(r.children, o.children...)
+	r.sandbox = append(r.sandbox, o.sandbox...)
 	r.notRO = append(r.notRO, o.notRO...)
 }
 
@@ -106,6 +108,9 @@ type matcher struct {
 
 func (m *matcher) match(n *policy.Rule, args []shellparse.Word) result {
 	r := result{children: n.Children}
+	if n.Sandbox != "" {
+		r.sandbox = []string{n.Sandbox}
+	}
 	if !n.ReadOnly {
 		r.notRO = []string{n.ID} // dropped again when a subcommand decides
 	}

@@ -298,7 +298,7 @@ func TestReadOnlyShell(t *testing.T) {
 		{"go test ./...", Deny, Deny},
 		{"cargo build", Deny, Deny},
 		{"git commit -m x", Deny, Deny},
-		{"npm test", Deny, Deny},
+		{"gradle test", Deny, Deny},
 		{"ls > out.txt", Deny, Deny},
 		{"find . -exec rm {} +", Deny, Deny},
 		{"touch x", Deny, Deny},
@@ -335,7 +335,7 @@ default = "ask"
 [tools]
 Bash = "shell"
 WebFetch = "allow"
-[command.npm]
+[command.gradle]
 verdict = "allow"
 [command.git]
 verdict = "deny"
@@ -364,12 +364,12 @@ reason = "not here"
 		input  map[string]any
 		want   Verdict
 	}{
-		{"project alone cannot allow npm", policy.Layers{Project: project, ProjectSum: sum}, "Bash", map[string]any{"command": "npm test"}, Ask},
+		{"project alone cannot allow gradle", policy.Layers{Project: project, ProjectSum: sum}, "Bash", map[string]any{"command": "gradle test"}, Ask},
 		{"project cannot allow WebFetch", policy.Layers{User: user, Project: project, ProjectSum: sum}, "WebFetch", map[string]any{"url": "x"}, Deny},
 		{"project can deny git", policy.Layers{User: user, Project: project, ProjectSum: sum}, "Bash", map[string]any{"command": "git status"}, Deny},
-		{"a trusted project allows npm", policy.Layers{User: trusting, Project: project, ProjectSum: sum}, "Bash", map[string]any{"command": "npm test"}, Allow},
-		{"trust is by digest", policy.Layers{User: trusting, Project: project, ProjectSum: strings.Repeat("f", 64)}, "Bash", map[string]any{"command": "npm test"}, Ask},
-		{"a read-only user policy holds for the project", policy.Layers{User: readonly, Project: project, ProjectSum: sum}, "Bash", map[string]any{"command": "npm test"}, Deny},
+		{"a trusted project allows gradle", policy.Layers{User: trusting, Project: project, ProjectSum: sum}, "Bash", map[string]any{"command": "gradle test"}, Allow},
+		{"trust is by digest", policy.Layers{User: trusting, Project: project, ProjectSum: strings.Repeat("f", 64)}, "Bash", map[string]any{"command": "gradle test"}, Ask},
+		{"a read-only user policy holds for the project", policy.Layers{User: readonly, Project: project, ProjectSum: sum}, "Bash", map[string]any{"command": "gradle test"}, Deny},
 		{"no project: the user policy", policy.Layers{User: user}, "Bash", map[string]any{"command": "git status"}, Allow},
 	} {
 		d := DecideLayers(&tc.layers, w.call(tc.tool, tc.input))

@@ -264,7 +264,7 @@ var decideTests = []struct {
 	{"git --no-pager log", Allow, ""},
 	{"git", Allow, ""},
 	{"git status", Ask, "no rule for git status"},
-	{"npm test", Ask, "no rule for npm"},
+	{"gradle test", Ask, "no rule for gradle"},
 	{"pwd", Allow, ""},
 	{"pwd x", Ask, "takes no operands"},
 	{"uniq a", Allow, ""},

@@ -3,6 +3,8 @@
 package engine
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 
 	"guard/policy"
@@ -10,12 +12,14 @@ import (
 )
 
 // sandboxed rewrites an allowed shell call to run under guard run when a
-// layer of the policy says [sandbox] run: in bash, without its profile
+// layer of the policy says [sandbox] run, or when a rule allowed a part of
+// it only in the sandbox (sandbox = "test"): in bash, without its profile
 // and rc files, in the form guard parsed, printed canonically. A leading
 // cd to a literal directory stays in the agent's shell, so that its
 // working directory follows as it would have. Where the call cannot run
-// in the sandbox (call.Run is empty), a layer that requires the sandbox
-// makes the call an ask; otherwise it runs as the hook judged it.
+// in the sandbox (call.Run is empty), a part allowed only in the sandbox,
+// or a layer that requires the sandbox, makes the call an ask; otherwise
+// it runs as the hook judged it.
 func sandboxed(l *policy.Layers, call Call, d *Decision) {
 	if d.Verdict != policy.Allow || d.Kind != KindShell {
 		return
@@ -25,15 +29,31 @@ func sandboxed(l *policy.Layers, call Call, d *Decision) {
 		run = run || p.Sandbox.Run
 		require = require || p.Sandbox.Require
 	}
-	if !run {
+	var need []string // the profiles parts of the call are allowed in
+	var needs *Leaf   // the first such part
+	for i := range d.Leaves {
+		if len(d.Leaves[i].Sandbox) > 0 {
+			need = append(need, d.Leaves[i].Sandbox...)
+			if needs == nil {
+				needs = &d.Leaves[i]
+			}
+		}
+	}
+	if !run && len(need) == 0 {
 		return
 	}
 	if len(call.Run) == 0 {
-		if require {
-			why := call.NoRun
-			if why == "" {
-				why = "guard run is not available"
-			}
+		why := call.NoRun
+		if why == "" {
+			why = "guard run is not available"
+		}
+		switch {
+		case needs != nil:
+			d.Verdict = policy.Ask
+			d.Leaves = append([]Leaf{{Verdict: policy.Ask, Kind: "sandbox", Text: needs.Text, Rule: needs.Rule,
+				Why:  fmt.Sprintf("%s is allowed only in the sandbox, and it cannot run here: %s", needs.Text, why),
+				Hint: "run guard run --explain to see what the kernel offers"}}, d.Leaves...)
+		case require:
 			d.Verdict = policy.Ask
 			d.Leaves = append([]Leaf{{Verdict: policy.Ask, Kind: "sandbox", Text: firstLine(call.Input.Command), Rule: "sandbox.require",
 				Why:  "the policy requires the sandbox for shell commands, and it cannot run here: " + why,
@@ -41,6 +61,7 @@ func sandboxed(l *policy.Layers, call Call, d *Decision) {
 		}
 		return
 	}
+	run = run || slices.ContainsFunc(need, func(p string) bool { return p != "read-only" })
 	dir, body, err := shellparse.Canonical(call.Input.Command, shellparse.Options{Zsh: call.Shell != "bash"})
 	if err != nil {
 		// It parsed for the decision; it must for the rewrite.
@@ -49,9 +70,13 @@ func sandboxed(l *policy.Layers, call Call, d *Decision) {
 			Why: "guard cannot print the command to run in the sandbox: " + err.Error()}}, d.Leaves...)
 		return
 	}
-	words := make([]string, 0, len(call.Run)+6)
+	words := make([]string, 0, len(call.Run)+7)
 	for _, w := range call.Run {
 		words = append(words, shellparse.SingleQuote(w))
+	}
+	if !run && !slices.Contains(call.Run, "--read-only") {
+		// Every part that asked for the sandbox asked for read-only.
+		words = append(words, "'--read-only'")
 	}
 	words = append(words, "--", "bash", "--noprofile", "--norc", "-c", shellparse.SingleQuote(body))
 	cmd := strings.Join(words, " ")

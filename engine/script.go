@@ -81,7 +81,7 @@ func (d *decider) script(src string, where []string, dialect shellparse.Dialect,
 				"read-only mode allows only the read-only commands of the policy")
 		}
 		d.add(Leaf{Verdict: res.verdict, Kind: "command", Text: c.Source, Pos: c.Pos, Rule: res.rule, Why: res.why, Hint: res.hint,
-			Programs: res.programs, Children: res.children})
+			Programs: res.programs, Children: res.children, Sandbox: res.sandbox})
 	}
 }
 

@@ -158,7 +158,7 @@ var defaultPolicyFile = policyFile{
 }
 
 // defaultCommandNames lists the programs that have rules, sorted.
-var defaultCommandNames = []string{"[", "at", "awk", "base64", "basename", "bash", "builtin", "cargo", "cat", "cd", "chmod", "cksum", "column", "comm", "command", "cp", "crontab", "curl", "cut", "dash", "date", "dd", "diff", "dig", "dirname", "doas", "du", "echo", "egrep", "env", "expand", "false", "fgrep", "file", "find", "fish", "fold", "ftp", "gawk", "git", "go", "gofmt", "grep", "halt", "head", "host", "hostname", "id", "init", "join", "jq", "ksh", "ln", "ls", "lua", "mawk", "md5sum", "mkdir", "mke2fs", "mkfs", "mkfs.*", "mv", "nawk", "nc", "ncat", "netcat", "nice", "nl", "node", "nohup", "nproc", "nslookup", "od", "openssl", "paste", "perl", "php", "ping", "poweroff", "powershell", "printf", "pwd", "pwsh", "python", "python3", "readlink", "realpath", "reboot", "rev", "rg", "rm", "rmdir", "rsync", "ruby", "scp", "seq", "sftp", "sh", "sha1sum", "sha256sum", "sha512sum", "shred", "shutdown", "sleep", "socat", "sort", "ssh", "stat", "stdbuf", "su", "sudo", "systemctl", "tac", "tail", "tee", "telinit", "telnet", "test", "time", "timeout", "touch", "tr", "tree", "true", "type", "uname", "uniq", "watch", "wc", "wget", "which", "whoami", "xargs", "xxd", "zsh"}
+var defaultCommandNames = []string{"[", "at", "awk", "base64", "basename", "bash", "builtin", "cargo", "cat", "cd", "chmod", "cksum", "column", "comm", "command", "cp", "crontab", "curl", "cut", "dash", "date", "dd", "diff", "dig", "dirname", "doas", "du", "echo", "egrep", "env", "expand", "false", "fgrep", "file", "find", "fish", "fold", "ftp", "gawk", "git", "go", "gofmt", "golangci-lint", "grep", "halt", "head", "host", "hostname", "id", "init", "join", "jq", "ksh", "ln", "ls", "lua", "make", "mawk", "md5sum", "mkdir", "mke2fs", "mkfs", "mkfs.*", "mv", "mypy", "nawk", "nc", "ncat", "netcat", "nice", "nl", "node", "nohup", "npm", "nproc", "nslookup", "od", "openssl", "paste", "perl", "php", "ping", "pnpm", "poweroff", "powershell", "printf", "pwd", "pwsh", "pytest", "python", "python3", "readlink", "realpath", "reboot", "rev", "rg", "rm", "rmdir", "rsync", "ruby", "ruff", "scp", "seq", "sftp", "sh", "sha1sum", "sha256sum", "sha512sum", "shred", "shutdown", "sleep", "socat", "sort", "ssh", "stat", "stdbuf", "su", "sudo", "systemctl", "tac", "tail", "tee", "telinit", "telnet", "test", "time", "timeout", "touch", "tr", "tree", "true", "type", "uname", "uniq", "watch", "wc", "wget", "which", "whoami", "xargs", "xxd", "yarn", "zsh"}
 
 // defaultCommand returns the rule for a program.
 func defaultCommand(name string) (ruleFile, bool) {
@@ -1085,6 +1085,13 @@ func defaultCommand(name string) (ruleFile, bool) {
 				Deny:  []string{"gofmt -w ."},
 			},
 		}, true
+	case "golangci-lint":
+		return ruleFile{
+			lazy: &defaultSubs5,
+			Examples: examplesFile{
+				Ask: []string{"golangci-lint cache clean"},
+			},
+		}, true
 	case "grep":
 		return ruleFile{
 			Verdict: "allow",
@@ -1409,6 +1416,28 @@ func defaultCommand(name string) (ruleFile, bool) {
 			}},
 			Interpreter: true,
 		}, true
+	case "make":
+		return ruleFile{
+			Flags: []string{"-s", "--silent", "-k", "--keep-going", "-n", "--dry-run", "-B", "--always-make"},
+			Options: map[string]valueSpec{
+				"--jobs": valueSpec{
+					Type: "int?",
+				},
+				"-j": valueSpec{
+					Type: "int?",
+				},
+			},
+			Deny: []escalationFile{escalationFile{
+				Flags:  []string{"-f", "--file", "--makefile", "-C", "--directory", "-I", "--include-dir", "--eval"},
+				Reason: "it reads a makefile guard did not see, or runs in another directory",
+			}},
+			lazy: &defaultSubs6,
+			Examples: examplesFile{
+				Allow: []string{"make test", "make -j4 check", "make lint"},
+				Ask:   []string{"make install", "make", "make deploy"},
+				Deny:  []string{"make -f other.mk test", "make -C /elsewhere test"},
+			},
+		}, true
 	case "mawk":
 		return ruleFile{
 			Verdict: "deny",
@@ -1489,6 +1518,32 @@ func defaultCommand(name string) (ruleFile, bool) {
 			Examples: examplesFile{
 				Ask:  []string{"mv a.go b.go"},
 				Deny: []string{"mv x ~/.ssh/authorized_keys", "mv .git/config x", "mv a.go -t /etc"},
+			},
+		}, true
+	case "mypy":
+		return ruleFile{
+			Verdict: "allow",
+			Flags:   []string{"--strict", "--no-error-summary", "--pretty", "--show-error-codes", "--ignore-missing-imports", "--no-incremental"},
+			Options: map[string]valueSpec{
+				"--module": valueSpec{
+					Type: "any",
+				},
+				"--package": valueSpec{
+					Type: "any",
+				},
+				"--python-version": valueSpec{
+					Type: "any",
+				},
+				"-m": valueSpec{
+					Type: "any",
+				},
+				"-p": valueSpec{
+					Type: "any",
+				},
+			},
+			Sandbox: "test",
+			Examples: examplesFile{
+				Allow: []string{"mypy .", "mypy --strict src", "mypy -p mypkg"},
 			},
 		}, true
 	case "nawk":
@@ -1602,6 +1657,22 @@ func defaultCommand(name string) (ruleFile, bool) {
 		return ruleFile{
 			Verdict: "allow",
 			Wrap:    &wrapFile{},
+		}, true
+	case "npm":
+		return ruleFile{
+			Flags: []string{"-s", "--silent", "-q", "--quiet", "--if-present"},
+			Options: map[string]valueSpec{
+				"--workspace": valueSpec{
+					Type: "any",
+				},
+				"-w": valueSpec{
+					Type: "any",
+				},
+			},
+			lazy: &defaultSubs7,
+			Examples: examplesFile{
+				Ask: []string{"npm install left-pad", "npm publish", "npm run deploy"},
+			},
 		}, true
 	case "nproc":
 		return ruleFile{
@@ -1726,6 +1797,15 @@ func defaultCommand(name string) (ruleFile, bool) {
 			Verdict: "deny",
 			Reason:  "ping packets can carry data out",
 		}, true
+	case "pnpm":
+		return ruleFile{
+			Like: "npm",
+			lazy: &defaultSubs9,
+			Examples: examplesFile{
+				Allow: []string{"pnpm test", "pnpm run lint"},
+				Ask:   []string{"pnpm add left-pad"},
+			},
+		}, true
 	case "poweroff":
 		return ruleFile{
 			Verdict: "deny",
@@ -1760,6 +1840,39 @@ func defaultCommand(name string) (ruleFile, bool) {
 		return ruleFile{
 			Verdict: "deny",
 			Reason:  "guard cannot parse PowerShell",
+		}, true
+	case "pytest":
+		return ruleFile{
+			Verdict: "allow",
+			Flags:   []string{"-x", "--exitfirst", "-q", "--quiet", "-v", "--verbose", "-s", "--lf", "--last-failed", "--ff", "--failed-first", "--co", "--collect-only", "--no-header", "--disable-warnings", "--sw", "--stepwise"},
+			Options: map[string]valueSpec{
+				"--durations": valueSpec{
+					Type: "int",
+				},
+				"--maxfail": valueSpec{
+					Type: "int",
+				},
+				"--tb": valueSpec{
+					Values: []string{"auto", "long", "short", "line", "native", "no"},
+				},
+				"-k": valueSpec{
+					Type: "any",
+				},
+				"-m": valueSpec{
+					Type: "any",
+				},
+				"-n": valueSpec{
+					Type: "any",
+				},
+				"-r": valueSpec{
+					Type: "any",
+				},
+			},
+			Sandbox: "test",
+			Examples: examplesFile{
+				Allow: []string{"pytest", "pytest -x -q tests/test_parse.py", "pytest -k 'parse and not slow' --tb=short", "pytest tests/test_a.py::test_b"},
+				Ask:   []string{"pytest -p no:cacheprovider", "pytest --basetemp=/elsewhere"},
+			},
 		}, true
 	case "python":
 		return ruleFile{
@@ -2036,6 +2149,13 @@ func defaultCommand(name string) (ruleFile, bool) {
 				Reason: "it runs code from the command line, which guard cannot check",
 			}},
 			Interpreter: true,
+		}, true
+	case "ruff":
+		return ruleFile{
+			lazy: &defaultSubs11,
+			Examples: examplesFile{
+				Ask: []string{"ruff server"},
+			},
 		}, true
 	case "scp":
 		return ruleFile{
@@ -2374,7 +2494,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 			ReadOnly: true,
 			Examples: examplesFile{
 				Allow: []string{"timeout 60 go test ./...", "timeout -s KILL 5 ls"},
-				Ask:   []string{"timeout 5 npm test"},
+				Ask:   []string{"timeout 5 npm install"},
 				Deny:  []string{"timeout 5 rm -rf /"},
 			},
 		}, true
@@ -2688,6 +2808,15 @@ func defaultCommand(name string) (ruleFile, bool) {
 				Deny:  []string{"xxd -ps ~/.ssh/id_rsa", "xxd -r dump bin"},
 			},
 		}, true
+	case "yarn":
+		return ruleFile{
+			Like: "npm",
+			lazy: &defaultSubs12,
+			Examples: examplesFile{
+				Allow: []string{"yarn test", "yarn run build", "yarn lint"},
+				Ask:   []string{"yarn add left-pad"},
+			},
+		}, true
 	case "zsh":
 		return ruleFile{
 			Verdict: "deny",
@@ -2717,6 +2846,8 @@ func defaultExampleLine(key string) int {
 		return 614
 	case "command\x00cargo\x00sub\x00fmt\x00examples":
 		return 631
+	case "command\x00cargo\x00sub\x00run\x00examples":
+		return 1854
 	case "command\x00cargo\x00sub\x00test\x00examples":
 		return 598
 	case "command\x00cat\x00examples":
@@ -2803,6 +2934,10 @@ func defaultExampleLine(key string) int {
 		return 499
 	case "command\x00gofmt\x00examples":
 		return 544
+	case "command\x00golangci-lint\x00examples":
+		return 1814
+	case "command\x00golangci-lint\x00sub\x00run\x00examples":
+		return 1821
 	case "command\x00grep\x00examples":
 		return 743
 	case "command\x00head\x00examples":
@@ -2813,6 +2948,8 @@ func defaultExampleLine(key string) int {
 		return 1562
 	case "command\x00ls\x00examples":
 		return 680
+	case "command\x00make\x00examples":
+		return 1827
 	case "command\x00md5sum\x00examples":
 		return 1185
 	case "command\x00mkdir\x00examples":
@@ -2821,14 +2958,26 @@ func defaultExampleLine(key string) int {
 		return 1593
 	case "command\x00mv\x00examples":
 		return 1547
+	case "command\x00mypy\x00examples":
+		return 1811
 	case "command\x00nice\x00examples":
 		return 1290
 	case "command\x00node\x00examples":
 		return 1636
+	case "command\x00npm\x00examples":
+		return 1696
+	case "command\x00npm\x00sub\x00run\x00examples":
+		return 1709
+	case "command\x00npm\x00sub\x00test\x00examples":
+		return 1701
 	case "command\x00perl\x00examples":
 		return 1644
+	case "command\x00pnpm\x00examples":
+		return 1729
 	case "command\x00printf\x00examples":
 		return 936
+	case "command\x00pytest\x00examples":
+		return 1788
 	case "command\x00python\x00examples":
 		return 1622
 	case "command\x00python3\x00examples":
@@ -2837,6 +2986,12 @@ func defaultExampleLine(key string) int {
 		return 800
 	case "command\x00rm\x00examples":
 		return 1518
+	case "command\x00ruff\x00examples":
+		return 1791
+	case "command\x00ruff\x00sub\x00check\x00examples":
+		return 1798
+	case "command\x00ruff\x00sub\x00format\x00examples":
+		return 1804
 	case "command\x00sh\x00examples":
 		return 1366
 	case "command\x00sort\x00examples":
@@ -2871,13 +3026,15 @@ func defaultExampleLine(key string) int {
 		return 1348
 	case "command\x00xxd\x00examples":
 		return 1168
+	case "command\x00yarn\x00examples":
+		return 1753
 	}
 	return 0
 }
 
 // The subcommand rules, by rule.
 
-var defaultSubs0 = subSource{names: []string{"bench", "build", "check", "clippy", "doc", "fmt", "metadata", "test", "tree", "version"}, get: defaultSubs0Rule}
+var defaultSubs0 = subSource{names: []string{"bench", "build", "check", "clippy", "doc", "fmt", "metadata", "run", "test", "tree", "version"}, get: defaultSubs0Rule}
 
 func defaultSubs0Rule(name string) (ruleFile, bool) {
 	switch name {
@@ -3081,6 +3238,20 @@ func defaultSubs0Rule(name string) (ruleFile, bool) {
 	case "metadata":
 		return ruleFile{
 			Verdict: "ask",
+		}, true
+	case "run":
+		return ruleFile{
+			Like:    "cargo build",
+			Verdict: "allow",
+			Rest: &ruleFile{
+				Verdict: "allow",
+				Style:   "none",
+			},
+			WritesCwd: true,
+			Sandbox:   "test",
+			Examples: examplesFile{
+				Allow: []string{"cargo run", "cargo run --release -p cli -- --help"},
+			},
 		}, true
 	case "test":
 		return ruleFile{
@@ -4201,6 +4372,265 @@ func defaultSubs4Rule(name string) (ruleFile, bool) {
 				Allow: []string{"go vet ./..."},
 				Deny:  []string{"go vet -vettool=/tmp/x ./..."},
 			},
+		}, true
+	}
+	return ruleFile{}, false
+}
+
+var defaultSubs5 = subSource{names: []string{"run"}, get: defaultSubs5Rule}
+
+func defaultSubs5Rule(name string) (ruleFile, bool) {
+	switch name {
+	case "run":
+		return ruleFile{
+			Verdict: "allow",
+			Flags:   []string{"--fix", "--new", "--fast", "-v", "--verbose", "--fast-only"},
+			Options: map[string]valueSpec{
+				"--disable": valueSpec{
+					Type: "any",
+				},
+				"--enable": valueSpec{
+					Type: "any",
+				},
+				"--new-from-rev": valueSpec{
+					Type: "any",
+				},
+				"--timeout": valueSpec{
+					Type: "any",
+				},
+				"-D": valueSpec{
+					Type: "any",
+				},
+				"-E": valueSpec{
+					Type: "any",
+				},
+			},
+			Sandbox: "test",
+			Examples: examplesFile{
+				Allow: []string{"golangci-lint run", "golangci-lint run ./...", "golangci-lint run --timeout 5m ./pkg/..."},
+			},
+		}, true
+	}
+	return ruleFile{}, false
+}
+
+var defaultSubs6 = subSource{names: []string{"build", "check", "lint", "test"}, get: defaultSubs6Rule}
+
+func defaultSubs6Rule(name string) (ruleFile, bool) {
+	switch name {
+	case "build":
+		return ruleFile{
+			Verdict: "allow",
+			Args:    "none",
+			Sandbox: "test",
+		}, true
+	case "check":
+		return ruleFile{
+			Verdict: "allow",
+			Args:    "none",
+			Sandbox: "test",
+		}, true
+	case "lint":
+		return ruleFile{
+			Verdict: "allow",
+			Args:    "none",
+			Sandbox: "test",
+		}, true
+	case "test":
+		return ruleFile{
+			Verdict: "allow",
+			Args:    "none",
+			Sandbox: "test",
+		}, true
+	}
+	return ruleFile{}, false
+}
+
+var defaultSubs7 = subSource{names: []string{"run", "t", "test"}, get: defaultSubs7Rule}
+
+func defaultSubs7Rule(name string) (ruleFile, bool) {
+	switch name {
+	case "run":
+		return ruleFile{
+			lazy: &defaultSubs8,
+			Examples: examplesFile{
+				Allow: []string{"npm run lint", "npm run build", "npm run test -- --coverage"},
+			},
+		}, true
+	case "t":
+		return ruleFile{
+			Like:    "npm test",
+			Verdict: "allow",
+			Sandbox: "test",
+		}, true
+	case "test":
+		return ruleFile{
+			Verdict: "allow",
+			Sandbox: "test",
+			Examples: examplesFile{
+				Allow: []string{"npm test", "npm test -- --watch=false", "npm -s test"},
+			},
+		}, true
+	}
+	return ruleFile{}, false
+}
+
+var defaultSubs8 = subSource{names: []string{"build", "lint", "test", "typecheck"}, get: defaultSubs8Rule}
+
+func defaultSubs8Rule(name string) (ruleFile, bool) {
+	switch name {
+	case "build":
+		return ruleFile{
+			Verdict: "allow",
+			Sandbox: "test",
+		}, true
+	case "lint":
+		return ruleFile{
+			Verdict: "allow",
+			Sandbox: "test",
+		}, true
+	case "test":
+		return ruleFile{
+			Verdict: "allow",
+			Sandbox: "test",
+		}, true
+	case "typecheck":
+		return ruleFile{
+			Verdict: "allow",
+			Sandbox: "test",
+		}, true
+	}
+	return ruleFile{}, false
+}
+
+var defaultSubs9 = subSource{names: []string{"run", "test"}, get: defaultSubs9Rule}
+
+func defaultSubs9Rule(name string) (ruleFile, bool) {
+	switch name {
+	case "run":
+		return ruleFile{
+			Like: "npm run",
+			lazy: &defaultSubs10,
+		}, true
+	case "test":
+		return ruleFile{
+			Like:    "npm test",
+			Verdict: "allow",
+			Sandbox: "test",
+		}, true
+	}
+	return ruleFile{}, false
+}
+
+var defaultSubs10 = subSource{names: []string{"build", "lint", "test"}, get: defaultSubs10Rule}
+
+func defaultSubs10Rule(name string) (ruleFile, bool) {
+	switch name {
+	case "build":
+		return ruleFile{
+			Verdict: "allow",
+			Sandbox: "test",
+		}, true
+	case "lint":
+		return ruleFile{
+			Verdict: "allow",
+			Sandbox: "test",
+		}, true
+	case "test":
+		return ruleFile{
+			Verdict: "allow",
+			Sandbox: "test",
+		}, true
+	}
+	return ruleFile{}, false
+}
+
+var defaultSubs11 = subSource{names: []string{"check", "format"}, get: defaultSubs11Rule}
+
+func defaultSubs11Rule(name string) (ruleFile, bool) {
+	switch name {
+	case "check":
+		return ruleFile{
+			Verdict: "allow",
+			Flags:   []string{"--fix", "--diff", "-q", "--quiet", "--statistics", "--show-fixes", "--no-cache", "--unsafe-fixes"},
+			Options: map[string]valueSpec{
+				"--ignore": valueSpec{
+					Type: "any",
+				},
+				"--output-format": valueSpec{
+					Type: "any",
+				},
+				"--select": valueSpec{
+					Type: "any",
+				},
+				"--target-version": valueSpec{
+					Type: "any",
+				},
+			},
+			Sandbox: "test",
+			Examples: examplesFile{
+				Allow: []string{"ruff check .", "ruff check --fix src", "ruff check --select E501 ."},
+			},
+		}, true
+	case "format":
+		return ruleFile{
+			Verdict: "allow",
+			Flags:   []string{"--check", "--diff", "-q", "--quiet", "--no-cache"},
+			Sandbox: "test",
+			Examples: examplesFile{
+				Allow: []string{"ruff format .", "ruff format --check src"},
+			},
+		}, true
+	}
+	return ruleFile{}, false
+}
+
+var defaultSubs12 = subSource{names: []string{"build", "lint", "run", "test"}, get: defaultSubs12Rule}
+
+func defaultSubs12Rule(name string) (ruleFile, bool) {
+	switch name {
+	case "build":
+		return ruleFile{
+			Verdict: "allow",
+			Sandbox: "test",
+		}, true
+	case "lint":
+		return ruleFile{
+			Verdict: "allow",
+			Sandbox: "test",
+		}, true
+	case "run":
+		return ruleFile{
+			Like: "npm run",
+			lazy: &defaultSubs13,
+		}, true
+	case "test":
+		return ruleFile{
+			Verdict: "allow",
+			Sandbox: "test",
+		}, true
+	}
+	return ruleFile{}, false
+}
+
+var defaultSubs13 = subSource{names: []string{"build", "lint", "test"}, get: defaultSubs13Rule}
+
+func defaultSubs13Rule(name string) (ruleFile, bool) {
+	switch name {
+	case "build":
+		return ruleFile{
+			Verdict: "allow",
+			Sandbox: "test",
+		}, true
+	case "lint":
+		return ruleFile{
+			Verdict: "allow",
+			Sandbox: "test",
+		}, true
+	case "test":
+		return ruleFile{
+			Verdict: "allow",
+			Sandbox: "test",
 		}, true
 	}
 	return ruleFile{}, false

@@ -109,6 +109,7 @@ type ruleFile struct {
 	PatternFirst  bool         `toml:"pattern_first"`  // its first operand is a pattern, unless -e, -f or --files name it
 	OptionsFirst  bool         `toml:"options_first"`  // options end at the first operand: later words are operands, however they look
 	Children      []string     `toml:"children"`
+	Sandbox       string       `toml:"sandbox"` // the sandbox profile it is allowed in: read-only, build or test
 	Examples      examplesFile `toml:"examples"`
 	// lazy, in the generated default policy, stands for Sub: it builds a
 	// subcommand's rule only when a call names it.

@@ -42,6 +42,7 @@ type Rule struct {
 	Exec         map[string]bool // find -exec style: these options start a command ended by ; or +
 	Shell        string          // "bash" or "sh": -c SCRIPT is parsed and checked
 	Interp       bool            // without a script operand, it runs code from standard input
+	Sandbox      string          // the sandbox profile it is allowed in, "" when it needs none
 }
 
 type style int
@@ -219,6 +220,15 @@ func (c *compiler) compileNode(p *Policy, id string, parent *Rule, rf *ruleFile,
 		n.ArgsWith = append(n.ArgsWith, a)
 	}
 	n.Interp = rf.Interpreter
+	switch rf.Sandbox {
+	case "", "read-only", "build", "test":
+		n.Sandbox = rf.Sandbox
+	default:
+		return nil, errf(append(key, "sandbox"), "sandbox = %q: want read-only, build or test", rf.Sandbox)
+	}
+	if n.Sandbox == "" && parent != nil {
+		n.Sandbox = parent.Sandbox
+	}
 	n.ReadOnly = rf.ReadOnly || parent != nil && parent.ReadOnly && strings.HasSuffix(id, " --")
 	if rf.Config != "" && rf.Config != "git" && rf.Config != "go" {
 		return nil, errf(append(key, "config"), "config = %q: want git or go", rf.Config)

@@ -63,6 +63,7 @@ func runCheck(_ context.Context, s stdio, env getenv, args []string) error {
 		return usageError(s, "check", "--cwd: %v", err)
 	}
 	call := callContext(env, abs, shell, *readOnly)
+	call.Run, call.NoRun = runCommand(call.Guard, *config, *readOnly) // as guard hook would
 	call.Tool = *tool
 	if call.Input, err = agent.ClaudeInput(*tool, in); err != nil {
 		return usageError(s, "check", "--input: %v", err)

@@ -45,7 +45,7 @@ func FuzzHook(f *testing.F) {
 	}
 	for _, s := range []string{
 		`{"session_id":"s","transcript_path":"/tmp/t.jsonl","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git status","description":"status"},"cwd":"` + cwd + `"}`,
-		`{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"npm test"},"cwd":"` + cwd + `"}`,
+		`{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"gradle test"},"cwd":"` + cwd + `"}`,
 		`{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -rf /"},"cwd":"` + cwd + `"}`,
 		`{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls -la | wc -l && git log --oneline -5"},"cwd":"` + cwd + `"}`,
 		`{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"echo $(id) > /etc/passwd"},"cwd":"` + cwd + `"}`,

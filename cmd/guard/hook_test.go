@@ -197,7 +197,7 @@ func TestHookAnswers(t *testing.T) {
 	}{
 		{"allow", hookTestCall(dir, "git status"), "allow", "guard (policy default): allowed: git status is allowed"},
 		{"allow pipeline", hookTestCall(dir, "git log --oneline | head -5"), "allow", "guard (policy default): allowed: every part is allowed: git log --oneline; head -5"},
-		{"ask", hookTestCall(dir, "npm test"), "ask", "guard (policy default): needs approval: no rule for npm"},
+		{"ask", hookTestCall(dir, "gradle test"), "ask", "guard (policy default): needs approval: no rule for gradle"},
 		{"allow Read", `{"hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"/x"},"cwd":"` + dir + `"}`, "allow", "guard (policy default): allowed: Read: reading /x"},
 		{"no hook_event_name", `{"tool_name":"Bash","tool_input":{"command":"git status"},"cwd":"` + dir + `"}`, "allow", "guard (policy default): allowed: git status is allowed"},
 		{"trailing whitespace", hookTestCall(dir, "git status") + "\n\n  \t", "allow", "guard (policy default): allowed: git status is allowed"},
@@ -251,8 +251,17 @@ func hookTestCheckAnswer(stdout, decision string) string {
 	if err := json.Unmarshal(top["hookSpecificOutput"], &inner); err != nil {
 		return "hookSpecificOutput is not an object: " + hookTestQuote(stdout)
 	}
+	if up, ok := inner["updatedInput"]; ok {
+		// A rewrite: an allow, to run the command under guard run.
+		m, _ := up.(map[string]any)
+		cmd, _ := m["command"].(string)
+		if inner["permissionDecision"] != "allow" || !strings.Contains(cmd, "' 'run' ") || !strings.Contains(cmd, " -- bash --noprofile --norc -c '") {
+			return "updatedInput is not an allowed command run under guard run: " + hookTestQuote(stdout)
+		}
+		delete(inner, "updatedInput")
+	}
 	if len(inner) != 3 {
-		return "hookSpecificOutput does not have exactly hookEventName, permissionDecision and permissionDecisionReason: " + hookTestQuote(stdout)
+		return "hookSpecificOutput does not have exactly hookEventName, permissionDecision and permissionDecisionReason (and updatedInput for a rewrite): " + hookTestQuote(stdout)
 	}
 	if inner["hookEventName"] != "PreToolUse" {
 		return "hookEventName is not PreToolUse: " + hookTestQuote(stdout)
@@ -416,7 +425,7 @@ func TestHookExits(t *testing.T) {
 		want    int
 	}{
 		{"git status", 0},
-		{"npm test", 0}, // ask
+		{"gradle test", 0}, // ask
 		{"rm -rf /", 2},
 	} {
 		var out, errb bytes.Buffer
