@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"runtime"
 	"strconv"
+	"syscall"
 
 	"github.com/landlock-lsm/go-landlock/landlock"
 	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
@@ -76,4 +78,28 @@ func Apply(r Rules) error {
 		rules = append(rules, landlock.ConnectTCP(port))
 	}
 	return landlock.V7.BestEffort().Restrict(rules...)
+}
+
+// Exec confines this process to r and executes prog: the program and
+// everything it starts are bound by Landlock and by the seccomp filter of
+// denyNetwork, which holds for the thread that executes. It returns only
+// on failure, and then nothing has run.
+func Exec(r Rules, prog string, argv, env []string) error {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	if err := Apply(r); err != nil {
+		return confineError(err)
+	}
+	if err := denyNetwork(); err != nil {
+		return confineError(err)
+	}
+	return syscall.Exec(prog, argv, env)
+}
+
+// confineError makes err an ErrUnsupported: the process is not confined.
+func confineError(err error) error {
+	if errors.Is(err, ErrUnsupported) {
+		return err
+	}
+	return fmt.Errorf("%w: %v", ErrUnsupported, err)
 }

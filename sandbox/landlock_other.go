@@ -19,3 +19,6 @@ func ABI() int { return 0 }
 func Apply(Rules) error {
 	return fmt.Errorf("%w: guard run uses Landlock, which %s does not have", ErrUnsupported, runtime.GOOS)
 }
+
+// Exec fails: guard confines processes only on Linux.
+func Exec(r Rules, prog string, argv, env []string) error { return Apply(r) }

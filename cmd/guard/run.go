@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -12,7 +13,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 
 	"guard/engine"
 	"guard/policy"
@@ -88,10 +88,10 @@ func runSandboxed(ctx context.Context, s stdio, env getenv, args []string) error
 	if err := os.Chdir(dir); err != nil {
 		return runError(s, "%v", err)
 	}
-	if err := sandbox.Apply(rules); err != nil {
+	err = sandbox.Exec(rules, prog, argv, runEnv(os.Environ()))
+	if errors.Is(err, sandbox.ErrUnsupported) {
 		return runError(s, "the command does not run unconfined: %v", err)
 	}
-	err = syscall.Exec(prog, argv, runEnv(os.Environ()))
 	return runError(s, "executing %s: %v", prog, err)
 }
 
@@ -277,5 +277,6 @@ func explainRules(w io.Writer, r sandbox.Rules) {
 	for _, p := range r.Devices {
 		fmt.Fprintf(w, "device %q\n", p)
 	}
-	fmt.Fprintln(w, "tcp: no connect, no bind")
+	fmt.Fprintln(w, "tcp: no connect, no bind (landlock)")
+	fmt.Fprintln(w, "other internet sockets (udp, so dns; raw; sctp; mptcp) and io_uring: refused (seccomp)")
 }

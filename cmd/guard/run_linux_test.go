@@ -418,3 +418,53 @@ func TestRunGitConfig(t *testing.T) {
 		t.Errorf("git status under guard run ran the repository's fsmonitor")
 	}
 }
+
+// TestRunNetwork: besides TCP, which Landlock refuses, the confined program
+// gets no UDP socket (so no DNS), and no MPTCP or SCTP socket, which
+// Landlock's TCP rules do not see: a seccomp filter refuses them. A Unix
+// socket it still gets.
+func TestRunNetwork(t *testing.T) {
+	if abi := sandbox.ABI(); abi < sandbox.MinABI {
+		t.Skipf("Landlock ABI %d here; guard run needs %d", abi, sandbox.MinABI)
+	}
+	w := newRunWorld(t)
+	udp, err := net.ListenPacket("udp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer udp.Close()
+	port := strconv.Itoa(udp.LocalAddr().(*net.UDPAddr).Port)
+	script := "echo x > /dev/udp/127.0.0.1/" + port
+	plain := exec.Command("bash", "--noprofile", "--norc", "-c", script)
+	if out, err := plain.CombinedOutput(); err != nil {
+		t.Fatalf("unconfined, the UDP send fails too: %v: %s", err, out)
+	}
+	if code, out := w.run(t, nil, "--", "bash", "--noprofile", "--norc", "-c", script); code == 0 || !strings.Contains(out, "not permitted") {
+		t.Errorf("a UDP send under guard run: exit %d: %s", code, out)
+	}
+	py := "/usr/bin/python3" // the system's: a home's shims are not granted
+	if _, err := os.Stat(py); err != nil {
+		t.Logf("no %s: the other socket kinds are not tried", py)
+		return
+	}
+	for _, tc := range []struct {
+		name, code string
+		denied     bool
+	}{
+		{"MPTCP", "socket.socket(socket.AF_INET, socket.SOCK_STREAM, 262)", true},
+		{"SCTP", "socket.socket(socket.AF_INET, socket.SOCK_STREAM, 132)", true},
+		{"raw", "socket.socket(socket.AF_INET, socket.SOCK_RAW, 1)", true},
+		{"UDP over IPv6", "socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)", true},
+		{"nonblocking UDP", "socket.socket(socket.AF_INET, socket.SOCK_DGRAM | socket.SOCK_NONBLOCK)", true},
+		{"Unix", "socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)", false},
+		{"plain TCP", "socket.socket(socket.AF_INET, socket.SOCK_STREAM)", false},
+	} {
+		code, out := w.run(t, nil, "--", py, "-c", "import socket; "+tc.code)
+		switch {
+		case tc.denied && (code == 0 || !strings.Contains(out, "PermissionError")):
+			t.Errorf("%s socket under guard run: exit %d: %s", tc.name, code, out)
+		case !tc.denied && code != 0:
+			t.Errorf("%s socket under guard run: exit %d: %s", tc.name, code, out)
+		}
+	}
+}
