@@ -111,20 +111,20 @@ func TestRunConfines(t *testing.T) {
 		denied bool // under guard run
 		abi    int  // the Landlock ABI that refuses it, when above MinABI
 	}{
-		{"read a key in the home", "cat " + w.home + "/.ssh/id_rsa", true},
-		{"list the home", "ls " + w.home, true},
-		{"read the project's .env", "cat .env", true},
-		{"write outside the writable roots", "echo x > " + w.outside + "/notes", true},
-		{"write git's configuration", "echo '[core] fsmonitor = x' >> .git/config", true},
-		{"plant a git hook", "echo x > .git/hooks/pre-commit", true},
-		{"change the agent's settings", "echo x > .claude/settings.json", true},
-		{"connect to a TCP port", "exec 3<>/dev/tcp/127.0.0.1/" + port, true},
-		{"read the environment of a process outside", "cat /proc/" + strconv.Itoa(os.Getpid()) + "/environ > /dev/null", true},
+		{"read a key in the home", "cat " + w.home + "/.ssh/id_rsa", true, 0},
+		{"list the home", "ls " + w.home, true, 0},
+		{"read the project's .env", "cat .env", true, 0},
+		{"write outside the writable roots", "echo x > " + w.outside + "/notes", true, 0},
+		{"write git's configuration", "echo '[core] fsmonitor = x' >> .git/config", true, 0},
+		{"plant a git hook", "echo x > .git/hooks/pre-commit", true, 0},
+		{"change the agent's settings", "echo x > .claude/settings.json", true, 0},
+		{"connect to a TCP port", "exec 3<>/dev/tcp/127.0.0.1/" + port, true, 0},
+		{"read the environment of a process outside", "cat /proc/" + strconv.Itoa(os.Getpid()) + "/environ > /dev/null", true, 0},
 		{"signal a process outside", "kill -0 " + strconv.Itoa(os.Getpid()), true, 6},
-		{"read the project", "cat go.mod src/main.go", false},
-		{"write in the project", "echo x > src/new.go && cat src/new.go", false},
-		{"write in the temp dir", "echo x > " + w.tmp + "/scratch && rm " + w.tmp + "/scratch", false},
-		{"write to /dev/null", "echo x > /dev/null", false},
+		{"read the project", "cat go.mod src/main.go", false, 0},
+		{"write in the project", "echo x > src/new.go && cat src/new.go", false, 0},
+		{"write in the temp dir", "echo x > " + w.tmp + "/scratch && rm " + w.tmp + "/scratch", false, 0},
+		{"write to /dev/null", "echo x > /dev/null", false, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if sandbox.ABI() < tc.abi {
