@@ -141,11 +141,15 @@ func (d *decider) decide() {
 		d.add(Leaf{Verdict: Deny, Kind: "input", Text: name, Why: fmt.Sprintf("the call's working directory %q is not an absolute path", d.call.Cwd)})
 		return
 	}
-	if d.readOnly() && !readOnlyKind(kind, t) && (kind != KindShell || !d.p.ReadOnlyShell) {
+	// In read-only mode the read-only shell commands run in the read-only
+	// sandbox where it can run (sandboxed rewrites them), and only where
+	// the policy says read_only_shell otherwise.
+	if d.readOnly() && !readOnlyKind(kind, t) && (kind != KindShell || !d.p.ReadOnlyShell && len(d.call.Run) == 0) {
 		why := fmt.Sprintf("%s may write files or run code", name)
 		hint := "read, search and list files instead"
 		if kind == KindShell {
-			why, hint = fmt.Sprintf("the policy does not allow %s in read-only mode", name), "read, search and list files instead; the policy can allow read-only shell commands with read_only_shell = true"
+			why = fmt.Sprintf("the policy does not allow %s in read-only mode without the sandbox (%s)", name, cmpOr(d.call.NoRun, "guard run is not available"))
+			hint = "read, search and list files instead; the policy can allow read-only shell commands without the sandbox with read_only_shell = true"
 		}
 		d.add(Leaf{Verdict: Deny, Kind: "tool", Text: name, Rule: "read-only", Why: why, Hint: hint})
 		return
@@ -182,6 +186,14 @@ func (d *decider) decide() {
 
 // readOnlyKind reports whether read-only mode may allow a call of this
 // kind, or of a tool of this tier.
+// cmpOr returns s, or def when s is "".
+func cmpOr(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
 func readOnlyKind(k Kind, t policy.Tier) bool {
 	switch k {
 	case KindRead, KindList, KindSearch:

@@ -230,3 +230,39 @@ func TestDeadline(t *testing.T) {
 		t.Errorf("before the deadline: %s, want allow: %s", d.Verdict, d.Reason())
 	}
 }
+
+// TestReadOnlySandbox: in read-only mode the read-only shell commands are
+// allowed where the sandbox runs, rewritten to run in its read-only form;
+// where it cannot, the shell is denied unless the policy says
+// read_only_shell; what writes is denied either way.
+func TestReadOnlySandbox(t *testing.T) {
+	p, err := policy.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	layers := &policy.Layers{User: p}
+	call := func(command string, run []string) Call {
+		c := ExampleCall(command)
+		c.Tool, c.Kind, c.ReadOnly, c.Run, c.NoRun = "Bash", "", true, run, "no Landlock here"
+		return c
+	}
+	run := []string{"/usr/local/bin/guard", "run", "--read-only"}
+	d := DecideLayers(layers, call("git status", run))
+	if d.Verdict != Allow || d.Rewrite == nil || !strings.Contains(d.Rewrite.Command, "'--read-only' -- bash") {
+		t.Errorf("with the sandbox: %s, rewrite %+v; want allow in the read-only sandbox", d.Verdict, d.Rewrite)
+	}
+	if d := DecideLayers(layers, call("touch x", run)); d.Verdict != Deny {
+		t.Errorf("touch with the sandbox: %s, want deny", d.Verdict)
+	}
+	d = DecideLayers(layers, call("git status", nil))
+	if d.Verdict != Deny || d.Rewrite != nil || !strings.Contains(d.Reason(), "no Landlock here") {
+		t.Errorf("without the sandbox: %s, %s; want deny, saying why", d.Verdict, d.Reason())
+	}
+	review, err := policy.Builtin("review") // read_only_shell
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := DecideLayers(&policy.Layers{User: review}, call("git status", nil)); d.Verdict != Allow || d.Rewrite != nil {
+		t.Errorf("review without the sandbox: %s, rewrite %+v; want allow as judged", d.Verdict, d.Rewrite)
+	}
+}

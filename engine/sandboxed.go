@@ -39,10 +39,18 @@ func sandboxed(l *policy.Layers, call Call, d *Decision) {
 			}
 		}
 	}
+	if d.ReadOnly {
+		// Read-only mode: every allowed shell call runs in the read-only
+		// sandbox where it can.
+		need = append(need, "read-only")
+	}
 	if !run && len(need) == 0 {
 		return
 	}
 	if len(call.Run) == 0 {
+		if needs == nil && !require {
+			return // read-only mode and read_only_shell: the hook's judgment alone
+		}
 		why := call.NoRun
 		if why == "" {
 			why = "guard run is not available"
@@ -61,7 +69,7 @@ func sandboxed(l *policy.Layers, call Call, d *Decision) {
 		}
 		return
 	}
-	run = run || slices.ContainsFunc(need, func(p string) bool { return p != "read-only" })
+	run = !d.ReadOnly && (run || slices.ContainsFunc(need, func(p string) bool { return p != "read-only" }))
 	dir, body, err := shellparse.Canonical(call.Input.Command, shellparse.Options{Zsh: call.Shell != "bash"})
 	if err != nil {
 		// It parsed for the decision; it must for the rewrite.
