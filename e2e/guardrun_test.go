@@ -3,7 +3,9 @@
 package e2e
 
 import (
+	"bytes"
 	"encoding/json"
+	"os/exec"
 	"strings"
 	"testing"
 
@@ -49,5 +51,35 @@ func TestSandboxedCommand(t *testing.T) {
 	}
 	if got, _ := ans.H.Updated["command"].(string); !strings.Contains(got, "' 'run' -- bash --noprofile --norc -c 'make show'") {
 		t.Errorf("updatedInput.command = %q, want it under guard run", got)
+	}
+}
+
+// TestReadOnlySession: guard hook --read-only, with the real Claude Code.
+// The shell's read-only commands run, in the read-only sandbox, and the
+// model gets their output; the tree is unchanged.
+func TestReadOnlySession(t *testing.T) {
+	t.Parallel()
+	if abi := guardsandbox.ABI(); abi < guardsandbox.MinABI {
+		t.Skipf("Landlock ABI %d here; guard run needs %d", abi, guardsandbox.MinABI)
+	}
+	const token = "e2e-token-readonly-93d1"
+	cmd := "cat notes.txt && find . -name '*.txt'"
+	p := newProject(t)
+	p.writeSettings(p.hook + " --read-only")
+	p.script("Bash", map[string]any{"command": cmd})
+	p.write("notes.txt", token+"\n")
+	o := p.run("Bash")
+	c := p.oneHookCall("Bash", map[string]any{"command": cmd})
+	r := p.oneToolResult(o)
+	if r.IsError || !strings.Contains(r.Text, token) || !strings.Contains(r.Text, "./notes.txt") {
+		t.Errorf("the read-only commands' output did not reach the model (is_error=%v): %q", r.IsError, r.Text)
+	}
+	// guard's answer to the logged call runs it in the read-only sandbox.
+	hook := exec.Command(buildGuard(t), "hook", "--read-only")
+	hook.Stdin = bytes.NewReader(c.raw)
+	hook.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + c.getenv("HOME")}
+	out, err := hook.Output()
+	if err != nil || !strings.Contains(string(out), `'--read-only' -- bash --noprofile --norc -c`) {
+		t.Errorf("guard hook --read-only answers %s (%v), want the command under guard run --read-only", out, err)
 	}
 }
