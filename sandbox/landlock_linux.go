@@ -34,12 +34,21 @@ func ABI() int {
 	return v
 }
 
+// Available reports whether guard run can confine a program here: the
+// kernel's Landlock ABI is MinABI or later.
+func Available() error {
+	if abi := ABI(); abi < MinABI {
+		return fmt.Errorf("%w: Landlock ABI %d, and guard run needs %d (Linux 6.7 or later, with Landlock enabled)", ErrUnsupported, abi, MinABI)
+	}
+	return nil
+}
+
 // Apply confines this process and everything it starts after to r. Paths
 // that do not exist are left out. It fails, and confines nothing, when the
 // kernel's Landlock ABI is below MinABI.
 func Apply(r Rules) error {
-	if abi := ABI(); abi < MinABI {
-		return fmt.Errorf("%w: Landlock ABI %d, and guard run needs %d (Linux 6.7 or later, with Landlock enabled)", ErrUnsupported, abi, MinABI)
+	if err := Available(); err != nil {
+		return err
 	}
 	var rules []landlock.Rule
 	add := func(paths []string, dir func(...string) landlock.FSRule, file func(...string) landlock.FSRule) error {

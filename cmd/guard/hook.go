@@ -359,8 +359,8 @@ func runCommand(guard, config string, readOnly bool) ([]string, string) {
 	if guard == "" {
 		return nil, "guard cannot find its own binary"
 	}
-	if abi := sandbox.ABI(); abi < sandbox.MinABI {
-		return nil, fmt.Sprintf("the kernel's Landlock ABI is %d, and guard run needs %d", abi, sandbox.MinABI)
+	if err := sandbox.Available(); err != nil {
+		return nil, err.Error()
 	}
 	run := []string{guard, "run"}
 	if config != "" {

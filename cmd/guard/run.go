@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -121,6 +122,10 @@ func sandboxRules(l *policy.Layers, call engine.Call, env getenv) (sandbox.Rules
 		return !slices.ContainsFunc(confs, func(c *engine.Confinement) bool { return !c.Cache(p) })
 	}
 	r := sandbox.Rules{Read: slices.Clone(systemRoots), Devices: devices}
+	if runtime.GOOS == "darwin" {
+		// Where macOS keeps what /lib and /etc hold elsewhere (untested).
+		r.Read = append(r.Read, "/System", "/Library", "/private/etc", "/private/var/db/dyld", "/Applications/Xcode.app")
+	}
 	caches := toolCaches(env, call.Home)
 	grants, lists, err := sandbox.Plan(call.Project, readable)
 	if err != nil {
