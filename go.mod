@@ -15,6 +15,6 @@ require (
 
 require (
 	github.com/rogpeppe/go-internal v1.16.0
-	golang.org/x/sys v0.49.0 // indirect
+	golang.org/x/sys v0.49.0
 	golang.org/x/tools v0.38.0 // indirect
 )
