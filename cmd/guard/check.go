@@ -82,6 +82,12 @@ func runCheck(_ context.Context, s stdio, env getenv, args []string) error {
 		err = printJSON(s, layers, &d)
 	} else {
 		err = printDecision(s, layers, &d)
+		if err == nil && d.Rewrite != nil {
+			fmt.Fprintf(s.out, "runs as: %s\n", d.Rewrite.Command)
+		}
+		if err == nil && call.NoRun != "" && d.Kind == engine.KindShell {
+			fmt.Fprintf(s.out, "sandbox: not here (%s): allowed shell commands run as judged, and those allowed only in the sandbox ask\n", call.NoRun)
+		}
 	}
 	if err != nil {
 		return err
@@ -131,6 +137,7 @@ type jsonLeaf struct {
 
 	Programs []string `json:"programs,omitempty"`
 	Children []string `json:"children,omitempty"`
+	Sandbox  []string `json:"sandbox,omitempty"`
 }
 
 type jsonDecision struct {
@@ -140,13 +147,19 @@ type jsonDecision struct {
 	Policy   string     `json:"policy"`
 	ReadOnly bool       `json:"read_only,omitempty"`
 	Leaves   []jsonLeaf `json:"leaves"`
+	// RunsAs is the command the hook answers with instead, to run in the
+	// sandbox.
+	RunsAs string `json:"runs_as,omitempty"`
 }
 
 func printJSON(s stdio, layers *policy.Layers, d *engine.Decision) error {
 	out := jsonDecision{Verdict: d.Verdict.String(), Reason: d.Reason(), Hint: d.Hint(), Policy: layers.Name(), ReadOnly: d.ReadOnly}
+	if d.Rewrite != nil {
+		out.RunsAs = d.Rewrite.Command
+	}
 	for _, l := range d.Leaves {
 		jl := jsonLeaf{Verdict: l.Verdict.String(), Kind: l.Kind, Text: l.Text, Rule: l.Rule, Why: l.Why, Hint: l.Hint,
-			Programs: l.Programs, Children: l.Children}
+			Programs: l.Programs, Children: l.Children, Sandbox: l.Sandbox}
 		if l.Pos.Line > 0 {
 			jl.Pos = l.Pos.String()
 		}

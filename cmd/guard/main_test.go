@@ -5,6 +5,7 @@ package main
 import (
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"guard/sandbox"
 )
 
 var scriptUpdate = flag.Bool("update", false, "update the golden output in testdata/script/*.txtar from the actual output")
@@ -33,6 +36,12 @@ func TestScript(t *testing.T) {
 			home := filepath.Join(env.WorkDir, "home")
 			env.Setenv("HOME", home)
 			return os.MkdirAll(home, 0o755)
+		},
+		Condition: func(cond string) (bool, error) {
+			if cond == "landlock" {
+				return sandbox.Available() == nil, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"status":   scriptStatus,
