@@ -70,7 +70,10 @@ func Apply(r Rules) error {
 	if err := add(r.Read, landlock.RODirs, landlock.ROFiles); err != nil {
 		return err
 	}
-	if err := add(r.Write, landlock.RWDirs, landlock.RWFiles); err != nil {
+	// Moving a file between the writable trees (a compiler's temp file
+	// into the project) needs Landlock's refer right on both.
+	rwDirs := func(paths ...string) landlock.FSRule { return landlock.RWDirs(paths...).WithRefer() }
+	if err := add(r.Write, rwDirs, landlock.RWFiles); err != nil {
 		return err
 	}
 	for _, d := range r.List {

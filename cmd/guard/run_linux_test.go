@@ -473,3 +473,61 @@ func TestRunNetwork(t *testing.T) {
 		}
 	}
 }
+
+// TestRunCargoTest runs cargo test of a fixture crate under guard run: the
+// toolchain (rustup's, read-only) builds it, and the test, which the hook
+// never sees, cannot read a key in the home.
+func TestRunCargoTest(t *testing.T) {
+	if abi := sandbox.ABI(); abi < sandbox.MinABI {
+		t.Skipf("Landlock ABI %d here; guard run needs %d", abi, sandbox.MinABI)
+	}
+	cargo, err := exec.LookPath("cargo")
+	if err != nil {
+		t.Skip("no cargo")
+	}
+	home, _ := os.UserHomeDir()
+	rustup, cargoHome := os.Getenv("RUSTUP_HOME"), os.Getenv("CARGO_HOME")
+	if rustup == "" {
+		rustup = filepath.Join(home, ".rustup")
+	}
+	if cargoHome == "" {
+		cargoHome = filepath.Join(home, ".cargo")
+	}
+	w := newRunWorld(t)
+	files := map[string]string{
+		"Cargo.toml": "[package]\nname = \"fixture\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+		"src/lib.rs": `pub fn sum(a: i32, b: i32) -> i32 { a + b }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn sum() { assert_eq!(super::sum(1, 2), 3); }
+
+    #[test]
+    fn key_out_of_reach() {
+        let home = std::env::var("HOME").unwrap();
+        assert!(std::fs::read(format!("{home}/.ssh/id_rsa")).is_err(), "the test read a key in the home");
+    }
+}
+`,
+	}
+	for name, data := range files {
+		p := filepath.Join(w.proj, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := []string{"PATH=" + filepath.Dir(cargo) + ":/usr/bin:/bin", "RUSTUP_HOME=" + rustup, "CARGO_HOME=" + cargoHome,
+		"CARGO_TARGET_DIR=" + filepath.Join(w.proj, "target")}
+	plain := exec.Command(cargo, "test", "--offline", "-q", "key_out_of_reach")
+	plain.Dir, plain.Env = w.proj, append([]string{"HOME=" + w.home, "TMPDIR=" + w.tmp}, env...)
+	if out, err := plain.CombinedOutput(); err == nil {
+		t.Fatalf("unconfined, the test reads the key, so it must fail: %s", out)
+	}
+	if code, out := w.run(t, env, "--", "cargo", "test", "--offline", "-q"); code != 0 || !strings.Contains(out, "2 passed") {
+		t.Errorf("cargo test under guard run: exit %d: %s", code, out)
+	}
+}
