@@ -86,6 +86,16 @@ func sandboxed(l *policy.Layers, call Call, d *Decision) {
 		// Every part that asked for the sandbox asked for read-only.
 		words = append(words, "'--read-only'")
 	}
+	var own []string // the policy's own profiles the parts were allowed in
+	for _, p := range need {
+		if p != "read-only" && p != "build" && p != "test" && !slices.Contains(own, p) {
+			own = append(own, p)
+		}
+	}
+	slices.Sort(own)
+	for _, p := range own {
+		words = append(words, "'--profile'", shellparse.SingleQuote(p))
+	}
 	words = append(words, "--", "bash", "--noprofile", "--norc", "-c", shellparse.SingleQuote(body))
 	cmd := strings.Join(words, " ")
 	if dir != "" {

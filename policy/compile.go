@@ -117,6 +117,39 @@ func compile(name string, pf *policyFile, rules ruleSource, src []byte) (*Policy
 		return nil, c.errorf([]string{"sandbox", "require"}, "sandbox require = true needs run = true: only commands that run in the sandbox can require it")
 	}
 	p.Sandbox = SandboxPolicy{Run: pf.Sandbox.Run, Require: pf.Sandbox.Require}
+	for _, name := range sortedKeys(pf.Sandbox.Profiles) {
+		spf := pf.Sandbox.Profiles[name]
+		key := []string{"sandbox", name}
+		if builtinProfile(name) {
+			return nil, c.errorf(key, "sandbox %s: a built-in profile; name yours otherwise", name)
+		}
+		if !validProgram(name) {
+			return nil, c.errorf(key, "sandbox %q: a profile's name is letters, digits and -_.", name)
+		}
+		prof := SandboxProfile{Read: spf.Read, Write: spf.Write, Env: spf.Env}
+		for _, list := range [][]string{spf.Read, spf.Write} {
+			for _, p := range list {
+				if !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~/") && !strings.HasPrefix(p, "{") {
+					return nil, c.errorf(key, "sandbox %s: %q: a path is absolute, ~/..., or starts with {project}, {tmp} or {home}", name, p)
+				}
+			}
+		}
+		for _, port := range spf.Ports {
+			prof.Ports = append(prof.Ports, uint16(port))
+		}
+		for k := range spf.Env {
+			if !validEnvPattern(k) || strings.ContainsAny(k, "*?") {
+				return nil, c.errorf(key, "sandbox %s: env %q is not a variable name", name, k)
+			}
+			if k == "BASH_ENV" || k == "ENV" || k == "GOTOOLCHAIN" || strings.HasPrefix(k, "GIT_CONFIG") || strings.HasPrefix(k, "LD_") {
+				return nil, c.errorf(key, "sandbox %s: env %s would undo what guard run sets or make programs run other code", name, k)
+			}
+		}
+		if p.Sandbox.Profiles == nil {
+			p.Sandbox.Profiles = map[string]SandboxProfile{}
+		}
+		p.Sandbox.Profiles[name] = prof
+	}
 	for _, t := range pf.Trust {
 		hex, ok := strings.CutPrefix(t, "sha256:")
 		if !ok || len(hex) != 64 || strings.Trim(strings.ToLower(hex), "0123456789abcdef") != "" {

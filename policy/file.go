@@ -37,10 +37,115 @@ type policyFile struct {
 }
 
 // sandboxFile is the [sandbox] table: whether an allowed shell command
-// runs under guard run, and whether it may run without it.
+// runs under guard run, whether it may run without it, and the policy's
+// own profiles, [sandbox.NAME], beside the built-in read-only, build and
+// test.
 type sandboxFile struct {
-	Run     bool `toml:"run"`
-	Require bool `toml:"require"`
+	Run      bool
+	Require  bool
+	Profiles map[string]sandboxProfileFile
+}
+
+// sandboxProfileFile is a [sandbox.NAME] table: what a command allowed in that
+// profile may reach beyond the build profile's grants.
+type sandboxProfileFile struct {
+	Read  []string          // paths it may also read: absolute, ~/..., or {project}, {tmp}, {home} and a path under it
+	Write []string          // paths it may also write
+	Ports []int             // TCP ports it may connect to
+	Env   map[string]string // variables set for it
+}
+
+// UnmarshalTOML decodes [sandbox]: run and require, and a table for each
+// profile. The table's keys are checked here, for the decoder cannot see
+// into it.
+func (sf *sandboxFile) UnmarshalTOML(data any) error {
+	m, ok := data.(map[string]any)
+	if !ok {
+		return fmt.Errorf("[sandbox] must be a table, not %T", data)
+	}
+	for k, v := range m {
+		switch k {
+		case "run", "require":
+			b, ok := v.(bool)
+			if !ok {
+				return fmt.Errorf("sandbox %s must be true or false, not %T", k, v)
+			}
+			if k == "run" {
+				sf.Run = b
+			} else {
+				sf.Require = b
+			}
+			continue
+		}
+		t, ok := v.(map[string]any)
+		if !ok {
+			return fmt.Errorf("sandbox %s: want run, require, or a profile's table", k)
+		}
+		var pf sandboxProfileFile
+		for pk, pv := range t {
+			var err error
+			switch pk {
+			case "read":
+				pf.Read, err = stringList(pv)
+			case "write":
+				pf.Write, err = stringList(pv)
+			case "ports":
+				list, ok := pv.([]any)
+				if !ok {
+					err = fmt.Errorf("a list of port numbers, not %T", pv)
+				}
+				for _, e := range list {
+					n, ok := e.(int64)
+					if !ok || n < 1 || n > 65535 {
+						err = fmt.Errorf("a port is a number from 1 to 65535, not %v", e)
+						break
+					}
+					pf.Ports = append(pf.Ports, int(n))
+				}
+			case "env":
+				em, ok := pv.(map[string]any)
+				if !ok {
+					err = fmt.Errorf("a table of variables, not %T", pv)
+				}
+				pf.Env = map[string]string{}
+				for ek, ev := range em {
+					s, ok := ev.(string)
+					if !ok {
+						err = fmt.Errorf("variable %s: a string, not %T", ek, ev)
+						break
+					}
+					pf.Env[ek] = s
+				}
+			default:
+				err = fmt.Errorf("unknown key %q: want read, write, ports or env", pk)
+			}
+			if err != nil {
+				return fmt.Errorf("sandbox profile %s: %s: %v", k, pk, err)
+			}
+		}
+		if sf.Profiles == nil {
+			sf.Profiles = map[string]sandboxProfileFile{}
+		}
+		sf.Profiles[k] = pf
+	}
+	return nil
+}
+
+// stringList decodes a TOML list of strings.
+func stringList(v any) ([]string, error) {
+	list, ok := v.([]any)
+	if !ok {
+		return nil, fmt.Errorf("a list of strings, not %T", v)
+	}
+	out := make([]string, 0, len(list))
+	for _, e := range list {
+		s, ok := e.(string)
+		if !ok {
+			return nil, fmt.Errorf("a list of strings, not a %T in it", e)
+		}
+		out = append(out, s)
+	}
+	return out, nil
 }
 
 type pathsFile struct {

@@ -160,7 +160,8 @@ func extend(base *policyFile, baseRules ruleSource, top *policyFile) (*policyFil
 	}
 	out.Redirect = base.Redirect
 	// The sandbox, once on, stays on.
-	out.Sandbox = sandboxFile{Run: base.Sandbox.Run || top.Sandbox.Run, Require: base.Sandbox.Require || top.Sandbox.Require}
+	out.Sandbox = sandboxFile{Run: base.Sandbox.Run || top.Sandbox.Run, Require: base.Sandbox.Require || top.Sandbox.Require,
+		Profiles: mergeProfiles(base.Sandbox.Profiles, top.Sandbox.Profiles)}
 	out.Fetch = base.Fetch
 	if top.Fetch.Allow != nil {
 		out.Fetch.Allow = top.Fetch.Allow
@@ -202,6 +203,22 @@ func extend(base *policyFile, baseRules ruleSource, top *policyFile) (*policyFil
 
 func mergeMaps(base, top map[string]string) map[string]string {
 	out := make(map[string]string, len(base)+len(top))
+	for k, v := range base {
+		out[k] = v
+	}
+	for k, v := range top {
+		out[k] = v
+	}
+	return out
+}
+
+// mergeProfiles returns base's sandbox profiles with top's laid over them,
+// by name.
+func mergeProfiles(base, top map[string]sandboxProfileFile) map[string]sandboxProfileFile {
+	if len(base) == 0 && len(top) == 0 {
+		return nil
+	}
+	out := make(map[string]sandboxProfileFile, len(base)+len(top))
 	for k, v := range base {
 		out[k] = v
 	}

@@ -220,11 +220,11 @@ func (c *compiler) compileNode(p *Policy, id string, parent *Rule, rf *ruleFile,
 		n.ArgsWith = append(n.ArgsWith, a)
 	}
 	n.Interp = rf.Interpreter
-	switch rf.Sandbox {
-	case "", "read-only", "build", "test":
+	switch _, own := p.Sandbox.Profiles[rf.Sandbox]; {
+	case rf.Sandbox == "" || builtinProfile(rf.Sandbox) || own:
 		n.Sandbox = rf.Sandbox
 	default:
-		return nil, errf(append(key, "sandbox"), "sandbox = %q: want read-only, build or test", rf.Sandbox)
+		return nil, errf(append(key, "sandbox"), "sandbox = %q: want read-only, build, test or a profile of the policy's [sandbox]", rf.Sandbox)
 	}
 	if n.Sandbox == "" && parent != nil {
 		n.Sandbox = parent.Sandbox

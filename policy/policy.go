@@ -92,6 +92,21 @@ type SandboxPolicy struct {
 	// Require: where the kernel cannot confine it, an allowed shell
 	// command is asked instead; otherwise it runs as the hook judged it.
 	Require bool
+	// Profiles are the policy's own, by name ([sandbox.NAME]).
+	Profiles map[string]SandboxProfile
+}
+
+// SandboxProfile is what a command allowed in a profile of the policy may
+// reach beyond the build profile's grants.
+type SandboxProfile struct {
+	Read, Write []string // paths: absolute, ~/..., or under {project}, {tmp} or {home}
+	Ports       []uint16 // TCP ports it may connect to
+	Env         map[string]string
+}
+
+// builtinProfile reports whether name is a built-in sandbox profile.
+func builtinProfile(name string) bool {
+	return name == "read-only" || name == "build" || name == "test"
 }
 
 // Example is a command that a policy rule says must get a verdict.

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -47,6 +48,11 @@ func runSandboxed(ctx context.Context, s stdio, env getenv, args []string) error
 	readOnly := fs.Bool("read-only", false, "read-only mode: nothing in the project may be written")
 	cwd := fs.String("cwd", "", "the `directory` the program runs in (default: the current one)")
 	explain := fs.Bool("explain", false, "print the sandbox's rules and the mechanisms in effect, and run nothing")
+	var profiles []string
+	fs.Func("profile", "a `profile` of the policy's [sandbox] to grant as well (repeatable)", func(v string) error {
+		profiles = append(profiles, v)
+		return nil
+	})
 	if err := fs.Parse(args); err != nil {
 		return &exitError{code: runFailed}
 	}
@@ -75,6 +81,10 @@ func runSandboxed(ctx context.Context, s stdio, env getenv, args []string) error
 	if err != nil {
 		return runError(s, "%v", err)
 	}
+	extraEnv, err := addProfiles(s, layers, call, &rules, profiles)
+	if err != nil {
+		return runError(s, "%v", err)
+	}
 	if *explain {
 		explainRules(s.out, rules)
 		return nil
@@ -89,7 +99,7 @@ func runSandboxed(ctx context.Context, s stdio, env getenv, args []string) error
 	if err := os.Chdir(dir); err != nil {
 		return runError(s, "%v", err)
 	}
-	err = sandbox.Exec(rules, prog, argv, runEnv(os.Environ()))
+	err = sandbox.Exec(rules, prog, argv, append(runEnv(os.Environ()), extraEnv...))
 	if errors.Is(err, sandbox.ErrUnsupported) {
 		return runError(s, "the command does not run unconfined: %v", err)
 	}
@@ -181,6 +191,66 @@ func sandboxRules(l *policy.Layers, call engine.Call, env getenv) (sandbox.Rules
 	slices.Sort(r.List)
 	r.List = slices.Compact(r.List)
 	return r, nil
+}
+
+// addProfiles grants the policy's own sandbox profiles: the user's layer's
+// definition of a name, else the project's. A path that does not exist,
+// or that the policy keeps (secret to read; secret or protected to write),
+// is skipped with a warning line. It returns the profiles' variables.
+func addProfiles(s stdio, l *policy.Layers, call engine.Call, r *sandbox.Rules, names []string) ([]string, error) {
+	var env []string
+	for _, name := range names {
+		var prof *policy.SandboxProfile
+		var conf *engine.Confinement
+		for _, p := range l.Policies() {
+			if pr, ok := p.Sandbox.Profiles[name]; ok {
+				prof, conf = &pr, engine.NewConfinement(p, call)
+				break
+			}
+		}
+		if prof == nil {
+			return nil, fmt.Errorf("the policy has no sandbox profile %q", name)
+		}
+		grant := func(paths []string, ok func(string) bool, dst *[]string) {
+			for _, p := range paths {
+				abs := expandProfilePath(p, call)
+				if _, err := os.Stat(abs); abs == "" || err != nil {
+					fmt.Fprintf(s.err, "guard run: warning: sandbox profile %s: %s does not exist; skipped\n", name, p)
+					continue
+				}
+				if !ok(abs) {
+					fmt.Fprintf(s.err, "guard run: warning: sandbox profile %s: %s is kept by the policy; skipped\n", name, p)
+					continue
+				}
+				*dst = append(*dst, abs)
+			}
+		}
+		grant(prof.Read, conf.Read, &r.Read)
+		grant(prof.Write, func(p string) bool { return conf.Read(p) && conf.Cache(p) }, &r.Write)
+		r.Connect = append(r.Connect, prof.Ports...)
+		for _, k := range slices.Sorted(maps.Keys(prof.Env)) {
+			env = append(env, k+"="+prof.Env[k])
+		}
+	}
+	return env, nil
+}
+
+// expandProfilePath makes a profile's path absolute for the call: ~/ and
+// {home} are the home, {project} the project, {tmp} the temp dir; "" when
+// the one it needs is not known.
+func expandProfilePath(p string, call engine.Call) string {
+	for _, ph := range []struct{ name, value string }{{"~/", call.Home + "/"}, {"{home}", call.Home}, {"{project}", call.Project}, {"{tmp}", call.Temp}} {
+		if rest, ok := strings.CutPrefix(p, ph.name); ok {
+			if ph.value == "" || ph.value == "/" {
+				return ""
+			}
+			return filepath.Clean(ph.value + rest)
+		}
+	}
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	return ""
 }
 
 // caches are the toolchains' directories outside the project: read (the

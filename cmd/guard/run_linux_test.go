@@ -531,3 +531,72 @@ mod tests {
 		t.Errorf("cargo test under guard run: exit %d: %s", code, out)
 	}
 }
+
+// TestRunProfile: a rule allowed in a profile of the policy's own
+// ([sandbox.NAME]) runs with what the profile grants beyond the build
+// profile, and nothing else: a port to connect to, a directory of the home
+// to read and one to write, a variable; the key stays out of reach. A path
+// of the profile that does not exist is skipped with a warning, and a
+// profile the policy does not have is refused.
+func TestRunProfile(t *testing.T) {
+	if abi := sandbox.ABI(); abi < sandbox.MinABI {
+		t.Skipf("Landlock ABI %d here; guard run needs %d", abi, sandbox.MinABI)
+	}
+	w := newRunWorld(t)
+	ln, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+	for _, d := range []string{"shared", "out"} {
+		if err := os.MkdirAll(filepath.Join(w.home, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(w.home, "shared", "data"), []byte("shared-data\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	pol := filepath.Join(w.tmp, "policy.toml")
+	src := "version = 1\nextends = \"default\"\n\n[sandbox.net]\nread = [\"~/shared\", \"~/missing\"]\nwrite = [\"~/out\"]\nports = [" + port + "]\nenv = { FIXTURE = \"set\" }\n\n" +
+		"[command.make]\n\n[command.make.sub.net]\nverdict = \"allow\"\nsandbox = \"net\"\n"
+	if err := os.WriteFile(pol, []byte(src), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	makefile := "SHELL := /bin/bash\nnet:\n\texec 3<>/dev/tcp/127.0.0.1/" + port + "\n\tcat $(HOME)/shared/data\n\techo x > $(HOME)/out/x\n\ttest \"$$FIXTURE\" = set\n\t! cat $(HOME)/.ssh/id_rsa\n"
+	if err := os.WriteFile(filepath.Join(w.proj, "Makefile"), []byte(makefile), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	l, _, err := loadFile(pol)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := func(name string) string {
+		return map[string]string{"HOME": w.home, "TMPDIR": w.tmp, "PATH": "/usr/local/bin:/usr/bin:/bin"}[name]
+	}
+	call := callContext(env, w.proj, "bash", false)
+	call.Tool, call.Input, call.Run = "Bash", engine.Input{Command: "make net"}, []string{"guard", "run", "--config", pol}
+	d := (&engine.Engine{Layers: &policy.Layers{User: l}}).Decide(call)
+	if d.Verdict != engine.Allow || d.Rewrite == nil || !strings.Contains(d.Rewrite.Command, "'--profile' 'net' -- bash") {
+		t.Fatalf("make net: %s, rewrite %+v; want allow under guard run --profile net", d.Verdict, d.Rewrite)
+	}
+	code, out := w.run(t, nil, "--config", pol, "--profile", "net", "--", "make", "net")
+	if code != 0 || !strings.Contains(out, "shared-data") || !strings.Contains(out, "~/missing does not exist; skipped") {
+		t.Errorf("make net under guard run --profile net: exit %d: %s", code, out)
+	}
+	if code, out := w.run(t, nil, "--config", pol, "--", "make", "net"); code == 0 {
+		t.Errorf("make net without the profile: exit 0: %s", out)
+	}
+	if code, out := w.run(t, nil, "--config", pol, "--profile", "nope", "--", "true"); code != runFailed || !strings.Contains(out, `no sandbox profile "nope"`) {
+		t.Errorf("an unknown profile: exit %d: %s", code, out)
+	}
+}
