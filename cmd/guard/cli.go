@@ -50,7 +50,7 @@ func init() {
 		{"check", "guard check [--json] [--show-policy] [--read-only] [--shell bash|zsh|auto] [--config FILE] [--cwd DIR] [--tool NAME --input JSON] [--] 'COMMAND'", "explain the decision on a command or tool call", runCheck},
 		{"flags", "guard flags --agent claude [--config FILE] [--read-only]", "print the agent's flags that match the policy", runFlags},
 		{"test", "guard test [--config FILE] FILES...", "run [[case]] files and the policy's examples", runTest},
-		{"run", "guard run [--read-only] [--config FILE] [--cwd DIR] [--explain] -- PROGRAM ARGS...", "run a program in the sandbox the policy gives the project", runSandboxed},
+		{"run", "guard run [--read-only] [--config FILE] [--cwd DIR] [--profile NAME] [--explain] -- PROGRAM ARGS...", "run a program in the sandbox the policy gives the project", runSandboxed},
 		{"version", "guard version", "print guard's version", runVersion},
 		{"help", "guard help", "print this help", runHelp},
 	}
