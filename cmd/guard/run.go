@@ -152,11 +152,12 @@ func sandboxRules(l *policy.Layers, call engine.Call, env getenv) (sandbox.Rules
 			r.Read = append(r.Read, dir)
 		}
 	}
-	for _, dir := range caches.write {
-		// A cache the tool would make on first use cannot be made from
-		// inside: its parent is not granted.
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return r, fmt.Errorf("the build cache %s: %v", dir, err)
+	// A cache the tool would make on first use cannot be made from inside:
+	// its parent is not granted. Go's is made here, since go test is what
+	// runs most; the others are granted where they are already.
+	if len(caches.write) > 0 {
+		if err := os.MkdirAll(caches.write[0], 0o755); err != nil {
+			return r, fmt.Errorf("the build cache %s: %v", caches.write[0], err)
 		}
 	}
 	// The temp dir and the project are written as the policy lets a
@@ -278,7 +279,25 @@ func toolCaches(env getenv, home string) caches {
 		filepath.Join(or("CARGO_HOME", ".cargo"), "bin"), filepath.Join(or("CARGO_HOME", ".cargo"), "registry"),
 		filepath.Join(or("CARGO_HOME", ".cargo"), "git"))
 	c.write = append(c.write, or("GOCACHE", ".cache/go-build"), or("npm_config_cache", ".npm"),
-		or("PIP_CACHE_DIR", ".cache/pip"), or("UV_CACHE_DIR", ".cache/uv"))
+		or("PIP_CACHE_DIR", ".cache/pip"), or("UV_CACHE_DIR", ".cache/uv"), or("YARN_CACHE_FOLDER", ".cache/yarn"),
+		filepath.Join(home, ".cache/pnpm"), filepath.Join(home, ".local/share/pnpm/store"), filepath.Join(home, ".bun/install/cache"),
+		filepath.Join(home, ".cache/node-gyp"))
+	// The search path's directories in the home: the programs there, and a
+	// toolchain's root when the directory is its bin (~/.nvm/versions/node/
+	// v22/bin: node finds npm in ../lib). A bin directly under the home
+	// (~/.local/bin, ~/bin) is granted alone, never its parent.
+	for _, dir := range filepath.SplitList(env("PATH")) {
+		dir = filepath.Clean(dir)
+		if home == "" || !filepath.IsAbs(dir) || !strings.HasPrefix(dir, home+"/") {
+			continue
+		}
+		root := filepath.Dir(dir)
+		if filepath.Base(dir) == "bin" && root != home && filepath.Dir(root) != home {
+			c.read = append(c.read, root)
+			continue
+		}
+		c.read = append(c.read, dir)
+	}
 	c.read = slices.DeleteFunc(c.read, func(s string) bool { return s == "" })
 	c.write = slices.DeleteFunc(c.write, func(s string) bool { return s == "" })
 	return c

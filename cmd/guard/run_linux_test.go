@@ -600,3 +600,39 @@ func TestRunProfile(t *testing.T) {
 		t.Errorf("an unknown profile: exit %d: %s", code, out)
 	}
 }
+
+// TestRunPathTools: a toolchain on the search path inside the home runs
+// under guard run, with its root when its directory is a bin (node under
+// ~/.nvm finds its libraries in ../lib), while a bin directly under the
+// home is granted alone: the rest of ~/.local stays out of reach.
+func TestRunPathTools(t *testing.T) {
+	if abi := sandbox.ABI(); abi < sandbox.MinABI {
+		t.Skipf("Landlock ABI %d here; guard run needs %d", abi, sandbox.MinABI)
+	}
+	w := newRunWorld(t)
+	nvm := filepath.Join(w.home, ".nvm/versions/node/v22")
+	files := map[string]string{
+		nvm + "/bin/tool":                   "#!/bin/sh\ncat \"$(dirname \"$0\")/../lib/data\"\n",
+		nvm + "/lib/data":                   "tool-data\n",
+		w.home + "/.local/bin/tool2":        "#!/bin/sh\necho tool2-ran\n",
+		w.home + "/.local/share/notes/keep": "private\n",
+	}
+	for p, data := range files {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := []string{"PATH=" + nvm + "/bin:" + w.home + "/.local/bin:/usr/bin:/bin"}
+	if code, out := w.run(t, path, "--", "tool"); code != 0 || !strings.Contains(out, "tool-data") {
+		t.Errorf("a toolchain under ~/.nvm: exit %d: %s", code, out)
+	}
+	if code, out := w.run(t, path, "--", "tool2"); code != 0 || !strings.Contains(out, "tool2-ran") {
+		t.Errorf("a program in ~/.local/bin: exit %d: %s", code, out)
+	}
+	if code, out := w.run(t, path, "--", "cat", w.home+"/.local/share/notes/keep"); code == 0 || !strings.Contains(out, "ermission denied") {
+		t.Errorf("the rest of ~/.local: exit %d: %s", code, out)
+	}
+}
