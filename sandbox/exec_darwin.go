@@ -3,6 +3,7 @@
 package sandbox
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"syscall"
@@ -42,3 +43,13 @@ func Exec(r Rules, prog string, argv, env []string) error {
 	args := append([]string{"sandbox-exec", "-p", Seatbelt(r), prog}, argv[1:]...)
 	return syscall.Exec(sandboxExec, args, env)
 }
+
+// ErrNoIsolation is returned by RunIsolated where guard cannot make a
+// network namespace: everywhere but Linux.
+var ErrNoIsolation = errors.New("guard run makes network namespaces only on Linux")
+
+// RunIsolated fails with ErrNoIsolation.
+func RunIsolated(exe string, argv, env []string) (int, error) { return 0, ErrNoIsolation }
+
+// LoopbackUp does nothing: there is no namespace of guard's here.
+func LoopbackUp() error { return nil }

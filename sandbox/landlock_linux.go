@@ -86,6 +86,13 @@ func Apply(r Rules) error {
 			rules = append(rules, landlock.RWFiles(d).WithIoctlDev())
 		}
 	}
+	if r.Isolated {
+		// The network namespace bounds the network; the file system and
+		// the scopes (signals, abstract sockets) stay restricted.
+		cfg := landlock.V7
+		cfg.HandledAccessNet = 0
+		return cfg.BestEffort().Restrict(rules...)
+	}
 	for _, port := range r.Connect {
 		rules = append(rules, landlock.ConnectTCP(port))
 	}
@@ -102,8 +109,10 @@ func Exec(r Rules, prog string, argv, env []string) error {
 	if err := Apply(r); err != nil {
 		return confineError(err)
 	}
-	if err := denyNetwork(); err != nil {
-		return confineError(err)
+	if !r.Isolated {
+		if err := denyNetwork(); err != nil {
+			return confineError(err)
+		}
 	}
 	return syscall.Exec(prog, argv, env)
 }

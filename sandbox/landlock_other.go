@@ -5,6 +5,7 @@
 package sandbox
 
 import (
+	"errors"
 	"fmt"
 	"runtime"
 )
@@ -25,3 +26,13 @@ func Apply(Rules) error {
 
 // Exec fails: guard confines processes only on Linux and macOS.
 func Exec(r Rules, prog string, argv, env []string) error { return Apply(r) }
+
+// ErrNoIsolation is returned by RunIsolated where guard cannot make a
+// network namespace: everywhere but Linux.
+var ErrNoIsolation = errors.New("guard run makes network namespaces only on Linux")
+
+// RunIsolated fails with ErrNoIsolation.
+func RunIsolated(exe string, argv, env []string) (int, error) { return 0, ErrNoIsolation }
+
+// LoopbackUp does nothing: there is no namespace of guard's here.
+func LoopbackUp() error { return nil }

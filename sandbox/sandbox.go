@@ -40,6 +40,9 @@ type Rules struct {
 	// Connect are the TCP ports it may connect to; none, no TCP connect.
 	// It may bind none.
 	Connect []uint16
+	// Isolated says the process is in a network namespace of its own
+	// (RunIsolated): the network is then not restricted otherwise.
+	Isolated bool
 }
 
 // ErrUnsupported is returned where the kernel cannot confine a process

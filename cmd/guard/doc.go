@@ -47,8 +47,9 @@
 // libraries and configuration, the toolchains and their caches, and the
 // project without its secret paths; write the project without its
 // protected paths (nothing in it with --read-only), the temp dir and the
-// build caches; and make no network connection (Landlock refuses TCP, a
-// seccomp filter every other internet socket). The rules come from the same
+// build caches; and reach no network but a loopback of its own (a network
+// namespace where the kernel lets guard make one; else Landlock refuses
+// TCP and a seccomp filter every other internet socket). The rules come from the same
 // policy layers as guard hook's; --explain prints them. It never runs a
 // program unconfined: when the policy does not load or the kernel's
 // Landlock is older than ABI 4 it exits 125 and runs nothing.

@@ -48,6 +48,7 @@ func runSandboxed(ctx context.Context, s stdio, env getenv, args []string) error
 	readOnly := fs.Bool("read-only", false, "read-only mode: nothing in the project may be written")
 	cwd := fs.String("cwd", "", "the `directory` the program runs in (default: the current one)")
 	explain := fs.Bool("explain", false, "print the sandbox's rules and the mechanisms in effect, and run nothing")
+	isolated := fs.Bool("isolated", false, "(inside guard run's own network namespace; set by guard run itself)")
 	var profiles []string
 	fs.Func("profile", "a `profile` of the policy's [sandbox] to grant as well (repeatable)", func(v string) error {
 		profiles = append(profiles, v)
@@ -98,6 +99,29 @@ func runSandboxed(ctx context.Context, s stdio, env getenv, args []string) error
 	}
 	if err := os.Chdir(dir); err != nil {
 		return runError(s, "%v", err)
+	}
+	switch {
+	case *isolated:
+		// In the namespace guard run made: its loopback, and nothing else.
+		if err := sandbox.LoopbackUp(); err != nil {
+			fmt.Fprintf(s.err, "guard run: warning: the loopback device: %v\n", err)
+		}
+		rules.Isolated = true
+	case len(rules.Connect) == 0:
+		// A profile's ports are on other hosts; without any, the program
+		// gets a network namespace of its own where the kernel lets guard
+		// make one, and guard run's Landlock and seccomp rules of the
+		// network otherwise.
+		exe, err := os.Executable()
+		if err == nil {
+			code, err := sandbox.RunIsolated(exe, append([]string{"guard", "run", "--isolated"}, args...), os.Environ())
+			if err == nil {
+				return &exitError{code: code}
+			}
+			if !errors.Is(err, sandbox.ErrNoIsolation) {
+				return runError(s, "%v", err)
+			}
+		}
 	}
 	err = sandbox.Exec(rules, prog, argv, append(runEnv(os.Environ()), extraEnv...))
 	if errors.Is(err, sandbox.ErrUnsupported) {
@@ -371,6 +395,12 @@ func explainRules(w io.Writer, r sandbox.Rules) {
 	for _, p := range r.Devices {
 		fmt.Fprintf(w, "device %q\n", p)
 	}
-	fmt.Fprintln(w, "tcp: no connect, no bind (landlock)")
+	for _, p := range r.Connect {
+		fmt.Fprintf(w, "connect tcp %d\n", p)
+	}
+	if len(r.Connect) == 0 {
+		fmt.Fprintln(w, "network: a namespace of its own, with its own loopback only, where the kernel lets guard make one; else as below")
+	}
+	fmt.Fprintln(w, "tcp: no bind, no connect but to the ports above (landlock)")
 	fmt.Fprintln(w, "other internet sockets (udp, so dns; raw; sctp; mptcp) and io_uring: refused (seccomp)")
 }

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"guard/engine"
 	"guard/policy"
@@ -139,12 +140,33 @@ func TestRunConfines(t *testing.T) {
 			switch {
 			case tc.denied && code == 0:
 				t.Errorf("guard run let it through: %s", out)
-			case tc.denied && !strings.Contains(out, "ermission denied") && !strings.Contains(out, "not permitted"):
+			case tc.denied && !strings.Contains(out, "ermission denied") && !strings.Contains(out, "not permitted") &&
+				!strings.Contains(out, "Connection refused"): // in its own network namespace the host's port is not there
 				t.Errorf("exit %d, want a permission error: %s", code, out)
 			case !tc.denied && code != 0:
 				t.Errorf("exit %d: %s", code, out)
 			}
 		})
+	}
+}
+
+// TestRunTCPLandlock: where guard run cannot make a network namespace
+// ($GUARD_TEST_NO_NETNS=1 stands in), Landlock refuses a TCP connect to the
+// host's loopback.
+func TestRunTCPLandlock(t *testing.T) {
+	if abi := sandbox.ABI(); abi < sandbox.MinABI {
+		t.Skipf("Landlock ABI %d here; guard run needs %d", abi, sandbox.MinABI)
+	}
+	w := newRunWorld(t)
+	ln, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+	code, out := w.run(t, []string{"GUARD_TEST_NO_NETNS=1"}, "--", "bash", "--noprofile", "--norc", "-c", "exec 3<>/dev/tcp/127.0.0.1/"+port)
+	if code == 0 || !strings.Contains(out, "ermission denied") {
+		t.Errorf("a TCP connect without the namespace: exit %d: %s", code, out)
 	}
 }
 
@@ -301,8 +323,9 @@ func TestRunRewrite(t *testing.T) {
 }
 
 // TestRunGoTest runs go test of a fixture module under guard run: the
-// build works (toolchain, module and build caches), and the test code,
-// which the hook never sees, cannot read a key in the home.
+// build works (toolchain, module and build caches), a test server on the
+// loopback works, and the test code, which the hook never sees, cannot
+// read a key in the home.
 func TestRunGoTest(t *testing.T) {
 	if abi := sandbox.ABI(); abi < sandbox.MinABI {
 		t.Skipf("Landlock ABI %d here; guard run needs %d", abi, sandbox.MinABI)
@@ -335,6 +358,25 @@ func TestKeyOutOfReach(t *testing.T) {
 	if _, err := os.ReadFile(os.Getenv("HOME") + "/.ssh/id_rsa"); err == nil {
 		t.Fatal("the test read a key in the home")
 	}
+}
+`,
+		"pkg/server_test.go": `package pkg
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"testing"
+)
+
+// A test server on the loopback, as many test suites start one.
+func TestServer(t *testing.T) {
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	defer s.Close()
+	resp, err := http.Get(s.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
 }
 `,
 	}
@@ -424,10 +466,14 @@ func TestRunGitConfig(t *testing.T) {
 	}
 }
 
-// TestRunNetwork: besides TCP, which Landlock refuses, the confined program
-// gets no UDP socket (so no DNS), and no MPTCP or SCTP socket, which
-// Landlock's TCP rules do not see: a seccomp filter refuses them. A Unix
-// socket it still gets.
+// TestRunNetwork: the confined program reaches nothing on the network but
+// a loopback of its own. In its own network namespace, the way guard run
+// takes where the kernel lets it, a UDP datagram sent to a listener of the
+// host's loopback never arrives, and a test server of its own works. The
+// other way ($GUARD_TEST_NO_NETNS=1): besides TCP, which Landlock refuses,
+// a seccomp filter refuses UDP (so DNS), MPTCP and SCTP, which Landlock's
+// TCP rules do not see, and raw sockets, while Unix and plain TCP sockets
+// are still made.
 func TestRunNetwork(t *testing.T) {
 	if abi := sandbox.ABI(); abi < sandbox.MinABI {
 		t.Skipf("Landlock ABI %d here; guard run needs %d", abi, sandbox.MinABI)
@@ -439,18 +485,34 @@ func TestRunNetwork(t *testing.T) {
 	}
 	defer udp.Close()
 	port := strconv.Itoa(udp.LocalAddr().(*net.UDPAddr).Port)
-	script := "echo x > /dev/udp/127.0.0.1/" + port
-	plain := exec.Command("bash", "--noprofile", "--norc", "-c", script)
-	if out, err := plain.CombinedOutput(); err != nil {
-		t.Fatalf("unconfined, the UDP send fails too: %v: %s", err, out)
+	received := func() bool {
+		udp.SetReadDeadline(time.Now().Add(300 * time.Millisecond))
+		buf := make([]byte, 64)
+		_, _, err := udp.ReadFrom(buf)
+		return err == nil
 	}
-	if code, out := w.run(t, nil, "--", "bash", "--noprofile", "--norc", "-c", script); code == 0 || !strings.Contains(out, "not permitted") {
-		t.Errorf("a UDP send under guard run: exit %d: %s", code, out)
+	send := []string{"--", "bash", "--noprofile", "--norc", "-c", "echo x > /dev/udp/127.0.0.1/" + port}
+	plain := exec.Command(send[1], send[2:]...)
+	if out, err := plain.CombinedOutput(); err != nil || !received() {
+		t.Fatalf("unconfined, the datagram does not arrive either: %v: %s", err, out)
+	}
+	for _, env := range [][]string{nil, {"GUARD_TEST_NO_NETNS=1"}} {
+		code, out := w.run(t, env, send...)
+		if received() {
+			t.Errorf("%v: a UDP datagram from under guard run reached the host (exit %d: %s)", env, code, out)
+		}
+		if env != nil && (code == 0 || !strings.Contains(out, "not permitted")) {
+			t.Errorf("%v: a UDP send: exit %d, want a refused socket: %s", env, code, out)
+		}
 	}
 	py := "/usr/bin/python3" // the system's: a home's shims are not granted
 	if _, err := os.Stat(py); err != nil {
 		t.Logf("no %s: the other socket kinds are not tried", py)
 		return
+	}
+	server := "import socket; s = socket.socket(); s.bind(('127.0.0.1', 0)); s.listen(1); c = socket.create_connection(s.getsockname()); c.close()"
+	if code, out := w.run(t, nil, "--", py, "-c", server); code != 0 {
+		t.Errorf("a test server on its own loopback: exit %d: %s", code, out)
 	}
 	for _, tc := range []struct {
 		name, code string
@@ -464,7 +526,7 @@ func TestRunNetwork(t *testing.T) {
 		{"Unix", "socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)", false},
 		{"plain TCP", "socket.socket(socket.AF_INET, socket.SOCK_STREAM)", false},
 	} {
-		code, out := w.run(t, nil, "--", py, "-c", "import socket; "+tc.code)
+		code, out := w.run(t, []string{"GUARD_TEST_NO_NETNS=1"}, "--", py, "-c", "import socket; "+tc.code)
 		switch {
 		case tc.denied && (code == 0 || !strings.Contains(out, "PermissionError")):
 			t.Errorf("%s socket under guard run: exit %d: %s", tc.name, code, out)
