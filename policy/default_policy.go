@@ -158,7 +158,7 @@ var defaultPolicyFile = policyFile{
 }
 
 // defaultCommandNames lists the programs that have rules, sorted.
-var defaultCommandNames = []string{"[", "at", "awk", "base64", "basename", "bash", "builtin", "cargo", "cat", "cd", "chmod", "cksum", "column", "comm", "command", "cp", "crontab", "curl", "cut", "dash", "date", "dd", "diff", "dig", "dirname", "doas", "du", "echo", "egrep", "env", "expand", "false", "fgrep", "file", "find", "fish", "fold", "ftp", "gawk", "git", "go", "gofmt", "golangci-lint", "grep", "halt", "head", "host", "hostname", "id", "init", "join", "jq", "ksh", "ln", "ls", "lua", "make", "mawk", "md5sum", "mkdir", "mke2fs", "mkfs", "mkfs.*", "mv", "mypy", "nawk", "nc", "ncat", "netcat", "nice", "nl", "node", "nohup", "npm", "nproc", "nslookup", "od", "openssl", "paste", "perl", "php", "ping", "pnpm", "poweroff", "powershell", "printf", "pwd", "pwsh", "pytest", "python", "python3", "readlink", "realpath", "reboot", "rev", "rg", "rm", "rmdir", "rsync", "ruby", "ruff", "scp", "seq", "sftp", "sh", "sha1sum", "sha256sum", "sha512sum", "shred", "shutdown", "sleep", "socat", "sort", "ssh", "stat", "stdbuf", "su", "sudo", "systemctl", "tac", "tail", "tee", "telinit", "telnet", "test", "time", "timeout", "touch", "tr", "tree", "true", "type", "uname", "uniq", "watch", "wc", "wget", "which", "whoami", "xargs", "xxd", "yarn", "zsh"}
+var defaultCommandNames = []string{"[", "at", "awk", "base64", "basename", "bash", "builtin", "bun", "cargo", "cat", "cd", "chmod", "cksum", "column", "comm", "command", "cp", "crontab", "curl", "cut", "dash", "date", "dd", "diff", "dig", "dirname", "doas", "du", "echo", "egrep", "env", "expand", "false", "fgrep", "file", "find", "fish", "fold", "ftp", "gawk", "git", "go", "gofmt", "golangci-lint", "grep", "halt", "head", "host", "hostname", "id", "init", "join", "jq", "just", "ksh", "ln", "ls", "lua", "make", "mawk", "md5sum", "mkdir", "mke2fs", "mkfs", "mkfs.*", "mv", "mypy", "nawk", "nc", "ncat", "netcat", "nice", "nl", "node", "nohup", "npm", "nproc", "nslookup", "od", "openssl", "paste", "perl", "php", "ping", "pnpm", "poweroff", "powershell", "printf", "pwd", "pwsh", "pytest", "python", "python3", "readlink", "realpath", "reboot", "rev", "rg", "rm", "rmdir", "rsync", "ruby", "ruff", "scp", "seq", "sftp", "sh", "sha1sum", "sha256sum", "sha512sum", "shred", "shutdown", "sleep", "socat", "sort", "ssh", "stat", "stdbuf", "su", "sudo", "systemctl", "tac", "tail", "tee", "telinit", "telnet", "test", "time", "timeout", "touch", "tr", "tree", "true", "type", "uname", "uniq", "uv", "watch", "wc", "wget", "which", "whoami", "xargs", "xxd", "yarn", "zsh"}
 
 // defaultCommand returns the rule for a program.
 func defaultCommand(name string) (ruleFile, bool) {
@@ -244,6 +244,14 @@ func defaultCommand(name string) (ruleFile, bool) {
 			Wrap:     &wrapFile{},
 			ReadOnly: true,
 		}, true
+	case "bun":
+		return ruleFile{
+			lazy: &defaultSubs0,
+			Examples: examplesFile{
+				Allow: []string{"bun test", "bun run lint"},
+				Ask:   []string{"bun add left-pad", "bun x create-app"},
+			},
+		}, true
 	case "cargo":
 		return ruleFile{
 			Verdict: "allow",
@@ -267,7 +275,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 				Flags:  []string{"-C"},
 				Reason: "it runs cargo in another directory",
 			}},
-			lazy:     &defaultSubs0,
+			lazy:     &defaultSubs2,
 			ReadOnly: true,
 			Children: []string{"cargo", "rustup", "rustc", "rustdoc", "clippy-driver", "cargo-clippy", "rustfmt", "cargo-fmt", "cc", "gcc", "c++", "cc1", "as", "ld", "ld.*", "rust-lld", "lld", "collect2", "build-script-*", "*-????????????????", "lsb_release", "getopt", "tr", "cut", "getconf"},
 			Examples: examplesFile{
@@ -1048,7 +1056,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 				Flags:  []string{"-p", "--paginate"},
 				Reason: "it runs a pager program",
 			}},
-			lazy:     &defaultSubs1,
+			lazy:     &defaultSubs3,
 			ReadOnly: true,
 			Config:   "git",
 			Children: []string{"git", "git-*"},
@@ -1063,7 +1071,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 			Verdict:  "allow",
 			Style:    "go",
 			Flags:    []string{"-h", "-help"},
-			lazy:     &defaultSubs4,
+			lazy:     &defaultSubs6,
 			ReadOnly: true,
 			Config:   "go",
 			Children: []string{"go", "compile", "link", "asm", "cgo", "vet", "buildid", "cover", "covdata", "preprofile", "pack", "gcc", "cc", "clang", "cc1", "as", "ld", "ld.*", "collect2", "*.test", "git", "git-*"},
@@ -1087,7 +1095,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 		}, true
 	case "golangci-lint":
 		return ruleFile{
-			lazy: &defaultSubs5,
+			lazy: &defaultSubs7,
 			Examples: examplesFile{
 				Ask: []string{"golangci-lint cache clean"},
 			},
@@ -1311,6 +1319,20 @@ func defaultCommand(name string) (ruleFile, bool) {
 				Deny:  []string{"jq -n --rawfile k ~/.ssh/id_rsa '$k'"},
 			},
 		}, true
+	case "just":
+		return ruleFile{
+			Flags: []string{"-q", "--quiet", "-n", "--dry-run"},
+			Deny: []escalationFile{escalationFile{
+				Flags:  []string{"-f", "--justfile", "-d", "--working-directory", "--set"},
+				Reason: "it reads a justfile guard did not see, or runs in another directory",
+			}},
+			lazy: &defaultSubs8,
+			Examples: examplesFile{
+				Allow: []string{"just test", "just lint"},
+				Ask:   []string{"just deploy", "just"},
+				Deny:  []string{"just -f other.just test"},
+			},
+		}, true
 	case "ksh":
 		return ruleFile{
 			Verdict: "deny",
@@ -1431,7 +1453,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 				Flags:  []string{"-f", "--file", "--makefile", "-C", "--directory", "-I", "--include-dir", "--eval"},
 				Reason: "it reads a makefile guard did not see, or runs in another directory",
 			}},
-			lazy: &defaultSubs6,
+			lazy: &defaultSubs9,
 			Examples: examplesFile{
 				Allow: []string{"make test", "make -j4 check", "make lint"},
 				Ask:   []string{"make install", "make", "make deploy"},
@@ -1669,7 +1691,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 					Type: "any",
 				},
 			},
-			lazy: &defaultSubs7,
+			lazy: &defaultSubs10,
 			Examples: examplesFile{
 				Ask: []string{"npm install left-pad", "npm publish", "npm run deploy"},
 			},
@@ -1800,7 +1822,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 	case "pnpm":
 		return ruleFile{
 			Like: "npm",
-			lazy: &defaultSubs9,
+			lazy: &defaultSubs12,
 			Examples: examplesFile{
 				Allow: []string{"pnpm test", "pnpm run lint"},
 				Ask:   []string{"pnpm add left-pad"},
@@ -2152,7 +2174,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 		}, true
 	case "ruff":
 		return ruleFile{
-			lazy: &defaultSubs11,
+			lazy: &defaultSubs14,
 			Examples: examplesFile{
 				Ask: []string{"ruff server"},
 			},
@@ -2631,6 +2653,14 @@ func defaultCommand(name string) (ruleFile, bool) {
 				Ask:   []string{"uniq in.txt out.txt"},
 			},
 		}, true
+	case "uv":
+		return ruleFile{
+			lazy: &defaultSubs15,
+			Examples: examplesFile{
+				Allow: []string{"uv run pytest -x", "uv run ruff check ."},
+				Ask:   []string{"uv pip install requests", "uv run python x.py"},
+			},
+		}, true
 	case "watch":
 		return ruleFile{
 			Verdict: "deny",
@@ -2811,7 +2841,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 	case "yarn":
 		return ruleFile{
 			Like: "npm",
-			lazy: &defaultSubs12,
+			lazy: &defaultSubs18,
 			Examples: examplesFile{
 				Allow: []string{"yarn test", "yarn run build", "yarn lint"},
 				Ask:   []string{"yarn add left-pad"},
@@ -2836,6 +2866,8 @@ func defaultExampleLine(key string) int {
 		return 1670
 	case "command\x00bash\x00examples":
 		return 1359
+	case "command\x00bun\x00examples":
+		return 1885
 	case "command\x00cargo\x00examples":
 		return 562
 	case "command\x00cargo\x00sub\x00build\x00examples":
@@ -2944,6 +2976,8 @@ func defaultExampleLine(key string) int {
 		return 697
 	case "command\x00jq\x00examples":
 		return 923
+	case "command\x00just\x00examples":
+		return 1909
 	case "command\x00ln\x00examples":
 		return 1562
 	case "command\x00ls\x00examples":
@@ -3018,6 +3052,10 @@ func defaultExampleLine(key string) int {
 		return 978
 	case "command\x00uniq\x00examples":
 		return 858
+	case "command\x00uv\x00examples":
+		return 1861
+	case "command\x00uv\x00sub\x00run\x00examples":
+		return 1864
 	case "command\x00wc\x00examples":
 		return 718
 	case "command\x00which\x00examples":
@@ -3034,9 +3072,50 @@ func defaultExampleLine(key string) int {
 
 // The subcommand rules, by rule.
 
-var defaultSubs0 = subSource{names: []string{"bench", "build", "check", "clippy", "doc", "fmt", "metadata", "run", "test", "tree", "version"}, get: defaultSubs0Rule}
+var defaultSubs0 = subSource{names: []string{"run", "test"}, get: defaultSubs0Rule}
 
 func defaultSubs0Rule(name string) (ruleFile, bool) {
+	switch name {
+	case "run":
+		return ruleFile{
+			Like: "npm run",
+			lazy: &defaultSubs1,
+		}, true
+	case "test":
+		return ruleFile{
+			Verdict: "allow",
+			Sandbox: "test",
+		}, true
+	}
+	return ruleFile{}, false
+}
+
+var defaultSubs1 = subSource{names: []string{"build", "lint", "test"}, get: defaultSubs1Rule}
+
+func defaultSubs1Rule(name string) (ruleFile, bool) {
+	switch name {
+	case "build":
+		return ruleFile{
+			Verdict: "allow",
+			Sandbox: "test",
+		}, true
+	case "lint":
+		return ruleFile{
+			Verdict: "allow",
+			Sandbox: "test",
+		}, true
+	case "test":
+		return ruleFile{
+			Verdict: "allow",
+			Sandbox: "test",
+		}, true
+	}
+	return ruleFile{}, false
+}
+
+var defaultSubs2 = subSource{names: []string{"bench", "build", "check", "clippy", "doc", "fmt", "metadata", "run", "test", "tree", "version"}, get: defaultSubs2Rule}
+
+func defaultSubs2Rule(name string) (ruleFile, bool) {
 	switch name {
 	case "bench":
 		return ruleFile{
@@ -3302,9 +3381,9 @@ func defaultSubs0Rule(name string) (ruleFile, bool) {
 	return ruleFile{}, false
 }
 
-var defaultSubs1 = subSource{names: []string{"blame", "branch", "cat-file", "checkout", "clean", "describe", "diff", "filter-branch", "gc", "grep", "log", "ls-files", "ls-tree", "merge-base", "push", "remote", "reset", "rev-list", "rev-parse", "shortlog", "show", "show-ref", "stash", "status", "switch", "tag", "version", "worktree"}, get: defaultSubs1Rule}
+var defaultSubs3 = subSource{names: []string{"blame", "branch", "cat-file", "checkout", "clean", "describe", "diff", "filter-branch", "gc", "grep", "log", "ls-files", "ls-tree", "merge-base", "push", "remote", "reset", "rev-list", "rev-parse", "shortlog", "show", "show-ref", "stash", "status", "switch", "tag", "version", "worktree"}, get: defaultSubs3Rule}
 
-func defaultSubs1Rule(name string) (ruleFile, bool) {
+func defaultSubs3Rule(name string) (ruleFile, bool) {
 	switch name {
 	case "blame":
 		return ruleFile{
@@ -4008,7 +4087,7 @@ func defaultSubs1Rule(name string) (ruleFile, bool) {
 		}, true
 	case "stash":
 		return ruleFile{
-			lazy: &defaultSubs2,
+			lazy: &defaultSubs4,
 		}, true
 	case "status":
 		return ruleFile{
@@ -4103,15 +4182,15 @@ func defaultSubs1Rule(name string) (ruleFile, bool) {
 		}, true
 	case "worktree":
 		return ruleFile{
-			lazy: &defaultSubs3,
+			lazy: &defaultSubs5,
 		}, true
 	}
 	return ruleFile{}, false
 }
 
-var defaultSubs2 = subSource{names: []string{"clear", "list", "show"}, get: defaultSubs2Rule}
+var defaultSubs4 = subSource{names: []string{"clear", "list", "show"}, get: defaultSubs4Rule}
 
-func defaultSubs2Rule(name string) (ruleFile, bool) {
+func defaultSubs4Rule(name string) (ruleFile, bool) {
 	switch name {
 	case "clear":
 		return ruleFile{
@@ -4139,9 +4218,9 @@ func defaultSubs2Rule(name string) (ruleFile, bool) {
 	return ruleFile{}, false
 }
 
-var defaultSubs3 = subSource{names: []string{"list"}, get: defaultSubs3Rule}
+var defaultSubs5 = subSource{names: []string{"list"}, get: defaultSubs5Rule}
 
-func defaultSubs3Rule(name string) (ruleFile, bool) {
+func defaultSubs5Rule(name string) (ruleFile, bool) {
 	switch name {
 	case "list":
 		return ruleFile{
@@ -4158,9 +4237,9 @@ func defaultSubs3Rule(name string) (ruleFile, bool) {
 	return ruleFile{}, false
 }
 
-var defaultSubs4 = subSource{names: []string{"build", "doc", "env", "list", "test", "version", "vet"}, get: defaultSubs4Rule}
+var defaultSubs6 = subSource{names: []string{"build", "doc", "env", "list", "test", "version", "vet"}, get: defaultSubs6Rule}
 
-func defaultSubs4Rule(name string) (ruleFile, bool) {
+func defaultSubs6Rule(name string) (ruleFile, bool) {
 	switch name {
 	case "build":
 		return ruleFile{
@@ -4377,9 +4456,9 @@ func defaultSubs4Rule(name string) (ruleFile, bool) {
 	return ruleFile{}, false
 }
 
-var defaultSubs5 = subSource{names: []string{"run"}, get: defaultSubs5Rule}
+var defaultSubs7 = subSource{names: []string{"run"}, get: defaultSubs7Rule}
 
-func defaultSubs5Rule(name string) (ruleFile, bool) {
+func defaultSubs7Rule(name string) (ruleFile, bool) {
 	switch name {
 	case "run":
 		return ruleFile{
@@ -4414,9 +4493,9 @@ func defaultSubs5Rule(name string) (ruleFile, bool) {
 	return ruleFile{}, false
 }
 
-var defaultSubs6 = subSource{names: []string{"build", "check", "lint", "test"}, get: defaultSubs6Rule}
+var defaultSubs8 = subSource{names: []string{"build", "check", "lint", "test"}, get: defaultSubs8Rule}
 
-func defaultSubs6Rule(name string) (ruleFile, bool) {
+func defaultSubs8Rule(name string) (ruleFile, bool) {
 	switch name {
 	case "build":
 		return ruleFile{
@@ -4446,13 +4525,45 @@ func defaultSubs6Rule(name string) (ruleFile, bool) {
 	return ruleFile{}, false
 }
 
-var defaultSubs7 = subSource{names: []string{"run", "t", "test"}, get: defaultSubs7Rule}
+var defaultSubs9 = subSource{names: []string{"build", "check", "lint", "test"}, get: defaultSubs9Rule}
 
-func defaultSubs7Rule(name string) (ruleFile, bool) {
+func defaultSubs9Rule(name string) (ruleFile, bool) {
+	switch name {
+	case "build":
+		return ruleFile{
+			Verdict: "allow",
+			Args:    "none",
+			Sandbox: "test",
+		}, true
+	case "check":
+		return ruleFile{
+			Verdict: "allow",
+			Args:    "none",
+			Sandbox: "test",
+		}, true
+	case "lint":
+		return ruleFile{
+			Verdict: "allow",
+			Args:    "none",
+			Sandbox: "test",
+		}, true
+	case "test":
+		return ruleFile{
+			Verdict: "allow",
+			Args:    "none",
+			Sandbox: "test",
+		}, true
+	}
+	return ruleFile{}, false
+}
+
+var defaultSubs10 = subSource{names: []string{"run", "t", "test"}, get: defaultSubs10Rule}
+
+func defaultSubs10Rule(name string) (ruleFile, bool) {
 	switch name {
 	case "run":
 		return ruleFile{
-			lazy: &defaultSubs8,
+			lazy: &defaultSubs11,
 			Examples: examplesFile{
 				Allow: []string{"npm run lint", "npm run build", "npm run test -- --coverage"},
 			},
@@ -4475,9 +4586,9 @@ func defaultSubs7Rule(name string) (ruleFile, bool) {
 	return ruleFile{}, false
 }
 
-var defaultSubs8 = subSource{names: []string{"build", "lint", "test", "typecheck"}, get: defaultSubs8Rule}
+var defaultSubs11 = subSource{names: []string{"build", "lint", "test", "typecheck"}, get: defaultSubs11Rule}
 
-func defaultSubs8Rule(name string) (ruleFile, bool) {
+func defaultSubs11Rule(name string) (ruleFile, bool) {
 	switch name {
 	case "build":
 		return ruleFile{
@@ -4503,14 +4614,14 @@ func defaultSubs8Rule(name string) (ruleFile, bool) {
 	return ruleFile{}, false
 }
 
-var defaultSubs9 = subSource{names: []string{"run", "test"}, get: defaultSubs9Rule}
+var defaultSubs12 = subSource{names: []string{"run", "test"}, get: defaultSubs12Rule}
 
-func defaultSubs9Rule(name string) (ruleFile, bool) {
+func defaultSubs12Rule(name string) (ruleFile, bool) {
 	switch name {
 	case "run":
 		return ruleFile{
 			Like: "npm run",
-			lazy: &defaultSubs10,
+			lazy: &defaultSubs13,
 		}, true
 	case "test":
 		return ruleFile{
@@ -4522,9 +4633,9 @@ func defaultSubs9Rule(name string) (ruleFile, bool) {
 	return ruleFile{}, false
 }
 
-var defaultSubs10 = subSource{names: []string{"build", "lint", "test"}, get: defaultSubs10Rule}
+var defaultSubs13 = subSource{names: []string{"build", "lint", "test"}, get: defaultSubs13Rule}
 
-func defaultSubs10Rule(name string) (ruleFile, bool) {
+func defaultSubs13Rule(name string) (ruleFile, bool) {
 	switch name {
 	case "build":
 		return ruleFile{
@@ -4545,9 +4656,9 @@ func defaultSubs10Rule(name string) (ruleFile, bool) {
 	return ruleFile{}, false
 }
 
-var defaultSubs11 = subSource{names: []string{"check", "format"}, get: defaultSubs11Rule}
+var defaultSubs14 = subSource{names: []string{"check", "format"}, get: defaultSubs14Rule}
 
-func defaultSubs11Rule(name string) (ruleFile, bool) {
+func defaultSubs14Rule(name string) (ruleFile, bool) {
 	switch name {
 	case "check":
 		return ruleFile{
@@ -4585,9 +4696,63 @@ func defaultSubs11Rule(name string) (ruleFile, bool) {
 	return ruleFile{}, false
 }
 
-var defaultSubs12 = subSource{names: []string{"build", "lint", "run", "test"}, get: defaultSubs12Rule}
+var defaultSubs15 = subSource{names: []string{"run"}, get: defaultSubs15Rule}
 
-func defaultSubs12Rule(name string) (ruleFile, bool) {
+func defaultSubs15Rule(name string) (ruleFile, bool) {
+	switch name {
+	case "run":
+		return ruleFile{
+			lazy: &defaultSubs16,
+			Examples: examplesFile{
+				Ask: []string{"uv run --with requests pytest"},
+			},
+		}, true
+	}
+	return ruleFile{}, false
+}
+
+var defaultSubs16 = subSource{names: []string{"mypy", "pytest", "ruff"}, get: defaultSubs16Rule}
+
+func defaultSubs16Rule(name string) (ruleFile, bool) {
+	switch name {
+	case "mypy":
+		return ruleFile{
+			Like:    "mypy",
+			Verdict: "allow",
+			Sandbox: "test",
+		}, true
+	case "pytest":
+		return ruleFile{
+			Like:    "pytest",
+			Verdict: "allow",
+			Sandbox: "test",
+		}, true
+	case "ruff":
+		return ruleFile{
+			Like: "ruff",
+			lazy: &defaultSubs17,
+		}, true
+	}
+	return ruleFile{}, false
+}
+
+var defaultSubs17 = subSource{names: []string{"check"}, get: defaultSubs17Rule}
+
+func defaultSubs17Rule(name string) (ruleFile, bool) {
+	switch name {
+	case "check":
+		return ruleFile{
+			Like:    "ruff check",
+			Verdict: "allow",
+			Sandbox: "test",
+		}, true
+	}
+	return ruleFile{}, false
+}
+
+var defaultSubs18 = subSource{names: []string{"build", "lint", "run", "test"}, get: defaultSubs18Rule}
+
+func defaultSubs18Rule(name string) (ruleFile, bool) {
 	switch name {
 	case "build":
 		return ruleFile{
@@ -4602,7 +4767,7 @@ func defaultSubs12Rule(name string) (ruleFile, bool) {
 	case "run":
 		return ruleFile{
 			Like: "npm run",
-			lazy: &defaultSubs13,
+			lazy: &defaultSubs19,
 		}, true
 	case "test":
 		return ruleFile{
@@ -4613,9 +4778,9 @@ func defaultSubs12Rule(name string) (ruleFile, bool) {
 	return ruleFile{}, false
 }
 
-var defaultSubs13 = subSource{names: []string{"build", "lint", "test"}, get: defaultSubs13Rule}
+var defaultSubs19 = subSource{names: []string{"build", "lint", "test"}, get: defaultSubs19Rule}
 
-func defaultSubs13Rule(name string) (ruleFile, bool) {
+func defaultSubs19Rule(name string) (ruleFile, bool) {
 	switch name {
 	case "build":
 		return ruleFile{
