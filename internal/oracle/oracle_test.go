@@ -180,15 +180,24 @@ func newSharedSandbox() (*Sandbox, error) {
 	sb.GoCache = cache
 	warm := *sb
 	warm.Timeout, warm.Writes = 10*time.Minute, false // nothing to judge: no need to stop at every open
-	tr, err := warm.Run(context.Background(), "go vet ./... && go test -count=1 ./... && go build ./... && go test -race -count=1 ./...")
-	if err != nil {
-		return nil, fmt.Errorf("warming the go build cache: %v", err)
+	// strace itself can fail on a loaded machine ("ptrace(PTRACE_LISTEN,
+	// ...): Input/output error" when a traced process goes away under it);
+	// the warm-up judges nothing, so such a run is tried again.
+	for attempt := 1; ; attempt++ {
+		tr, err := warm.Run(context.Background(), "go vet ./... && go test -count=1 ./... && go build ./... && go test -race -count=1 ./...")
+		if err != nil {
+			return nil, fmt.Errorf("warming the go build cache: %v", err)
+		}
+		exit, stderr := tr.Exit, tr.Stderr
+		tr.Close()
+		switch {
+		case exit == 0:
+			return sb, nil
+		case attempt < 3 && strings.Contains(stderr, "strace: ptrace("):
+			continue
+		}
+		return nil, fmt.Errorf("warming the go build cache: exit %d: %s", exit, stderr)
 	}
-	defer tr.Close()
-	if tr.Exit != 0 {
-		return nil, fmt.Errorf("warming the go build cache: exit %d: %s", tr.Exit, tr.Stderr)
-	}
-	return sb, nil
 }
 
 // shellsFor returns the shells an allowed command runs in: the one the call
