@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -77,6 +78,24 @@ func RunIsolated(exe string, argv, env []string) (int, error) {
 		return ee.ExitCode(), nil
 	}
 	return 0, err
+}
+
+// InOwnNamespace reports whether this process's network namespace has no
+// device but the loopback, as the one RunIsolated makes: the network is
+// left unrestricted otherwise only there.
+func InOwnNamespace() (bool, error) {
+	data, err := os.ReadFile("/proc/self/net/dev")
+	if err != nil {
+		return false, err
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	for _, l := range lines[min(2, len(lines)):] { // two lines of headers
+		name, _, _ := strings.Cut(strings.TrimSpace(l), ":")
+		if name != "lo" {
+			return false, nil
+		}
+	}
+	return true, nil
 }
 
 // LoopbackUp brings up the loopback device of this process's network

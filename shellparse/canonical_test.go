@@ -5,6 +5,7 @@ package shellparse
 import (
 	"bufio"
 	"os"
+	"os/exec"
 	"regexp"
 	"strings"
 	"testing"
@@ -94,5 +95,35 @@ func TestCanonicalNL2Bash(t *testing.T) {
 	t.Logf("%d one-liners, %d parses checked", n, checked)
 	if n < 10000 || checked < 5000 {
 		t.Errorf("%d one-liners, %d parses checked: the corpus did not load", n, checked)
+	}
+}
+
+// TestSingleQuoteShells asks the real bash, zsh and sh, in bubblewrap, to
+// print a word SingleQuote made: each prints the string back, byte for
+// byte, as the rewritten command's body must reach bash -c.
+func TestSingleQuoteShells(t *testing.T) {
+	bwrap, err := exec.LookPath("bwrap")
+	if err != nil {
+		if os.Getenv("GUARD_ORACLE") == "require" {
+			t.Fatal("no bwrap")
+		}
+		t.Skip("no bwrap: SKIPPED (set GUARD_ORACLE=require to make this fail)")
+	}
+	words := []string{"", "plain", "it's", "'", "''", "a'b'c", `back\slash \\ \' \n`, "$(id) `id` ${HOME} $'x' \"q\"",
+		"new\nline", "!event ^caret #hash ~tilde *glob ?[x]", "é ü"}
+	for _, sh := range [][]string{{"bash", "--norc", "--noprofile"}, {"zsh", "-f"}, {"sh"}} {
+		path, err := exec.LookPath(sh[0])
+		if err != nil {
+			t.Logf("no %s", sh[0])
+			continue
+		}
+		for _, w := range words {
+			script := "printf %s " + SingleQuote(w)
+			args := append([]string{"--ro-bind", "/", "/", "--dev", "/dev", "--unshare-all", "--die-with-parent", "--", path}, sh[1:]...)
+			out, err := exec.Command(bwrap, append(args, "-c", script)...).Output()
+			if err != nil || string(out) != w {
+				t.Errorf("%s -c %q printed %q (%v), want %q", sh[0], script, out, err, w)
+			}
+		}
 	}
 }

@@ -103,6 +103,10 @@ func runSandboxed(ctx context.Context, s stdio, env getenv, args []string) error
 	switch {
 	case *isolated:
 		// In the namespace guard run made: its loopback, and nothing else.
+		// --isolated given anywhere else would leave the network open.
+		if own, err := sandbox.InOwnNamespace(); !own {
+			return runError(s, "--isolated outside guard run's own network namespace (%v): nothing runs", err)
+		}
 		if err := sandbox.LoopbackUp(); err != nil {
 			fmt.Fprintf(s.err, "guard run: warning: the loopback device: %v\n", err)
 		}

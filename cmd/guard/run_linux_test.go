@@ -91,21 +91,7 @@ func TestRunConfines(t *testing.T) {
 		t.Skipf("Landlock ABI %d here; guard run needs %d", abi, sandbox.MinABI)
 	}
 	w := newRunWorld(t)
-	ln, err := net.Listen("tcp4", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			c.Close()
-		}
-	}()
-	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+	port := tcpLoopback(t)
 	for _, tc := range []struct {
 		name   string
 		script string
@@ -158,16 +144,32 @@ func TestRunTCPLandlock(t *testing.T) {
 		t.Skipf("Landlock ABI %d here; guard run needs %d", abi, sandbox.MinABI)
 	}
 	w := newRunWorld(t)
-	ln, err := net.Listen("tcp4", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+	port := tcpLoopback(t)
 	code, out := w.run(t, []string{"GUARD_TEST_NO_NETNS=1"}, "--", "bash", "--noprofile", "--norc", "-c", "exec 3<>/dev/tcp/127.0.0.1/"+port)
 	if code == 0 || !strings.Contains(out, "ermission denied") {
 		t.Errorf("a TCP connect without the namespace: exit %d: %s", code, out)
 	}
+}
+
+// tcpLoopback listens on a port of the host's loopback and accepts and
+// closes connections until the test ends; it returns the port.
+func tcpLoopback(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	return strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
 }
 
 // TestRunReadOnly: in read-only mode nothing in the project is written;
@@ -208,6 +210,7 @@ func TestRunRefuses(t *testing.T) {
 		{"a policy that does not load", nil, append([]string{"--config", bad}, touch...), "the policy does not load"},
 		{"no program", nil, []string{"--"}, "needs a program"},
 		{"a program that is not there", nil, []string{"--", "no-such-program-here"}, "executable file not found"},
+		{"--isolated outside guard run's namespace", nil, append([]string{"--isolated"}, touch...), "outside guard run's own network namespace"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, out := w.run(t, tc.env, tc.args...)
@@ -605,21 +608,7 @@ func TestRunProfile(t *testing.T) {
 		t.Skipf("Landlock ABI %d here; guard run needs %d", abi, sandbox.MinABI)
 	}
 	w := newRunWorld(t)
-	ln, err := net.Listen("tcp4", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			c.Close()
-		}
-	}()
-	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+	port := tcpLoopback(t)
 	for _, d := range []string{"shared", "out"} {
 		if err := os.MkdirAll(filepath.Join(w.home, d), 0o755); err != nil {
 			t.Fatal(err)
