@@ -2,7 +2,12 @@
 
 package engine
 
-import "guard/policy"
+import (
+	"slices"
+	"strings"
+
+	"guard/policy"
+)
 
 // Confinement answers for the sandbox of guard run what the policy keeps
 // from a process tree started by a call: the same path rules, with the
@@ -44,4 +49,49 @@ func (c *Confinement) Write(abs string) bool {
 func (c *Confinement) Cache(abs string) bool {
 	pc := c.d.checkPath(abs, false, nil, writeAccess, policy.Allow)
 	return pc.verdict != policy.Deny || pc.rule == "paths.writable"
+}
+
+// Kept returns the paths under root that the process tree must not be able
+// to make, since the policy keeps them from writes: for each protected
+// pattern, and each pattern of an agent's configuration, that could match
+// there, its literal part (root/.claude of {project}/.claude/**, and of
+// **/.claude/settings*.json). A pattern of any directory (**/.envrc) is
+// taken at root only: kept in every directory, it would leave nothing to
+// make anywhere. Some of the paths may be there; what is there is kept by
+// Write.
+func (c *Confinement) Kept(root string) []string {
+	var out []string
+	for _, list := range [][]string{c.d.p.Paths.Protected, c.d.call.AgentPaths} {
+		for _, pat := range list {
+			for _, e := range c.d.expand(pat) {
+				p := e.pattern
+				if rest, ok := strings.CutPrefix(p, "**/"); ok {
+					p = root + "/" + rest
+				} else if !strings.HasPrefix(p, root+"/") {
+					continue
+				}
+				out = append(out, literalPart(root, p))
+			}
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// literalPart returns the components of the pattern p under root up to
+// the first with a glob's characters in it, which stays as it is: a name
+// that is not there, so that the directory before it is the one to keep
+// from making things in.
+func literalPart(root, p string) string {
+	lit := root
+	for _, c := range strings.Split(strings.TrimPrefix(p, root+"/"), "/") {
+		if c == "" {
+			break
+		}
+		lit += "/" + c
+		if strings.ContainsAny(c, "*?[{\\") {
+			break
+		}
+	}
+	return lit
 }

@@ -57,10 +57,15 @@ type decider struct {
 	trees        map[treeKey]treeResult // trees walked for secrets
 	placeholders []placeholder          // the values of the path patterns' placeholders
 	reals        map[string]string      // real paths of directories, by their lexical path
-	checkedDirs  map[string]bool        // working directories found not secret
-	gitChecked   map[string]pathCheck   // repositories git finds, by working directory
-	goChecked    map[string]pathCheck   // toolchains go picks, by working directory
-	goLocal      *goLocal               // the go on the search path
+	protect      []string               // guard's own directories, each way they are spelled
+	protectSet   bool
+	gitDirs      map[string]string             // gitDirAncestor of a path in each directory
+	lists        map[listKey][]compiledPattern // lists of path patterns made ready for matching
+	listUses     map[listKey]int               // times each list was matched, until it is made ready
+	checkedDirs  map[string]bool               // working directories found not secret
+	gitChecked   map[string]pathCheck          // repositories git finds, by working directory
+	goChecked    map[string]pathCheck          // toolchains go picks, by working directory
+	goLocal      *goLocal                      // the go on the search path
 
 	// fds is what the call's redirections do to descriptors, in every
 	// script of the call: /dev/stdout and the like reopen them.

@@ -132,6 +132,9 @@ func (d *decider) matchAny(patterns []string, paths []string) string {
 }
 
 func matchAnyFold(d *decider, patterns []string, paths []string, fold bool) string {
+	if len(patterns) == 0 {
+		return ""
+	}
 	if fold {
 		lower := make([]string, len(paths))
 		for i, p := range paths {
@@ -139,25 +142,108 @@ func matchAnyFold(d *decider, patterns []string, paths []string, fold bool) stri
 		}
 		paths = lower
 	}
-	for _, pat := range patterns {
-		if lit := d.literal(pat, fold); !anyContains(paths, lit) {
+	list := d.compiled(patterns, fold)
+	if list == nil {
+		for _, pat := range patterns {
+			if anyContains(paths, d.literal(pat, fold)) && matchExpanded(d.expand(pat), paths, fold) {
+				return pat
+			}
+		}
+		return ""
+	}
+	for _, c := range list {
+		if c.prefixes != nil && !slices.ContainsFunc(paths, func(p string) bool {
+			return slices.ContainsFunc(c.prefixes, func(dir string) bool { return inDir(p, dir) })
+		}) {
 			continue
 		}
-		for _, e := range d.expand(pat) {
-			if fold {
-				e = expanded{strings.ToLower(e.pattern), strings.ToLower(e.prefix), strings.ToLower(e.literal)}
-			}
-			for _, p := range paths {
-				if e.prefix != "" && !inDir(p, e.prefix) || !strings.Contains(p, e.literal) {
-					continue
-				}
-				if m, _ := doublestar.Match(e.pattern, p); m {
-					return pat
-				}
-			}
+		if anyContains(paths, c.literal) && matchExpanded(c.expanded, paths, false) {
+			return c.pattern
 		}
 	}
 	return ""
+}
+
+// matchExpanded reports whether an expansion of a pattern matches one of
+// paths; with fold, the expansions are lowered first (the paths are).
+func matchExpanded(exps []expanded, paths []string, fold bool) bool {
+	for _, e := range exps {
+		if fold {
+			e = foldExpanded(e)
+		}
+		for _, p := range paths {
+			if e.prefix != "" && !inDir(p, e.prefix) || !strings.Contains(p, e.literal) {
+				continue
+			}
+			if m, _ := doublestar.Match(e.pattern, p); m {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func foldExpanded(e expanded) expanded {
+	return expanded{strings.ToLower(e.pattern), strings.ToLower(e.prefix), strings.ToLower(e.literal)}
+}
+
+// compiledPattern is a pattern of a list made ready for matching many
+// paths: its literal run, its expansions, and the directories all of them
+// start in (nil when one starts with a wildcard).
+type compiledPattern struct {
+	pattern, literal string
+	expanded         []expanded
+	prefixes         []string
+}
+
+// listKey names a list of patterns by its first element: the lists are the
+// policy's and the call's, which do not change during a decision.
+type listKey struct {
+	first *string
+	n     int
+	fold  bool
+}
+
+// compileAfter is how many times a decision matches paths against a list
+// before it makes the list ready: most match a few paths, the sandbox's
+// plan every file of a tree.
+const compileAfter = 32
+
+// compiled returns the patterns made ready for matching, once per
+// decision; nil while the list has been matched fewer than compileAfter
+// times.
+func (d *decider) compiled(patterns []string, fold bool) []compiledPattern {
+	key := listKey{&patterns[0], len(patterns), fold}
+	if c, ok := d.lists[key]; ok {
+		return c
+	}
+	if d.listUses == nil {
+		d.listUses = map[listKey]int{}
+	}
+	if d.listUses[key]++; d.listUses[key] < compileAfter {
+		return nil
+	}
+	out := make([]compiledPattern, len(patterns))
+	for i, pat := range patterns {
+		c := compiledPattern{pattern: pat, literal: d.literal(pat, fold), prefixes: []string{}}
+		for _, e := range d.expand(pat) {
+			if fold {
+				e = foldExpanded(e)
+			}
+			c.expanded = append(c.expanded, e)
+			if e.prefix == "" {
+				c.prefixes = nil
+			} else if c.prefixes != nil {
+				c.prefixes = append(c.prefixes, e.prefix)
+			}
+		}
+		out[i] = c
+	}
+	if d.lists == nil {
+		d.lists = map[listKey][]compiledPattern{}
+	}
+	d.lists[key] = out
+	return out
 }
 
 // literal returns policy.LiteralRun of a pattern: the policy's own
@@ -198,13 +284,26 @@ func inDir(p, dir string) bool {
 // gitDirAncestor returns the nearest directory above p that git takes for
 // a git directory (HEAD, objects/, refs/), or "": writing there changes a
 // repository, whatever its name.
-func gitDirAncestor(fsys FS, p string) string {
-	for d := path.Dir(p); d != "/" && d != "."; d = path.Dir(d) {
-		if isGitDir(fsys, d) {
-			return d
-		}
+//
+// What each directory gives is cached for the decision: the sandbox asks
+// it of every file in a tree.
+func (d *decider) gitDirAncestor(p string) string {
+	dir := path.Dir(p)
+	if dir == "/" || dir == "." {
+		return ""
 	}
-	return ""
+	if g, ok := d.gitDirs[dir]; ok {
+		return g
+	}
+	g := dir
+	if !isGitDir(d.fsys, dir) {
+		g = d.gitDirAncestor(dir)
+	}
+	if d.gitDirs == nil {
+		d.gitDirs = map[string]string{}
+	}
+	d.gitDirs[dir] = g
+	return g
 }
 
 // pathForms is pathForms with the real path of the directory cached for
@@ -421,7 +520,10 @@ func (d *decider) checkPath(p string, tilde bool, where []string, acc access, al
 	if pat := d.matchAny(d.call.AgentPaths, forms); pat != "" {
 		return pathCheck{policy.Deny, "paths.protected " + pat, fmt.Sprintf("%s is protected: it configures a coding agent (%s), and no tool may change it", p, pat)}
 	}
-	for _, dir := range spellings(d.fsys, d.call.Protect) {
+	if !d.protectSet {
+		d.protect, d.protectSet = spellings(d.fsys, d.call.Protect), true
+	}
+	for _, dir := range d.protect {
 		for _, f := range forms {
 			if f == dir || strings.HasPrefix(f, dir+"/") {
 				return pathCheck{policy.Deny, "paths.protected", fmt.Sprintf("%s is in %s, which is guard's own: no tool may change it", p, dir)}
@@ -429,7 +531,7 @@ func (d *decider) checkPath(p string, tilde bool, where []string, acc access, al
 		}
 	}
 	for _, f := range forms {
-		if g := gitDirAncestor(d.fsys, f); g != "" {
+		if g := d.gitDirAncestor(f); g != "" {
 			return pathCheck{policy.Deny, "paths.protected", fmt.Sprintf("%s is inside %s, which git takes for a repository: no tool may change it", p, g)}
 		}
 	}

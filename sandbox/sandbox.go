@@ -11,7 +11,10 @@
 // beneath it that holds none whole, and the other entries one by one (see
 // Plan). The price: nothing new can be created directly in a directory
 // that holds a kept path, since creating there would need a grant on the
-// directory, which reaches the kept path too.
+// directory, which reaches the kept path too. A kept path that is not
+// there yet (.claude/settings.json in a project without .claude) is kept
+// the same way: the directory it would be made in is granted piece by
+// piece, so that it cannot be made.
 package sandbox
 
 import (
@@ -21,6 +24,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 )
 
 // Rules are what a confined process tree may do.
@@ -58,10 +62,20 @@ const maxEntries = 50000
 // it that hold nothing refused, and the other accepted entries one by one.
 // The directories it grants piece by piece come back apart, in lists, for
 // a grant to list them.
+// Kept are paths that must not be made: each one that is not there makes
+// the directory that would hold it (the deepest one there of its parents)
+// granted piece by piece.
 // Symbolic links are not granted one by one: a link is followed by the
 // kernel, and its target must be granted on its own. A root that does not
 // exist gives nothing; a tree of more than maxEntries entries is an error.
-func Plan(root string, allowed func(string) bool) (grants, lists []string, err error) {
+func Plan(root string, allowed func(string) bool, kept []string) (grants, lists []string, err error) {
+	root = filepath.Clean(root)
+	noCreate := map[string]bool{}
+	for _, k := range kept {
+		if d := wouldHold(root, k); d != "" {
+			noCreate[d] = true
+		}
+	}
 	count := 0
 	var walk func(dir string) (grants []string, whole bool, err error)
 	walk = func(dir string) ([]string, bool, error) {
@@ -76,7 +90,7 @@ func Plan(root string, allowed func(string) bool) (grants, lists []string, err e
 		if count > maxEntries {
 			return nil, false, fmt.Errorf("%s holds more than %d files, too many to grant one by one", root, maxEntries)
 		}
-		whole := true
+		whole := !noCreate[dir]
 		var grants []string
 		for _, e := range ents {
 			p := filepath.Join(dir, e.Name())
@@ -109,8 +123,31 @@ func Plan(root string, allowed func(string) bool) (grants, lists []string, err e
 	if _, err := os.Lstat(root); errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, nil
 	}
-	grants, _, err = walk(filepath.Clean(root))
+	grants, _, err = walk(root)
 	slices.Sort(grants)
 	slices.Sort(lists)
 	return grants, lists, err
+}
+
+// wouldHold returns the directory under root (or root) in which making the
+// path kept, which is not there, would begin: the deepest of its parents
+// that is there. It is "" when kept is there, is not under root, or when
+// what is there in its place is not a directory.
+func wouldHold(root, kept string) string {
+	kept = filepath.Clean(kept)
+	if kept != root && !strings.HasPrefix(kept, root+string(filepath.Separator)) {
+		return ""
+	}
+	if _, err := os.Lstat(kept); !errors.Is(err, fs.ErrNotExist) {
+		return ""
+	}
+	for p := filepath.Dir(kept); ; p = filepath.Dir(p) {
+		fi, err := os.Lstat(p)
+		switch {
+		case err == nil && fi.IsDir():
+			return p
+		case err == nil || !errors.Is(err, fs.ErrNotExist) || p == root:
+			return ""
+		}
+	}
 }

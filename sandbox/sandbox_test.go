@@ -31,7 +31,7 @@ func TestPlan(t *testing.T) {
 		rel, _ := filepath.Rel(root, p)
 		return !slices.Contains(kept, rel)
 	}
-	grants, lists, err := Plan(root, allowed)
+	grants, lists, err := Plan(root, allowed, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,15 +50,34 @@ func TestPlan(t *testing.T) {
 		t.Errorf("lists %q, want %q", got, want)
 	}
 	// Nothing kept: the root whole.
-	if grants, lists, err := Plan(filepath.Join(root, "src"), allowed); err != nil || rel(grants) != "src" || len(lists) != 0 {
+	if grants, lists, err := Plan(filepath.Join(root, "src"), allowed, nil); err != nil || rel(grants) != "src" || len(lists) != 0 {
 		t.Errorf("a tree with nothing kept: %q, %q, %v", rel(grants), rel(lists), err)
 	}
 	// A kept root: nothing.
-	if grants, _, err := Plan(root, func(string) bool { return false }); err != nil || len(grants) != 0 {
+	if grants, _, err := Plan(root, func(string) bool { return false }, nil); err != nil || len(grants) != 0 {
 		t.Errorf("a kept root: %q, %v", rel(grants), err)
 	}
+	// A kept path that is not there: the directory it would be made in is
+	// granted piece by piece, however deep the path; one that is there,
+	// or outside the root, changes nothing.
+	src := filepath.Join(root, "src")
+	for _, tc := range []struct {
+		kept         []string
+		grants, list string
+	}{
+		{[]string{filepath.Join(src, ".claude")}, "src/deep src/x.go", "src"},
+		{[]string{filepath.Join(src, "deep", "new", "more", "file")}, "src/deep/y.go src/x.go", "src src/deep"},
+		{[]string{filepath.Join(src, "x.go")}, "src", ""},
+		{[]string{filepath.Join(src, "x.go", "sub")}, "src", ""}, // a file where a directory would be
+		{[]string{"/elsewhere/.claude"}, "src", ""},
+	} {
+		grants, lists, err := Plan(src, allowed, tc.kept)
+		if err != nil || rel(grants) != tc.grants || rel(lists) != tc.list {
+			t.Errorf("kept %q: grants %q lists %q (%v), want %q and %q", tc.kept, rel(grants), rel(lists), err, tc.grants, tc.list)
+		}
+	}
 	// A root that is not there: nothing, and no error.
-	if grants, _, err := Plan(filepath.Join(root, "none"), allowed); err != nil || len(grants) != 0 {
+	if grants, _, err := Plan(filepath.Join(root, "none"), allowed, nil); err != nil || len(grants) != 0 {
 		t.Errorf("a missing root: %q, %v", rel(grants), err)
 	}
 }

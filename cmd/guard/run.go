@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"os"
 	"os/exec"
@@ -15,6 +16,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"guard/engine"
 	"guard/policy"
@@ -78,16 +80,48 @@ func runSandboxed(ctx context.Context, s stdio, env getenv, args []string) error
 	if err != nil {
 		return runError(s, "the policy does not load, so nothing runs: %v", err)
 	}
-	rules, err := sandboxRules(layers, call, env)
+	// A profile's ports are on other hosts; without any, the program gets
+	// a network namespace of its own where the kernel lets guard make one,
+	// and guard run's Landlock and seccomp rules of the network otherwise.
+	// guard run starts again in the namespace, and works out the rules
+	// there.
+	ports, err := profilePorts(layers, profiles)
 	if err != nil {
 		return runError(s, "%v", err)
 	}
-	extraEnv, err := addProfiles(s, layers, call, &rules, profiles)
+	if !*isolated && !*explain && len(ports) == 0 {
+		if exe, err := os.Executable(); err == nil {
+			code, err := sandbox.RunIsolated(exe, append([]string{"guard", "run", "--isolated"}, args...), os.Environ())
+			if err == nil {
+				return &exitError{code: code}
+			}
+			if !errors.Is(err, sandbox.ErrNoIsolation) {
+				return runError(s, "%v", err)
+			}
+		}
+	}
+	if *isolated {
+		// In the namespace guard run made: its loopback, and nothing else.
+		// --isolated given anywhere else would leave the network open.
+		if own, err := sandbox.InOwnNamespace(); !own {
+			return runError(s, "--isolated outside guard run's own network namespace (%v): nothing runs", err)
+		}
+	}
+	var extraEnv []string
+	rules, tmp, err := sandboxRules(layers, call, env, !*explain)
+	if err != nil {
+		return runError(s, "%v", err)
+	}
+	if tmp != "" {
+		extraEnv = append(extraEnv, "TMPDIR="+tmp)
+	}
+	profileEnv, err := addProfiles(s, layers, call, &rules, profiles)
+	extraEnv = append(extraEnv, profileEnv...)
 	if err != nil {
 		return runError(s, "%v", err)
 	}
 	if *explain {
-		explainRules(s.out, rules)
+		explainRules(s.out, rules, tmp)
 		return nil
 	}
 	prog, err := exec.LookPath(argv[0])
@@ -100,34 +134,13 @@ func runSandboxed(ctx context.Context, s stdio, env getenv, args []string) error
 	if err := os.Chdir(dir); err != nil {
 		return runError(s, "%v", err)
 	}
-	switch {
-	case *isolated:
-		// In the namespace guard run made: its loopback, and nothing else.
-		// --isolated given anywhere else would leave the network open.
-		if own, err := sandbox.InOwnNamespace(); !own {
-			return runError(s, "--isolated outside guard run's own network namespace (%v): nothing runs", err)
-		}
+	if *isolated {
 		if err := sandbox.LoopbackUp(); err != nil {
 			fmt.Fprintf(s.err, "guard run: warning: the loopback device: %v\n", err)
 		}
 		rules.Isolated = true
-	case len(rules.Connect) == 0:
-		// A profile's ports are on other hosts; without any, the program
-		// gets a network namespace of its own where the kernel lets guard
-		// make one, and guard run's Landlock and seccomp rules of the
-		// network otherwise.
-		exe, err := os.Executable()
-		if err == nil {
-			code, err := sandbox.RunIsolated(exe, append([]string{"guard", "run", "--isolated"}, args...), os.Environ())
-			if err == nil {
-				return &exitError{code: code}
-			}
-			if !errors.Is(err, sandbox.ErrNoIsolation) {
-				return runError(s, "%v", err)
-			}
-		}
 	}
-	err = sandbox.Exec(rules, prog, argv, append(runEnv(os.Environ()), extraEnv...))
+	err = sandbox.Exec(rules, prog, argv, withEnv(runEnv(os.Environ()), extraEnv))
 	if errors.Is(err, sandbox.ErrUnsupported) {
 		return runError(s, "the command does not run unconfined: %v", err)
 	}
@@ -143,9 +156,13 @@ func runError(s stdio, format string, a ...any) error {
 // sandboxRules derives the sandbox of a call's context from every layer of
 // the policy: a path is granted only when each layer lets it be read, or
 // written. The project and the temp dir are granted piece by piece around
-// what is secret (for reading) and protected (for writing); the homes give
-// only the toolchains' caches.
-func sandboxRules(l *policy.Layers, call engine.Call, env getenv) (sandbox.Rules, error) {
+// what is secret (for reading) and protected (for writing), and around the
+// protected paths that are not there yet, so that they cannot be made; the
+// homes give only the toolchains' caches. Of the temp dir, the program gets
+// a directory of its own (see privateTemp), returned for $TMPDIR. With prepare, what the
+// rules name and the program needs made first is made (the build cache,
+// the temp dir, the build outputs); without, nothing is.
+func sandboxRules(l *policy.Layers, call engine.Call, env getenv, prepare bool) (sandbox.Rules, string, error) {
 	var confs []*engine.Confinement
 	for _, p := range l.Policies() {
 		confs = append(confs, engine.NewConfinement(p, call))
@@ -159,15 +176,22 @@ func sandboxRules(l *policy.Layers, call engine.Call, env getenv) (sandbox.Rules
 	cache := func(p string) bool {
 		return !slices.ContainsFunc(confs, func(c *engine.Confinement) bool { return !c.Cache(p) })
 	}
+	kept := func(root string) []string {
+		var out []string
+		for _, c := range confs {
+			out = append(out, c.Kept(root)...)
+		}
+		return out
+	}
 	r := sandbox.Rules{Read: slices.Clone(systemRoots), Devices: devices}
 	if runtime.GOOS == "darwin" {
 		// Where macOS keeps what /lib and /etc hold elsewhere (untested).
 		r.Read = append(r.Read, "/System", "/Library", "/private/etc", "/private/var/db/dyld", "/Applications/Xcode.app")
 	}
 	caches := toolCaches(env, call.Home)
-	grants, lists, err := sandbox.Plan(call.Project, readable)
+	grants, lists, err := sandbox.Plan(call.Project, readable, nil)
 	if err != nil {
-		return r, err
+		return r, "", err
 	}
 	r.Read = append(r.Read, grants...)
 	r.List = append(r.List, lists...)
@@ -183,34 +207,38 @@ func sandboxRules(l *policy.Layers, call engine.Call, env getenv) (sandbox.Rules
 	// A cache the tool would make on first use cannot be made from inside:
 	// its parent is not granted. Go's is made here, since go test is what
 	// runs most; the others are granted where they are already.
-	if len(caches.write) > 0 {
+	if len(caches.write) > 0 && prepare {
 		if err := os.MkdirAll(caches.write[0], 0o755); err != nil {
-			return r, fmt.Errorf("the build cache %s: %v", caches.write[0], err)
+			return r, "", fmt.Errorf("the build cache %s: %v", caches.write[0], err)
 		}
-	}
-	// The temp dir and the project are written as the policy lets a
-	// call write them; the build caches, which the policy does not name,
-	// wherever nothing secret or protected is.
-	type root struct {
-		dir     string
-		allowed func(string) bool
-	}
-	roots := []root{{call.Temp, func(p string) bool { return readable(p) && writable(p) }}}
-	if !call.ReadOnly && !l.ReadOnly() {
-		roots = append(roots, root{call.Project, roots[0].allowed})
 	}
 	for _, dir := range caches.write {
 		if cache(dir) && readable(dir) {
 			r.Write = append(r.Write, dir)
 		}
 	}
-	for _, w := range roots {
-		if w.dir == "" {
-			continue
+	allowed := writable // what is secret is not written either
+	tmp := ""
+	if t := privateTempDir(call.Temp); t != "" && allowed(t) {
+		if prepare {
+			if err := privateTemp(t); err != nil {
+				return r, "", err
+			}
 		}
-		grants, lists, err := sandbox.Plan(w.dir, w.allowed)
+		tmp = t
+		r.Write = append(r.Write, t)
+	}
+	// The project is written as the policy lets a call write it; the
+	// temp dir is not granted, only the program's own in it: walking the
+	// temp dir to find what is kept in it (another project's .git, a
+	// .env) would cost more than most commands.
+	if call.Project != "" && !call.ReadOnly && !l.ReadOnly() {
+		if prepare {
+			makeOutputs(call.Project, allowed)
+		}
+		grants, lists, err := sandbox.Plan(call.Project, allowed, kept(call.Project))
 		if err != nil {
-			return r, err
+			return r, "", err
 		}
 		r.Write = append(r.Write, grants...)
 		r.List = append(r.List, lists...)
@@ -219,7 +247,76 @@ func sandboxRules(l *policy.Layers, call engine.Call, env getenv) (sandbox.Rules
 	r.Write = slices.Compact(r.Write)
 	slices.Sort(r.List)
 	r.List = slices.Compact(r.List)
-	return r, nil
+	return r, tmp, nil
+}
+
+// privateTempDir is the program's temp dir: one for each user, in the
+// temp dir. The temp dir itself is not granted: a .git made there would be
+// taken by git for the repository of every directory under it, and what
+// others leave there may be secret.
+func privateTempDir(temp string) string {
+	if temp == "" {
+		return ""
+	}
+	return filepath.Join(temp, "guard-run-"+strconv.Itoa(os.Getuid()))
+}
+
+// privateTemp makes the program's temp dir dir, or checks the one there:
+// a directory, not a link, of this user's, that no one else may open.
+// Anything else was put there by someone else, and nothing runs.
+func privateTemp(dir string) error {
+	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+		return fmt.Errorf("the program's temp dir: %v", err)
+	}
+	fi, err := os.Lstat(dir)
+	if err != nil {
+		return fmt.Errorf("the program's temp dir: %v", err)
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !fi.IsDir() || !ok || int(st.Uid) != os.Getuid() || fi.Mode().Perm()&0o077 != 0 {
+		return fmt.Errorf("the program's temp dir %s is not a directory of this user's that only it may open (%v), so nothing runs", dir, fi.Mode())
+	}
+	return nil
+}
+
+// outputs are the directories and files the build tools make at the top
+// of a project that has their file, which a confined program cannot make
+// there: the project's top directory holds what the policy keeps, and so
+// takes nothing new. guard run makes the ones missing, empty, before the
+// program starts, as the tool would have. Cargo reads an empty Cargo.lock
+// as none and writes it.
+var outputs = []struct {
+	marker []string // any of these at the top
+	make   []string // made there; a trailing / makes a directory
+}{
+	{[]string{"Cargo.toml"}, []string{"target/", "Cargo.lock"}},
+	{[]string{"package.json"}, []string{"dist/", "coverage/"}},
+	{[]string{"pyproject.toml", "setup.py", "setup.cfg", "pytest.ini", "tox.ini"}, []string{".pytest_cache/", ".mypy_cache/", ".ruff_cache/"}},
+}
+
+// makeOutputs makes the build outputs the project's files call for (see
+// outputs), where allowed lets them be written. It makes what it can: a
+// failure leaves the program to fail as it would have.
+func makeOutputs(project string, allowed func(string) bool) {
+	for _, o := range outputs {
+		if !slices.ContainsFunc(o.marker, func(m string) bool {
+			_, err := os.Lstat(filepath.Join(project, m))
+			return err == nil
+		}) {
+			continue
+		}
+		for _, m := range o.make {
+			p := filepath.Join(project, m)
+			if _, err := os.Lstat(p); !errors.Is(err, fs.ErrNotExist) || !allowed(p) {
+				continue
+			}
+			if strings.HasSuffix(m, "/") {
+				_ = os.Mkdir(p, 0o755)
+			} else if f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644); err == nil {
+				f.Close()
+			}
+		}
+	}
 }
 
 // addProfiles grants the policy's own sandbox profiles: the user's layer's
@@ -229,17 +326,11 @@ func sandboxRules(l *policy.Layers, call engine.Call, env getenv) (sandbox.Rules
 func addProfiles(s stdio, l *policy.Layers, call engine.Call, r *sandbox.Rules, names []string) ([]string, error) {
 	var env []string
 	for _, name := range names {
-		var prof *policy.SandboxProfile
-		var conf *engine.Confinement
-		for _, p := range l.Policies() {
-			if pr, ok := p.Sandbox.Profiles[name]; ok {
-				prof, conf = &pr, engine.NewConfinement(p, call)
-				break
-			}
+		prof, p, err := findProfile(l, name)
+		if err != nil {
+			return nil, err
 		}
-		if prof == nil {
-			return nil, fmt.Errorf("the policy has no sandbox profile %q", name)
-		}
+		conf := engine.NewConfinement(p, call)
 		grant := func(paths []string, ok func(string) bool, dst *[]string) {
 			for _, p := range paths {
 				abs := expandProfilePath(p, call)
@@ -262,6 +353,30 @@ func addProfiles(s stdio, l *policy.Layers, call engine.Call, r *sandbox.Rules, 
 		}
 	}
 	return env, nil
+}
+
+// findProfile returns the policy's sandbox profile name: the user's
+// layer's definition, else the project's; and the layer it is in.
+func findProfile(l *policy.Layers, name string) (policy.SandboxProfile, *policy.Policy, error) {
+	for _, p := range l.Policies() {
+		if pr, ok := p.Sandbox.Profiles[name]; ok {
+			return pr, p, nil
+		}
+	}
+	return policy.SandboxProfile{}, nil, fmt.Errorf("the policy has no sandbox profile %q", name)
+}
+
+// profilePorts returns the TCP ports the profiles named grant.
+func profilePorts(l *policy.Layers, names []string) ([]uint16, error) {
+	var ports []uint16
+	for _, name := range names {
+		prof, _, err := findProfile(l, name)
+		if err != nil {
+			return nil, err
+		}
+		ports = append(ports, prof.Ports...)
+	}
+	return ports, nil
 }
 
 // expandProfilePath makes a profile's path absolute for the call: ~/ and
@@ -384,9 +499,28 @@ func runEnv(environ []string) []string {
 	return append(out, "GIT_CONFIG_COUNT="+strconv.Itoa(gitCount+len(gitHardening)))
 }
 
-// explainRules prints the sandbox's rules.
-func explainRules(w io.Writer, r sandbox.Rules) {
+// withEnv returns environ with the variables of set in place of its own:
+// a variable given twice is read as the first by some programs and as the
+// last by others.
+func withEnv(environ, set []string) []string {
+	names := map[string]bool{}
+	for _, kv := range set {
+		name, _, _ := strings.Cut(kv, "=")
+		names[name] = true
+	}
+	out := slices.DeleteFunc(slices.Clone(environ), func(kv string) bool {
+		name, _, _ := strings.Cut(kv, "=")
+		return names[name]
+	})
+	return append(out, set...)
+}
+
+// explainRules prints the sandbox's rules, and the program's temp dir.
+func explainRules(w io.Writer, r sandbox.Rules, tmp string) {
 	fmt.Fprintf(w, "landlock ABI %d (guard run needs %d)\n", sandbox.ABI(), sandbox.MinABI)
+	if tmp != "" {
+		fmt.Fprintf(w, "TMPDIR %q (the program's own; the temp dir it is in is not granted)\n", tmp)
+	}
 	for _, p := range r.Read {
 		fmt.Fprintf(w, "read %q\n", p)
 	}

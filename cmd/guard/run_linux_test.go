@@ -110,7 +110,12 @@ func TestRunConfines(t *testing.T) {
 		{"signal a process outside", "kill -0 " + strconv.Itoa(os.Getpid()), true, 6},
 		{"read the project", "cat go.mod src/main.go", false, 0},
 		{"write in the project", "echo x > src/new.go && cat src/new.go", false, 0},
-		{"write in the temp dir", "echo x > " + w.tmp + "/scratch && rm " + w.tmp + "/scratch", false, 0},
+		{"make a git directory in the temp dir", "mkdir " + w.tmp + "/.git", true, 0},
+		{"make a workflow", "mkdir -p .github/workflows && echo x > .github/workflows/ci.yml", true, 0},
+		{"make an agent's MCP servers", "echo '{}' > .mcp.json", true, 0},
+		{"make a direnv file", "echo x > .envrc", true, 0},
+		{"write in the program's temp dir", "echo x > \"$TMPDIR\"/scratch && rm \"$TMPDIR\"/scratch", false, 0},
+		{"make a directory in the project", "mkdir -p src/gen/deep && echo x > src/gen/deep/a.go", false, 0},
 		{"write to /dev/null", "echo x > /dev/null", false, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -118,9 +123,18 @@ func TestRunConfines(t *testing.T) {
 				t.Skipf("Landlock ABI %d here: scoping signals needs %d", sandbox.ABI(), tc.abi)
 			}
 			plain := exec.Command("bash", "--noprofile", "--norc", "-c", tc.script)
-			plain.Dir = w.proj
+			plain.Dir, plain.Env = w.proj, []string{"TMPDIR=" + w.tmp, "PATH=/usr/bin:/bin"}
 			if out, err := plain.CombinedOutput(); err != nil {
 				t.Fatalf("unconfined, the fixture does not allow it either: %v: %s", err, out)
+			}
+			// What the plain run made, the confined one must make again.
+			for _, p := range []string{w.tmp + "/.git", ".github", ".mcp.json", ".envrc", "src/gen"} {
+				if !filepath.IsAbs(p) {
+					p = filepath.Join(w.proj, p)
+				}
+				if err := os.RemoveAll(p); err != nil {
+					t.Fatal(err)
+				}
 			}
 			code, out := w.run(t, nil, "--", "bash", "--noprofile", "--norc", "-c", tc.script)
 			switch {
@@ -131,6 +145,64 @@ func TestRunConfines(t *testing.T) {
 				t.Errorf("exit %d, want a permission error: %s", code, out)
 			case !tc.denied && code != 0:
 				t.Errorf("exit %d: %s", code, out)
+			}
+		})
+	}
+}
+
+// TestRunKeepsWhatIsNotThere: in a project that holds nothing the policy
+// keeps (no .git, no .env, no .claude), the paths it would keep are still
+// kept: what the plain run makes, the confined one cannot. Granting the
+// project whole would let a command plant the agent's settings, a
+// repository with its own configuration, or a workflow.
+func TestRunKeepsWhatIsNotThere(t *testing.T) {
+	if abi := sandbox.ABI(); abi < sandbox.MinABI {
+		t.Skipf("Landlock ABI %d here; guard run needs %d", abi, sandbox.MinABI)
+	}
+	w := newRunWorld(t)
+	for _, p := range []string{".git", ".env", ".claude"} {
+		if err := os.RemoveAll(filepath.Join(w.proj, p)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Mkdir(filepath.Join(w.proj, ".github"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, script, made string
+		denied             bool
+	}{
+		{"the agent's settings", "mkdir .claude && echo '{}' > .claude/settings.json", ".claude", true},
+		{"a repository", "mkdir -p .git/hooks && echo x > .git/hooks/pre-commit", ".git", true},
+		{"MCP servers", "echo '{}' > .mcp.json", ".mcp.json", true},
+		{"a workflow in .github", "mkdir .github/workflows && echo x > .github/workflows/ci.yml", ".github/workflows", true},
+		{"editor tasks", "mkdir .vscode && echo '{}' > .vscode/tasks.json", ".vscode", true},
+		{"a toolchain file", "echo x > rust-toolchain.toml", "rust-toolchain.toml", true},
+		{"a directory under src", "mkdir -p src/gen && echo x > src/gen/a.go", "src/gen", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			made := filepath.Join(w.proj, tc.made)
+			plain := exec.Command("bash", "--noprofile", "--norc", "-c", tc.script)
+			plain.Dir, plain.Env = w.proj, []string{"PATH=/usr/bin:/bin"}
+			if out, err := plain.CombinedOutput(); err != nil {
+				t.Fatalf("unconfined, the fixture does not allow it either: %v: %s", err, out)
+			}
+			if err := os.RemoveAll(made); err != nil {
+				t.Fatal(err)
+			}
+			code, out := w.run(t, nil, "--", "bash", "--noprofile", "--norc", "-c", tc.script)
+			_, err := os.Lstat(made)
+			// What one case made must not change the project for the next.
+			if err := os.RemoveAll(made); err != nil {
+				t.Fatal(err)
+			}
+			switch {
+			case tc.denied && (code == 0 || err == nil):
+				t.Errorf("guard run let it make %s: exit %d: %s", tc.made, code, out)
+			case tc.denied && !strings.Contains(out, "ermission denied"):
+				t.Errorf("exit %d, want a permission error: %s", code, out)
+			case !tc.denied && (code != 0 || err != nil):
+				t.Errorf("exit %d, %v: %s", code, err, out)
 			}
 		})
 	}
@@ -182,7 +254,7 @@ func TestRunReadOnly(t *testing.T) {
 	if code, out := w.run(t, nil, "--read-only", "--", "bash", "--noprofile", "--norc", "-c", "echo x > src/new.go"); code == 0 || !strings.Contains(out, "ermission denied") {
 		t.Errorf("read-only write in the project: exit %d: %s", code, out)
 	}
-	if code, out := w.run(t, nil, "--read-only", "--", "bash", "--noprofile", "--norc", "-c", "cat go.mod && echo x > "+w.tmp+"/x"); code != 0 {
+	if code, out := w.run(t, nil, "--read-only", "--", "bash", "--noprofile", "--norc", "-c", "cat go.mod && echo x > \"$TMPDIR\"/x"); code != 0 {
 		t.Errorf("read-only read and temp write: exit %d: %s", code, out)
 	}
 }
@@ -446,7 +518,7 @@ func TestRunGitConfig(t *testing.T) {
 	if err := os.RemoveAll(filepath.Join(w.proj, ".git")); err != nil {
 		t.Fatal(err)
 	}
-	stamp := filepath.Join(w.tmp, "fsmonitor-ran")
+	stamp := filepath.Join(w.proj, "src", "fsmonitor-ran") // where guard run lets it write
 	for _, args := range [][]string{{"init", "-q"}, {"config", "core.fsmonitor", "touch " + stamp + "; false"}} {
 		c := exec.Command("git", args...)
 		c.Dir, c.Env = w.proj, []string{"HOME=" + w.home, "PATH=/usr/bin:/bin"}
@@ -585,15 +657,51 @@ mod tests {
 			t.Fatal(err)
 		}
 	}
-	env := []string{"PATH=" + filepath.Dir(cargo) + ":/usr/bin:/bin", "RUSTUP_HOME=" + rustup, "CARGO_HOME=" + cargoHome,
-		"CARGO_TARGET_DIR=" + filepath.Join(w.proj, "target")}
+	// A fresh project: no target/ and no Cargo.lock, which cargo makes at
+	// the top of the project, where a confined program makes nothing.
+	env := []string{"PATH=" + filepath.Dir(cargo) + ":/usr/bin:/bin", "RUSTUP_HOME=" + rustup, "CARGO_HOME=" + cargoHome}
+	if code, out := w.run(t, env, "--", "cargo", "test", "--offline", "-q"); code != 0 || !strings.Contains(out, "2 passed") {
+		t.Errorf("cargo test under guard run: exit %d: %s", code, out)
+	}
+	if lock, err := os.ReadFile(filepath.Join(w.proj, "Cargo.lock")); err != nil || !strings.Contains(string(lock), "fixture") {
+		t.Errorf("Cargo.lock after cargo test: %v: %q", err, lock)
+	}
 	plain := exec.Command(cargo, "test", "--offline", "-q", "key_out_of_reach")
 	plain.Dir, plain.Env = w.proj, append([]string{"HOME=" + w.home, "TMPDIR=" + w.tmp}, env...)
 	if out, err := plain.CombinedOutput(); err == nil {
 		t.Fatalf("unconfined, the test reads the key, so it must fail: %s", out)
 	}
-	if code, out := w.run(t, env, "--", "cargo", "test", "--offline", "-q"); code != 0 || !strings.Contains(out, "2 passed") {
-		t.Errorf("cargo test under guard run: exit %d: %s", code, out)
+}
+
+// TestRunMakesOutputs: guard run makes the build outputs a project's files
+// call for, empty, where they are missing, and nothing in read-only mode
+// or for a project without the file.
+func TestRunMakesOutputs(t *testing.T) {
+	if abi := sandbox.ABI(); abi < sandbox.MinABI {
+		t.Skipf("Landlock ABI %d here; guard run needs %d", abi, sandbox.MinABI)
+	}
+	w := newRunWorld(t)
+	exists := func(name string) bool {
+		_, err := os.Lstat(filepath.Join(w.proj, name))
+		return err == nil
+	}
+	if code, out := w.run(t, nil, "--", "true"); code != 0 || exists("target") || exists("dist") || exists(".pytest_cache") {
+		t.Fatalf("a Go project: exit %d, target %v, dist %v: %s", code, exists("target"), exists("dist"), out)
+	}
+	for _, f := range []string{"package.json", "pyproject.toml"} {
+		if err := os.WriteFile(filepath.Join(w.proj, f), []byte("{}\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if code, out := w.run(t, nil, "--read-only", "--", "true"); code != 0 || exists("dist") {
+		t.Fatalf("read-only: exit %d, dist %v: %s", code, exists("dist"), out)
+	}
+	script := "echo x > dist/app.js && echo x > coverage/lcov.info && echo x > .pytest_cache/v"
+	if code, out := w.run(t, nil, "--", "bash", "--noprofile", "--norc", "-c", script); code != 0 {
+		t.Errorf("writing the outputs: exit %d: %s", code, out)
+	}
+	if code, out := w.run(t, nil, "--", "bash", "--noprofile", "--norc", "-c", "mkdir build"); code == 0 {
+		t.Errorf("a directory at the top that no file calls for was made: %s", out)
 	}
 }
 
