@@ -425,17 +425,20 @@ func toolCaches(env getenv, home string) caches {
 		or("PIP_CACHE_DIR", ".cache/pip"), or("UV_CACHE_DIR", ".cache/uv"), or("YARN_CACHE_FOLDER", ".cache/yarn"),
 		filepath.Join(home, ".cache/pnpm"), filepath.Join(home, ".local/share/pnpm/store"), filepath.Join(home, ".bun/install/cache"),
 		filepath.Join(home, ".cache/node-gyp"))
-	// The search path's directories in the home: the programs there, and a
+	// The search path's directories in the home: the programs there, a
 	// toolchain's root when the directory is its bin (~/.nvm/versions/node/
-	// v22/bin: node finds npm in ../lib). A bin directly under the home
-	// (~/.local/bin, ~/bin) is granted alone, never its parent.
+	// v22/bin: node finds npm in ../lib), and a version manager's root when
+	// it is its shims (~/.pyenv/shims: a shim runs ~/.pyenv/libexec/pyenv,
+	// which runs a Python of ~/.pyenv/versions). A bin directly under the
+	// home (~/.local/bin, ~/bin) is granted alone, never its parent.
 	for _, dir := range filepath.SplitList(env("PATH")) {
 		dir = filepath.Clean(dir)
 		if home == "" || !filepath.IsAbs(dir) || !strings.HasPrefix(dir, home+"/") {
 			continue
 		}
 		root := filepath.Dir(dir)
-		if filepath.Base(dir) == "bin" && root != home && filepath.Dir(root) != home {
+		if filepath.Base(dir) == "bin" && root != home && filepath.Dir(root) != home ||
+			filepath.Base(dir) == "shims" && root != home {
 			c.read = append(c.read, root)
 			continue
 		}

@@ -775,6 +775,11 @@ func TestRunPathTools(t *testing.T) {
 		nvm + "/lib/data":                   "tool-data\n",
 		w.home + "/.local/bin/tool2":        "#!/bin/sh\necho tool2-ran\n",
 		w.home + "/.local/share/notes/keep": "private\n",
+		// A version manager's shim runs the manager, which runs the version
+		// it picks (pyenv, rbenv, asdf).
+		w.home + "/.mgr/shims/tool3":          "#!/bin/sh\nexec \"$(dirname \"$0\")/../libexec/mgr\"\n",
+		w.home + "/.mgr/libexec/mgr":          "#!/bin/sh\nexec \"$(dirname \"$0\")/../versions/1/bin/tool3\"\n",
+		w.home + "/.mgr/versions/1/bin/tool3": "#!/bin/sh\necho tool3-ran\n",
 	}
 	for p, data := range files {
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -784,7 +789,10 @@ func TestRunPathTools(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	path := []string{"PATH=" + nvm + "/bin:" + w.home + "/.local/bin:/usr/bin:/bin"}
+	path := []string{"PATH=" + nvm + "/bin:" + w.home + "/.local/bin:" + w.home + "/.mgr/shims:/usr/bin:/bin"}
+	if code, out := w.run(t, path, "--", "tool3"); code != 0 || !strings.Contains(out, "tool3-ran") {
+		t.Errorf("a version manager's shim: exit %d: %s", code, out)
+	}
 	if code, out := w.run(t, path, "--", "tool"); code != 0 || !strings.Contains(out, "tool-data") {
 		t.Errorf("a toolchain under ~/.nvm: exit %d: %s", code, out)
 	}
