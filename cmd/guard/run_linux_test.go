@@ -92,6 +92,13 @@ func TestRunConfines(t *testing.T) {
 	}
 	w := newRunWorld(t)
 	port := tcpLoopback(t)
+	sleeper := exec.Command("sleep", "120") // a process outside, to trace
+	if err := sleeper.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sleeper.Process.Kill(); sleeper.Wait() })
+	// strace attached until timeout stops it (124) has traced the sleeper.
+	trace := "timeout 1 strace -qq -e trace=none -o /dev/null -p " + strconv.Itoa(sleeper.Process.Pid) + "; [ $? = 124 ]"
 	for _, tc := range []struct {
 		name   string
 		script string
@@ -108,6 +115,7 @@ func TestRunConfines(t *testing.T) {
 		{"connect to a TCP port", "exec 3<>/dev/tcp/127.0.0.1/" + port, true, 0},
 		{"read the environment of a process outside", "cat /proc/" + strconv.Itoa(os.Getpid()) + "/environ > /dev/null", true, 0},
 		{"signal a process outside", "kill -0 " + strconv.Itoa(os.Getpid()), true, 6},
+		{"trace a process outside", trace, true, 0},
 		{"read the project", "cat go.mod src/main.go", false, 0},
 		{"write in the project", "echo x > src/new.go && cat src/new.go", false, 0},
 		{"make a git directory in the temp dir", "mkdir " + w.tmp + "/.git", true, 0},
@@ -121,6 +129,9 @@ func TestRunConfines(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			if sandbox.ABI() < tc.abi {
 				t.Skipf("Landlock ABI %d here: scoping signals needs %d", sandbox.ABI(), tc.abi)
+			}
+			if _, err := exec.LookPath("strace"); err != nil && tc.script == trace {
+				t.Skip("no strace")
 			}
 			plain := exec.Command("bash", "--noprofile", "--norc", "-c", tc.script)
 			plain.Dir, plain.Env = w.proj, []string{"TMPDIR=" + w.tmp, "PATH=/usr/bin:/bin"}
