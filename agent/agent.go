@@ -21,7 +21,7 @@ import (
 // Event is one hook input, decoded.
 type Event struct {
 	// Name is the hook event: PreToolUse decides a call; PostToolUse
-	// reports a call that ran.
+	// reports a call that ran; SessionEnd ends a session, and its grants.
 	Name    string
 	Session string
 	// Call is the call to decide, with its kind left to the policy, its

@@ -98,8 +98,9 @@ func ClaudeInput(tool string, in map[string]any) (engine.Input, error) {
 	return out, bad
 }
 
-// Decode reads a PreToolUse or PostToolUse input. Field names are matched
-// exactly; others are ignored.
+// Decode reads a PreToolUse, PostToolUse or SessionEnd input. Field names
+// are matched exactly; others are ignored. A SessionEnd input has no call:
+// only its session and working directory.
 func (Claude) Decode(data []byte) (*Event, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, deny("the hook input is empty; guard hook reads a PreToolUse call as JSON on stdin")
@@ -144,12 +145,20 @@ func (Claude) Decode(data []byte) (*Event, error) {
 	switch ev.Name {
 	case "":
 		ev.Name = "PreToolUse"
-	case "PreToolUse", "PostToolUse":
+	case "PreToolUse", "PostToolUse", "SessionEnd":
 	default:
 		return nil, deny("guard hook decides PreToolUse calls, not %q", ev.Name)
 	}
 	if ev.Session, err = str("session_id", false); err != nil {
 		return nil, err
+	}
+	if ev.Name == "SessionEnd" {
+		cwd, err := str("cwd", false)
+		if err != nil {
+			return nil, err
+		}
+		ev.Call = engine.Call{Cwd: cwd, Session: ev.Session}
+		return ev, nil
 	}
 	tool, err := str("tool_name", true)
 	if err != nil {
@@ -196,7 +205,7 @@ type claudeDecision struct {
 // without one has a fixed shape, written without reflection;
 // TestClaudeAnswerShape checks it against encoding/json.
 func (Claude) Answer(ev *Event, d *engine.Decision, where string) Answer {
-	if ev.Name == "PostToolUse" {
+	if ev.Name == "PostToolUse" || ev.Name == "SessionEnd" {
 		return Answer{}
 	}
 	var decision string

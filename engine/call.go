@@ -98,12 +98,37 @@ type Call struct {
 	FS FS
 }
 
-// Grants is a store of what an agent session was granted.
+// Grants is a store of what agent sessions were granted.
 type Grants interface {
-	// Granted reports whether a grant of the session covers the leaf, a
-	// part of a call whose tier is session.
-	Granted(session string, l Leaf) bool
+	// Granted returns the id of a grant of the session that covers the
+	// scope of a session-tier part of a call, or "" when none does.
+	Granted(session string, s Scope) string
 }
+
+// A Scope is what a grant of the session tier covers: its Kind is one of
+// policy.GrantRule, GrantCall, GrantDir, GrantFile and GrantTool, and its
+// Key the rule's id, the command line (in its directory), the directory
+// or the file (real, absolute paths), or the tool's name. A grant of a
+// directory covers the files under it too; every other grant covers only
+// its key.
+type Scope struct {
+	Kind string `json:"kind"`
+	Key  string `json:"key"`
+}
+
+// Covers reports whether a grant of s covers a call of scope o.
+func (s Scope) Covers(o Scope) bool {
+	switch {
+	case s.Kind == policy.GrantDir && (o.Kind == policy.GrantDir || o.Kind == policy.GrantFile):
+		return o.Key == s.Key || strings.HasPrefix(o.Key, strings.TrimSuffix(s.Key, "/")+"/")
+	case s.Kind != o.Kind:
+		return false
+	}
+	return s.Key == o.Key
+}
+
+// String names the scope for people: "rule git commit", "dir /p/src".
+func (s Scope) String() string { return s.Kind + " " + s.Key }
 
 // Observer sees every decision an Engine makes, after it is made: for a
 // decision log or an export. It must not change the call or the decision.
@@ -131,7 +156,21 @@ type Leaf struct {
 	// Sandbox names the sandbox profiles the rules allow the command in
 	// (read-only, build, test): it is allowed only to run in the sandbox.
 	Sandbox []string
+
+	// Scope is what a grant would cover, for a part of the session tier:
+	// it asks until the session holds a grant of its scope, and then it is
+	// allowed, with Grant the grant's id. A part of the session tier
+	// without a scope (a write whose directory is not known) always asks.
+	Scope *Scope
+	Grant string
+	// Review marks a part the policy does not classify (a tool missing
+	// from [tools]): the decision log flags it for review.
+	Review bool
 }
+
+// Grantable reports whether approving the leaf would grant its scope: it
+// is of the session tier, and no grant covers it yet.
+func (l *Leaf) Grantable() bool { return l.Scope != nil && l.Grant == "" && l.Verdict == Ask }
 
 // Decision is the verdict on a whole call and on each of its parts.
 type Decision struct {

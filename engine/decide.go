@@ -22,6 +22,7 @@ func Decide(p *policy.Policy, call Call) Decision {
 	}
 	d := &decider{p: p, call: call, fsys: newStatCache(fsys)}
 	d.decide()
+	d.grantSession()
 	out := Decision{Verdict: policy.Allow, Leaves: d.leaves, Policy: p.Name(), ReadOnly: d.readOnly(), Kind: d.kind}
 	if len(out.Leaves) == 0 {
 		out.Leaves = []Leaf{{Verdict: policy.Deny, Kind: "input", Why: "nothing in the call could be judged"}}
@@ -60,6 +61,7 @@ type decider struct {
 	protect      []string               // guard's own directories, each way they are spelled
 	protectSet   bool
 	gitDirs      map[string]string             // gitDirAncestor of a path in each directory
+	grantKinds   map[string]string             // what a grant covers, for the rules that say grant = "call"
 	lists        map[listKey][]compiledPattern // lists of path patterns made ready for matching
 	listUses     map[listKey]int               // times each list was matched, until it is made ready
 	checkedDirs  map[string]bool               // working directories found not secret
@@ -215,11 +217,8 @@ func (d *decider) tool(name string, t policy.Tier, rule string) {
 	case policy.TierAllow, policy.TierInternal:
 		d.add(Leaf{Verdict: Allow, Kind: "tool", Text: name, Rule: rule, Why: fmt.Sprintf("tool %s is allowed", name)})
 	case policy.TierSession:
-		l := Leaf{Verdict: Ask, Kind: "tool", Text: name, Rule: rule, Why: fmt.Sprintf("tool %s needs approval once in this session", name)}
-		if d.call.Grants != nil && d.call.Session != "" && d.call.Grants.Granted(d.call.Session, l) {
-			l.Verdict, l.Why = Allow, fmt.Sprintf("tool %s ran earlier in this session", name)
-		}
-		d.add(l)
+		d.add(Leaf{Verdict: policy.Session, Kind: "tool", Text: name, Rule: rule, Why: fmt.Sprintf("tool %s needs approval once in this session", name),
+			Scope: &Scope{Kind: policy.GrantTool, Key: name}})
 	case policy.TierAsk:
 		d.add(Leaf{Verdict: Ask, Kind: "tool", Text: name, Rule: rule, Why: fmt.Sprintf("tool %s needs approval", name)})
 	default:
@@ -227,11 +226,11 @@ func (d *decider) tool(name string, t policy.Tier, rule string) {
 		if rule == "" {
 			why = fmt.Sprintf("tool %s is not in the policy's [tools] table", name)
 			if d.p.Default == Ask {
-				d.add(Leaf{Verdict: Ask, Kind: "tool", Text: name, Why: why + "; it needs approval"})
+				d.add(Leaf{Verdict: Ask, Kind: "tool", Text: name, Why: why + "; it needs approval", Review: true})
 				return
 			}
 		}
-		d.add(Leaf{Verdict: Deny, Kind: "tool", Text: name, Rule: rule, Why: why})
+		d.add(Leaf{Verdict: Deny, Kind: "tool", Text: name, Rule: rule, Why: why, Review: rule == ""})
 	}
 }
 
@@ -254,6 +253,9 @@ func (d *decider) pathCall(name, rule string, acc access, cwdDefault bool) {
 	tilde := p == "~" || strings.HasPrefix(p, "~/")
 	pc := d.checkPath(p, tilde, []string{path.Clean(d.call.Cwd)}, acc, allowed)
 	l := Leaf{Verdict: pc.verdict, Kind: "path", Text: name + " " + p, Rule: pc.rule, Why: fmt.Sprintf("%s: %s", name, pc.why)}
+	if l.Verdict == policy.Session {
+		l.Scope = d.pathScope(p, tilde, []string{path.Clean(d.call.Cwd)})
+	}
 	if pc.verdict != Allow && acc == writeAccess {
 		l.Hint = "write inside the project; files that configure the agent, git and the tool chain are protected"
 	}

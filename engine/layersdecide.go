@@ -43,22 +43,3 @@ func decideLayers(l *policy.Layers, call Call) Decision {
 	out.Leaves = append(slices.Clone(first.Leaves), second.Leaves...)
 	return out
 }
-
-// SessionTool reports whether a layer gives the tool the session tier, so
-// that its having run in a session is worth recording.
-func SessionTool(l *policy.Layers, tool string) bool {
-	for _, p := range []*policy.Policy{l.User, l.Project} {
-		if p != nil {
-			if t, _ := p.ToolTier(tool); t == policy.TierSession {
-				return true
-			}
-		}
-	}
-	if l.User == nil {
-		if d, err := policy.Default(); err == nil {
-			t, _ := d.ToolTier(tool)
-			return t == policy.TierSession
-		}
-	}
-	return false
-}

@@ -108,6 +108,9 @@ type matcher struct {
 
 func (m *matcher) match(n *policy.Rule, args []shellparse.Word) result {
 	r := result{children: n.Children}
+	if n.Grant == policy.GrantCall {
+		m.d.noteGrant(n.ID, n.Grant)
+	}
 	if n.Sandbox != "" {
 		r.sandbox = []string{n.Sandbox}
 	}
@@ -575,6 +578,9 @@ func (m *matcher) escalate(n *policy.Rule, present map[string]bool, values map[s
 			hint := e.Hint
 			if hint == "" {
 				hint = n.Hint
+			}
+			if n.Grant == policy.GrantCall {
+				m.d.noteGrant(e.ID, n.Grant)
 			}
 			r.add(e.Verdict, e.ID, fmt.Sprintf("%s %s: %s", n.ID, matched, e.Reason), hint)
 		}

@@ -76,6 +76,9 @@ func (d *decider) redirect(r shellparse.Redirect, where []string) Leaf {
 		l.Why += ": allowed"
 	case policy.Ask:
 		l.Why += ": needs approval"
+	case policy.Session:
+		l.Why += ": needs approval once in this session"
+		l.Scope = d.pathScope(t.Value, t.Tilde, where)
 	}
 	return l
 }

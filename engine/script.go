@@ -80,8 +80,12 @@ func (d *decider) script(src string, where []string, dialect shellparse.Dialect,
 			res.add(policy.Deny, "read-only", fmt.Sprintf("read-only mode: %s may write files or run code", res.notRO[0]),
 				"read-only mode allows only the read-only commands of the policy")
 		}
-		d.add(Leaf{Verdict: res.verdict, Kind: "command", Text: c.Source, Pos: c.Pos, Rule: res.rule, Why: res.why, Hint: res.hint,
-			Programs: res.programs, Children: res.children, Sandbox: res.sandbox})
+		l := Leaf{Verdict: res.verdict, Kind: "command", Text: c.Source, Pos: c.Pos, Rule: res.rule, Why: res.why, Hint: res.hint,
+			Programs: res.programs, Children: res.children, Sandbox: res.sandbox}
+		if l.Verdict == policy.Session {
+			l.Scope = d.commandScope(res, c.Source, cwhere)
+		}
+		d.add(l)
 	}
 }
 

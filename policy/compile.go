@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"guard/shellparse"
 
@@ -53,7 +54,7 @@ func compile(name string, pf *policyFile, rules ruleSource, src []byte) (*Policy
 		return nil, c.errorf([]string{"version"}, "version = %d: this guard reads version 1 policies", pf.Version)
 	}
 	def, err := ParseVerdict(pf.Default)
-	if err != nil || def == Allow {
+	if err != nil || def == Allow || def == Session {
 		return nil, c.errorf([]string{"default"}, "default = %q: want ask or deny", pf.Default)
 	}
 	p.Default = def
@@ -90,7 +91,7 @@ func compile(name string, pf *policyFile, rules ruleSource, src []byte) (*Policy
 		if !slices.Contains(shellparse.AllKinds(), k) {
 			return nil, c.errorf([]string{"shell", key}, "unknown shell construct %q", key)
 		}
-		v, err := ParseVerdict(val)
+		v, err := parseVerdictNoSession(val)
 		if err != nil {
 			return nil, c.errorf([]string{"shell", key}, "shell construct %q: %v", key, err)
 		}
@@ -113,6 +114,13 @@ func compile(name string, pf *policyFile, rules ruleSource, src []byte) (*Policy
 		return nil, err
 	}
 	p.readOnly, p.ReadOnlyShell = pf.ReadOnly, pf.ReadOnlyShell
+	if pf.Grants.Idle != "" {
+		d, err := time.ParseDuration(pf.Grants.Idle)
+		if err != nil || d < time.Minute || d > 24*time.Hour {
+			return nil, c.errorf([]string{"grants", "idle"}, "grants idle = %q: want a duration from 1m to 24h, such as \"30m\"", pf.Grants.Idle)
+		}
+		p.GrantIdle = d
+	}
 	if pf.Sandbox.Require && !pf.Sandbox.Run {
 		return nil, c.errorf([]string{"sandbox", "require"}, "sandbox require = true needs run = true: only commands that run in the sandbox can require it")
 	}
@@ -269,7 +277,7 @@ func (c *compiler) compileEnv(p *Policy, ef *envFile) error {
 func (c *compiler) compileFetch(p *Policy, ff *fetchFile) error {
 	p.Fetch.Unlisted = Deny
 	if ff.Unlisted != "" {
-		v, err := ParseVerdict(ff.Unlisted)
+		v, err := parseVerdictNoSession(ff.Unlisted)
 		if err != nil {
 			return c.errorf([]string{"fetch", "unlisted"}, "fetch unlisted: %v", err)
 		}

@@ -148,12 +148,13 @@ var defaultPolicyFile = policyFile{
 	Redirect: redirectFile{
 		Allow:        []string{"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/fd/1", "/dev/fd/2"},
 		Read:         "allow",
-		Write:        "ask",
+		Write:        "session",
 		WriteOutside: "deny",
 	},
 	Paths: pathsFile{
 		Protected: []string{"{project}/.claude/**", "{project}/.claude", "**/.claude/settings*.json", "~/.claude/**", "{project}/.mcp.json", "~/.mcp.json", "~/.claude.json"},
-		Write:     "ask",
+		Write:     "session",
+		Grant:     "dir",
 	},
 }
 
@@ -418,7 +419,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 		}, true
 	case "cp":
 		return ruleFile{
-			Verdict: "ask",
+			Verdict: "session",
 			Flags:   []string{"-a", "--archive", "-f", "--force", "-i", "-n", "--no-clobber", "-v", "--verbose", "-u", "--update", "-p", "-L", "-P", "-H", "-T", "--no-target-directory", "-b", "-l", "-s"},
 			Options: map[string]valueSpec{
 				"--preserve": valueSpec{
@@ -1484,7 +1485,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 		}, true
 	case "mkdir":
 		return ruleFile{
-			Verdict: "ask",
+			Verdict: "session",
 			Flags:   []string{"-p", "--parents", "-v", "--verbose"},
 			Options: map[string]valueSpec{
 				"--mode": valueSpec{
@@ -1520,7 +1521,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 		}, true
 	case "mv":
 		return ruleFile{
-			Verdict: "ask",
+			Verdict: "session",
 			Flags:   []string{"-f", "--force", "-i", "--interactive", "-n", "--no-clobber", "-v", "--verbose", "-u", "--update", "-T", "--no-target-directory", "-b"},
 			Options: map[string]valueSpec{
 				"--suffix": valueSpec{
@@ -2522,7 +2523,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 		}, true
 	case "touch":
 		return ruleFile{
-			Verdict: "ask",
+			Verdict: "session",
 			Flags:   []string{"-a", "-c", "-m", "-h", "--no-create", "--no-dereference"},
 			Options: map[string]valueSpec{
 				"--date": valueSpec{
@@ -2861,211 +2862,221 @@ func defaultCommand(name string) (ruleFile, bool) {
 func defaultExampleLine(key string) int {
 	switch key {
 	case "command\x00[\x00examples":
-		return 966
+		return 1017
 	case "command\x00awk\x00examples":
-		return 1670
+		return 1721
 	case "command\x00bash\x00examples":
-		return 1359
+		return 1410
 	case "command\x00bun\x00examples":
-		return 1885
+		return 1936
 	case "command\x00cargo\x00examples":
-		return 562
+		return 613
 	case "command\x00cargo\x00sub\x00build\x00examples":
-		return 585
+		return 636
 	case "command\x00cargo\x00sub\x00check\x00examples":
-		return 591
+		return 642
 	case "command\x00cargo\x00sub\x00clippy\x00examples":
-		return 614
+		return 665
 	case "command\x00cargo\x00sub\x00fmt\x00examples":
-		return 631
+		return 682
 	case "command\x00cargo\x00sub\x00run\x00examples":
-		return 1854
+		return 1905
 	case "command\x00cargo\x00sub\x00test\x00examples":
-		return 598
+		return 649
 	case "command\x00cat\x00examples":
-		return 688
+		return 739
 	case "command\x00cd\x00examples":
-		return 1272
+		return 1323
 	case "command\x00chmod\x00examples":
-		return 1575
+		return 1626
 	case "command\x00command\x00examples":
-		return 1327
+		return 1378
 	case "command\x00cp\x00examples":
-		return 1555
+		return 1606
 	case "command\x00cut\x00examples":
-		return 867
+		return 918
 	case "command\x00date\x00examples":
-		return 1229
+		return 1280
 	case "command\x00diff\x00examples":
-		return 899
+		return 950
 	case "command\x00du\x00examples":
-		return 1029
+		return 1080
 	case "command\x00echo\x00examples":
-		return 930
+		return 981
 	case "command\x00env\x00examples":
-		return 1320
+		return 1371
 	case "command\x00file\x00examples":
-		return 1000
-	case "command\x00find\x00examples":
-		return 830
-	case "command\x00git\x00examples":
-		return 148
-	case "command\x00git\x00sub\x00blame\x00examples":
-		return 256
-	case "command\x00git\x00sub\x00branch\x00examples":
-		return 271
-	case "command\x00git\x00sub\x00cat-file\x00examples":
-		return 355
-	case "command\x00git\x00sub\x00clean\x00examples":
-		return 428
-	case "command\x00git\x00sub\x00describe\x00examples":
-		return 368
-	case "command\x00git\x00sub\x00diff\x00examples":
-		return 224
-	case "command\x00git\x00sub\x00grep\x00examples":
-		return 347
-	case "command\x00git\x00sub\x00log\x00examples":
-		return 208
-	case "command\x00git\x00sub\x00ls-files\x00examples":
-		return 314
-	case "command\x00git\x00sub\x00ls-tree\x00examples":
-		return 321
-	case "command\x00git\x00sub\x00merge-base\x00examples":
-		return 361
-	case "command\x00git\x00sub\x00push\x00examples":
-		return 417
-	case "command\x00git\x00sub\x00remote\x00examples":
-		return 381
-	case "command\x00git\x00sub\x00reset\x00examples":
-		return 422
-	case "command\x00git\x00sub\x00rev-list\x00examples":
-		return 230
-	case "command\x00git\x00sub\x00rev-parse\x00examples":
-		return 298
-	case "command\x00git\x00sub\x00shortlog\x00examples":
-		return 240
-	case "command\x00git\x00sub\x00show\x00examples":
-		return 215
-	case "command\x00git\x00sub\x00stash\x00sub\x00clear\x00examples":
-		return 398
-	case "command\x00git\x00sub\x00status\x00examples":
-		return 159
-	case "command\x00git\x00sub\x00tag\x00examples":
-		return 280
-	case "command\x00go\x00sub\x00build\x00examples":
-		return 477
-	case "command\x00go\x00sub\x00env\x00examples":
-		return 515
-	case "command\x00go\x00sub\x00list\x00examples":
-		return 529
-	case "command\x00go\x00sub\x00test\x00examples":
-		return 490
-	case "command\x00go\x00sub\x00version\x00examples":
-		return 507
-	case "command\x00go\x00sub\x00vet\x00examples":
-		return 499
-	case "command\x00gofmt\x00examples":
-		return 544
-	case "command\x00golangci-lint\x00examples":
-		return 1814
-	case "command\x00golangci-lint\x00sub\x00run\x00examples":
-		return 1821
-	case "command\x00grep\x00examples":
-		return 743
-	case "command\x00head\x00examples":
-		return 697
-	case "command\x00jq\x00examples":
-		return 923
-	case "command\x00just\x00examples":
-		return 1909
-	case "command\x00ln\x00examples":
-		return 1562
-	case "command\x00ls\x00examples":
-		return 680
-	case "command\x00make\x00examples":
-		return 1827
-	case "command\x00md5sum\x00examples":
-		return 1185
-	case "command\x00mkdir\x00examples":
-		return 1540
-	case "command\x00mkfs.*\x00examples":
-		return 1593
-	case "command\x00mv\x00examples":
-		return 1547
-	case "command\x00mypy\x00examples":
-		return 1811
-	case "command\x00nice\x00examples":
-		return 1290
-	case "command\x00node\x00examples":
-		return 1636
-	case "command\x00npm\x00examples":
-		return 1696
-	case "command\x00npm\x00sub\x00run\x00examples":
-		return 1709
-	case "command\x00npm\x00sub\x00test\x00examples":
-		return 1701
-	case "command\x00perl\x00examples":
-		return 1644
-	case "command\x00pnpm\x00examples":
-		return 1729
-	case "command\x00printf\x00examples":
-		return 936
-	case "command\x00pytest\x00examples":
-		return 1788
-	case "command\x00python\x00examples":
-		return 1622
-	case "command\x00python3\x00examples":
-		return 1628
-	case "command\x00rg\x00examples":
-		return 800
-	case "command\x00rm\x00examples":
-		return 1518
-	case "command\x00ruff\x00examples":
-		return 1791
-	case "command\x00ruff\x00sub\x00check\x00examples":
-		return 1798
-	case "command\x00ruff\x00sub\x00format\x00examples":
-		return 1804
-	case "command\x00sh\x00examples":
-		return 1366
-	case "command\x00sort\x00examples":
-		return 849
-	case "command\x00stat\x00examples":
-		return 1009
-	case "command\x00systemctl\x00examples":
-		return 1580
-	case "command\x00tail\x00examples":
-		return 708
-	case "command\x00tee\x00examples":
-		return 1568
-	case "command\x00test\x00examples":
-		return 959
-	case "command\x00timeout\x00examples":
-		return 1282
-	case "command\x00touch\x00examples":
-		return 1533
-	case "command\x00tr\x00examples":
-		return 874
-	case "command\x00tree\x00examples":
 		return 1051
+	case "command\x00find\x00examples":
+		return 881
+	case "command\x00git\x00examples":
+		return 163
+	case "command\x00git\x00sub\x00add\x00examples":
+		return 464
+	case "command\x00git\x00sub\x00blame\x00examples":
+		return 271
+	case "command\x00git\x00sub\x00branch\x00examples":
+		return 286
+	case "command\x00git\x00sub\x00cat-file\x00examples":
+		return 370
+	case "command\x00git\x00sub\x00clean\x00examples":
+		return 443
+	case "command\x00git\x00sub\x00commit\x00examples":
+		return 474
+	case "command\x00git\x00sub\x00describe\x00examples":
+		return 383
+	case "command\x00git\x00sub\x00diff\x00examples":
+		return 239
+	case "command\x00git\x00sub\x00grep\x00examples":
+		return 362
+	case "command\x00git\x00sub\x00log\x00examples":
+		return 223
+	case "command\x00git\x00sub\x00ls-files\x00examples":
+		return 329
+	case "command\x00git\x00sub\x00ls-tree\x00examples":
+		return 336
+	case "command\x00git\x00sub\x00merge-base\x00examples":
+		return 376
+	case "command\x00git\x00sub\x00push\x00examples":
+		return 432
+	case "command\x00git\x00sub\x00remote\x00examples":
+		return 396
+	case "command\x00git\x00sub\x00reset\x00examples":
+		return 437
+	case "command\x00git\x00sub\x00rev-list\x00examples":
+		return 245
+	case "command\x00git\x00sub\x00rev-parse\x00examples":
+		return 313
+	case "command\x00git\x00sub\x00shortlog\x00examples":
+		return 255
+	case "command\x00git\x00sub\x00show\x00examples":
+		return 230
+	case "command\x00git\x00sub\x00stash\x00examples":
+		return 481
+	case "command\x00git\x00sub\x00stash\x00sub\x00clear\x00examples":
+		return 413
+	case "command\x00git\x00sub\x00stash\x00sub\x00push\x00examples":
+		return 487
+	case "command\x00git\x00sub\x00status\x00examples":
+		return 174
+	case "command\x00git\x00sub\x00switch\x00examples":
+		return 454
+	case "command\x00git\x00sub\x00tag\x00examples":
+		return 295
+	case "command\x00go\x00sub\x00build\x00examples":
+		return 528
+	case "command\x00go\x00sub\x00env\x00examples":
+		return 566
+	case "command\x00go\x00sub\x00list\x00examples":
+		return 580
+	case "command\x00go\x00sub\x00test\x00examples":
+		return 541
+	case "command\x00go\x00sub\x00version\x00examples":
+		return 558
+	case "command\x00go\x00sub\x00vet\x00examples":
+		return 550
+	case "command\x00gofmt\x00examples":
+		return 595
+	case "command\x00golangci-lint\x00examples":
+		return 1865
+	case "command\x00golangci-lint\x00sub\x00run\x00examples":
+		return 1872
+	case "command\x00grep\x00examples":
+		return 794
+	case "command\x00head\x00examples":
+		return 748
+	case "command\x00jq\x00examples":
+		return 974
+	case "command\x00just\x00examples":
+		return 1960
+	case "command\x00ln\x00examples":
+		return 1613
+	case "command\x00ls\x00examples":
+		return 731
+	case "command\x00make\x00examples":
+		return 1878
+	case "command\x00md5sum\x00examples":
+		return 1236
+	case "command\x00mkdir\x00examples":
+		return 1591
+	case "command\x00mkfs.*\x00examples":
+		return 1644
+	case "command\x00mv\x00examples":
+		return 1598
+	case "command\x00mypy\x00examples":
+		return 1862
+	case "command\x00nice\x00examples":
+		return 1341
+	case "command\x00node\x00examples":
+		return 1687
+	case "command\x00npm\x00examples":
+		return 1747
+	case "command\x00npm\x00sub\x00run\x00examples":
+		return 1760
+	case "command\x00npm\x00sub\x00test\x00examples":
+		return 1752
+	case "command\x00perl\x00examples":
+		return 1695
+	case "command\x00pnpm\x00examples":
+		return 1780
+	case "command\x00printf\x00examples":
+		return 987
+	case "command\x00pytest\x00examples":
+		return 1839
+	case "command\x00python\x00examples":
+		return 1673
+	case "command\x00python3\x00examples":
+		return 1679
+	case "command\x00rg\x00examples":
+		return 851
+	case "command\x00rm\x00examples":
+		return 1569
+	case "command\x00ruff\x00examples":
+		return 1842
+	case "command\x00ruff\x00sub\x00check\x00examples":
+		return 1849
+	case "command\x00ruff\x00sub\x00format\x00examples":
+		return 1855
+	case "command\x00sh\x00examples":
+		return 1417
+	case "command\x00sort\x00examples":
+		return 900
+	case "command\x00stat\x00examples":
+		return 1060
+	case "command\x00systemctl\x00examples":
+		return 1631
+	case "command\x00tail\x00examples":
+		return 759
+	case "command\x00tee\x00examples":
+		return 1619
+	case "command\x00test\x00examples":
+		return 1010
+	case "command\x00timeout\x00examples":
+		return 1333
+	case "command\x00touch\x00examples":
+		return 1584
+	case "command\x00tr\x00examples":
+		return 925
+	case "command\x00tree\x00examples":
+		return 1102
 	case "command\x00type\x00examples":
-		return 978
+		return 1029
 	case "command\x00uniq\x00examples":
-		return 858
+		return 909
 	case "command\x00uv\x00examples":
-		return 1861
+		return 1912
 	case "command\x00uv\x00sub\x00run\x00examples":
-		return 1864
+		return 1915
 	case "command\x00wc\x00examples":
-		return 718
+		return 769
 	case "command\x00which\x00examples":
-		return 972
+		return 1023
 	case "command\x00xargs\x00examples":
-		return 1348
+		return 1399
 	case "command\x00xxd\x00examples":
-		return 1168
+		return 1219
 	case "command\x00yarn\x00examples":
-		return 1753
+		return 1804
 	}
 	return 0
 }
@@ -3381,10 +3392,27 @@ func defaultSubs2Rule(name string) (ruleFile, bool) {
 	return ruleFile{}, false
 }
 
-var defaultSubs3 = subSource{names: []string{"blame", "branch", "cat-file", "checkout", "clean", "describe", "diff", "filter-branch", "gc", "grep", "log", "ls-files", "ls-tree", "merge-base", "push", "remote", "reset", "rev-list", "rev-parse", "shortlog", "show", "show-ref", "stash", "status", "switch", "tag", "version", "worktree"}, get: defaultSubs3Rule}
+var defaultSubs3 = subSource{names: []string{"add", "blame", "branch", "cat-file", "checkout", "clean", "commit", "describe", "diff", "filter-branch", "gc", "grep", "log", "ls-files", "ls-tree", "merge-base", "push", "remote", "reset", "rev-list", "rev-parse", "shortlog", "show", "show-ref", "stash", "status", "switch", "tag", "version", "worktree"}, get: defaultSubs3Rule}
 
 func defaultSubs3Rule(name string) (ruleFile, bool) {
 	switch name {
+	case "add":
+		return ruleFile{
+			Verdict: "session",
+			Flags:   []string{"-v", "--verbose", "-n", "--dry-run", "-u", "--update", "-N", "--intent-to-add", "--refresh", "--ignore-errors", "--ignore-missing", "--renormalize"},
+			Ask: []escalationFile{escalationFile{
+				Flags:  []string{"-A", "--all", "-f", "--force"},
+				Reason: "it stages files git does not track yet (ignored ones too with -f), which may be secret",
+			}, escalationFile{
+				Args:   []string{".", "./", ":/", "*", ":/*"},
+				Reason: "it stages every file under the directory, untracked ones too, which may be secret",
+			}},
+			Paths: "read",
+			Examples: examplesFile{
+				Ask:  []string{"git add src/main.go", "git add -A", "git add .", "git add -f build.log"},
+				Deny: []string{"git add .env"},
+			},
+		}, true
 	case "blame":
 		return ruleFile{
 			Verdict: "allow",
@@ -3506,6 +3534,44 @@ func defaultSubs3Rule(name string) (ruleFile, bool) {
 			Hint:    "list untracked files with git status --short, or ask the user",
 			Examples: examplesFile{
 				Deny: []string{"git clean -fdx", "git clean -n"},
+			},
+		}, true
+	case "commit":
+		return ruleFile{
+			Verdict: "session",
+			Flags:   []string{"-a", "--all", "-q", "--quiet", "-v", "--verbose", "-s", "--signoff", "--allow-empty", "--allow-empty-message", "--no-edit", "--no-status"},
+			Options: map[string]valueSpec{
+				"--author": valueSpec{
+					Type: "any",
+				},
+				"--cleanup": valueSpec{
+					Type: "any",
+				},
+				"--date": valueSpec{
+					Type: "any",
+				},
+				"--file": valueSpec{
+					Type: "path",
+				},
+				"--message": valueSpec{
+					Type: "any",
+				},
+				"-F": valueSpec{
+					Type: "path",
+				},
+				"-m": valueSpec{
+					Type: "any",
+				},
+			},
+			Ask: []escalationFile{escalationFile{
+				Flags:  []string{"--amend"},
+				Reason: "it rewrites the last commit",
+			}, escalationFile{
+				Flags:  []string{"-n", "--no-verify"},
+				Reason: "it skips the repository's commit hooks",
+			}},
+			Examples: examplesFile{
+				Ask: []string{"git commit -m 'fix parser'", "git commit -am wip", "git commit --amend -m x", "git commit -n -m x"},
 			},
 		}, true
 	case "describe":
@@ -4087,7 +4153,25 @@ func defaultSubs3Rule(name string) (ruleFile, bool) {
 		}, true
 	case "stash":
 		return ruleFile{
+			Verdict: "session",
+			Flags:   []string{"-u", "--include-untracked", "-k", "--keep-index", "-q", "--quiet"},
+			Options: map[string]valueSpec{
+				"--message": valueSpec{
+					Type: "any",
+				},
+				"-m": valueSpec{
+					Type: "any",
+				},
+			},
+			Ask: []escalationFile{escalationFile{
+				Args:   []string{"*"},
+				Reason: "it is a stash command other than push, list or show: pop, apply and drop change the work or delete a stash",
+			}},
 			lazy: &defaultSubs4,
+			Examples: examplesFile{
+				Ask:  []string{"git stash", "git stash -u -m wip", "git stash pop", "git stash drop"},
+				Deny: []string{"git stash clear"},
+			},
 		}, true
 	case "status":
 		return ruleFile{
@@ -4120,11 +4204,24 @@ func defaultSubs3Rule(name string) (ruleFile, bool) {
 		}, true
 	case "switch":
 		return ruleFile{
-			Verdict: "ask",
+			Verdict: "session",
+			Flags:   []string{"-d", "--detach", "--track", "--no-track", "-q", "--quiet", "--guess", "--no-guess"},
+			Options: map[string]valueSpec{
+				"--create": valueSpec{
+					Type: "any",
+				},
+				"-c": valueSpec{
+					Type: "any",
+				},
+			},
 			Deny: []escalationFile{escalationFile{
 				Flags:  []string{"-f", "--force", "--discard-changes"},
 				Reason: "it discards local changes",
 			}},
+			Examples: examplesFile{
+				Ask:  []string{"git switch -c feature", "git switch main", "git switch -C main", "git switch --orphan x"},
+				Deny: []string{"git switch -f main"},
+			},
 		}, true
 	case "tag":
 		return ruleFile{
@@ -4188,7 +4285,7 @@ func defaultSubs3Rule(name string) (ruleFile, bool) {
 	return ruleFile{}, false
 }
 
-var defaultSubs4 = subSource{names: []string{"clear", "list", "show"}, get: defaultSubs4Rule}
+var defaultSubs4 = subSource{names: []string{"clear", "list", "push", "show"}, get: defaultSubs4Rule}
 
 func defaultSubs4Rule(name string) (ruleFile, bool) {
 	switch name {
@@ -4205,6 +4302,15 @@ func defaultSubs4Rule(name string) (ruleFile, bool) {
 			Like:     "git log",
 			Verdict:  "allow",
 			ReadOnly: true,
+		}, true
+	case "push":
+		return ruleFile{
+			Like:    "git stash",
+			Verdict: "session",
+			Ask:     []escalationFile{},
+			Examples: examplesFile{
+				Ask: []string{"git stash push -m wip -- src"},
+			},
 		}, true
 	case "show":
 		return ruleFile{

@@ -64,8 +64,8 @@ var loadErrorCases = []loadErrorCase{
 	{"version = 1\nextends = \"nonesuch\"\n", Error{Line: 2, Col: 1, Key: []string{"extends"}, Msg: `extends = "nonesuch": there is no built-in policy "nonesuch" (want one of default, readonly, review, refactor)`}, `p.toml:2: extends = "nonesuch": there is no built-in policy "nonesuch" (want one of default, readonly, review, refactor)`},
 
 	// Errors of a command rule name it.
-	{head + "[command]\nls.verdict = \"allow\"\ncat.verdict = \"maybe\"\n", Error{Line: 5, Col: 5, Key: []string{"command", "cat", "verdict"}, Rule: "cat", Msg: `unknown verdict "maybe" (want allow, ask or deny)`}, `p.toml:5: rule "cat": unknown verdict "maybe" (want allow, ask or deny)`},
-	{head + "[command.git.sub.log]\nverdict = \"allow\"\n[command.log]\nverdict = \"allow\"\n[command.git]\nverdict = \"sometimes\"\n", Error{Line: 8, Col: 1, Key: []string{"command", "git", "verdict"}, Rule: "git", Msg: `unknown verdict "sometimes" (want allow, ask or deny)`}, `p.toml:8: rule "git": unknown verdict "sometimes" (want allow, ask or deny)`},
+	{head + "[command]\nls.verdict = \"allow\"\ncat.verdict = \"maybe\"\n", Error{Line: 5, Col: 5, Key: []string{"command", "cat", "verdict"}, Rule: "cat", Msg: `unknown verdict "maybe" (want allow, session, ask or deny)`}, `p.toml:5: rule "cat": unknown verdict "maybe" (want allow, session, ask or deny)`},
+	{head + "[command.git.sub.log]\nverdict = \"allow\"\n[command.log]\nverdict = \"allow\"\n[command.git]\nverdict = \"sometimes\"\n", Error{Line: 8, Col: 1, Key: []string{"command", "git", "verdict"}, Rule: "git", Msg: `unknown verdict "sometimes" (want allow, session, ask or deny)`}, `p.toml:8: rule "git": unknown verdict "sometimes" (want allow, session, ask or deny)`},
 	{head + "[command.git]\nverdict = \"allow\"\n[command.git.sub.log]\nargs = \"some\"\n", Error{Line: 6, Col: 1, Key: []string{"command", "git", "sub", "log", "args"}, Rule: "git log", Msg: `args = "some": want any, none or path`}, `p.toml:6: rule "git log": args = "some": want any, none or path`},
 	{head + "[command.git]\nverdict = \"allow\"\n[[command.git.deny]]\nreason = \"r\"\n", Error{Line: 5, Col: 15, Key: []string{"command", "git", "deny"}, Rule: "git", Msg: "deny rule 1 names no flags and no args"}, `p.toml:5: rule "git": deny rule 1 names no flags and no args`},
 	{head + "[command.cat]\nid = \"reader\"\nverdict = \"allow\"\n[command.head]\nid = \"reader\"\nverdict = \"allow\"\n", Error{Line: 6, Col: 10, Key: []string{"command", "head"}, Rule: "head", Msg: `id "reader" is already used by cat`}, `p.toml:6: rule "head": id "reader" is already used by cat`},
@@ -136,8 +136,8 @@ func TestLazyRuleErrors(t *testing.T) {
 	if err != nil {
 		t.Fatalf("compile: %v; want the rules left to compile when named", err)
 	}
-	wantLs := &Error{File: "lazy.toml", Line: 4, Col: 1, Key: []string{"command", "ls", "verdict"}, Rule: "ls", Msg: `unknown verdict "maybe" (want allow, ask or deny)`}
-	textLs := `lazy.toml:4: rule "ls": unknown verdict "maybe" (want allow, ask or deny)`
+	wantLs := &Error{File: "lazy.toml", Line: 4, Col: 1, Key: []string{"command", "ls", "verdict"}, Rule: "ls", Msg: `unknown verdict "maybe" (want allow, session, ask or deny)`}
+	textLs := `lazy.toml:4: rule "ls": unknown verdict "maybe" (want allow, session, ask or deny)`
 	_, err = p.Command("ls")
 	checkError(t, src, err, wantLs, textLs)
 	_, err = p.Command("ls") // the same error again, from the broken rules
@@ -148,8 +148,8 @@ func TestLazyRuleErrors(t *testing.T) {
 		t.Fatalf("git: %v", err)
 	}
 	_, err = p.Sub(git, "log")
-	wantLog := &Error{File: "lazy.toml", Line: 8, Col: 1, Key: []string{"command", "git", "sub", "log", "verdict"}, Rule: "git log", Msg: `unknown verdict "never" (want allow, ask or deny)`}
-	textLog := `lazy.toml:8: rule "git log": unknown verdict "never" (want allow, ask or deny)`
+	wantLog := &Error{File: "lazy.toml", Line: 8, Col: 1, Key: []string{"command", "git", "sub", "log", "verdict"}, Rule: "git log", Msg: `unknown verdict "never" (want allow, session, ask or deny)`}
+	textLog := `lazy.toml:8: rule "git log": unknown verdict "never" (want allow, session, ask or deny)`
 	checkError(t, src, err, wantLog, textLog)
 
 	errs := p.CompileAll()

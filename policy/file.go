@@ -33,7 +33,14 @@ type policyFile struct {
 	Fetch         fetchFile           `toml:"fetch"`
 	Paths         pathsFile           `toml:"paths"`
 	Sandbox       sandboxFile         `toml:"sandbox"`
+	Grants        grantsFile          `toml:"grants"`
 	Command       map[string]ruleFile `toml:"command"`
+}
+
+// grantsFile is the [grants] table: how long a grant of the session tier
+// lasts unused.
+type grantsFile struct {
+	Idle string `toml:"idle"`
 }
 
 // sandboxFile is the [sandbox] table: whether an allowed shell command
@@ -154,6 +161,7 @@ type pathsFile struct {
 	Secret    []string `toml:"secret"`
 	Write     string   `toml:"write"`
 	Read      string   `toml:"read"`
+	Grant     string   `toml:"grant"` // what a grant of a session-tier file call covers: dir (the default) or file
 }
 
 type envFile struct {
@@ -195,6 +203,8 @@ type ruleFile struct {
 	Require     []string             `toml:"require"`
 	Deny        []escalationFile     `toml:"deny"`
 	Ask         []escalationFile     `toml:"ask"`
+	Session     []escalationFile     `toml:"session"`
+	Grant       string               `toml:"grant"` // what a grant of its session tier covers: rule (the default) or call
 	Sub         map[string]ruleFile  `toml:"sub"`
 	Rest        *ruleFile            `toml:"rest"`
 	Wrap        *wrapFile            `toml:"wrap"`

@@ -9,6 +9,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"time"
 
 	"guard/shellparse"
 )
@@ -176,4 +177,16 @@ func (l *Layers) Policies() []*Policy {
 		out = append(out, l.Project)
 	}
 	return out
+}
+
+// GrantIdle returns how long a grant of the session tier lasts unused: the
+// shortest of the layers' limits, 0 when none sets one.
+func (l *Layers) GrantIdle() time.Duration {
+	var idle time.Duration
+	for _, p := range l.Policies() {
+		if p.GrantIdle > 0 && (idle == 0 || p.GrantIdle < idle) {
+			idle = p.GrantIdle
+		}
+	}
+	return idle
 }

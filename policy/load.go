@@ -149,6 +149,9 @@ func extend(base *policyFile, baseRules ruleSource, top *policyFile) (*policyFil
 	if top.Paths.Write != "" {
 		out.Paths.Write = top.Paths.Write
 	}
+	if top.Paths.Grant != "" {
+		out.Paths.Grant = top.Paths.Grant
+	}
 	if top.Paths.Read != "" {
 		out.Paths.Read = top.Paths.Read
 	}
@@ -160,6 +163,10 @@ func extend(base *policyFile, baseRules ruleSource, top *policyFile) (*policyFil
 	}
 	out.Redirect = base.Redirect
 	// The sandbox, once on, stays on.
+	out.Grants = base.Grants
+	if top.Grants.Idle != "" {
+		out.Grants.Idle = top.Grants.Idle
+	}
 	out.Sandbox = sandboxFile{Run: base.Sandbox.Run || top.Sandbox.Run, Require: base.Sandbox.Require || top.Sandbox.Require,
 		Profiles: mergeProfiles(base.Sandbox.Profiles, top.Sandbox.Profiles)}
 	out.Fetch = base.Fetch

@@ -43,7 +43,20 @@ type Rule struct {
 	Shell        string          // "bash" or "sh": -c SCRIPT is parsed and checked
 	Interp       bool            // without a script operand, it runs code from standard input
 	Sandbox      string          // the sandbox profile it is allowed in, "" when it needs none
+	// Grant is what a grant of its session tier covers: GrantRule (every
+	// call this rule decides, in the session) or GrantCall (the same
+	// command line again).
+	Grant string
 }
+
+// What a grant of the session tier covers.
+const (
+	GrantRule = "rule" // the calls the same rule decides (git commit, with any message)
+	GrantCall = "call" // the same command, word for word, in the same directory
+	GrantDir  = "dir"  // writes by any file tool in the same directory and below
+	GrantFile = "file" // writes to the same file
+	GrantTool = "tool" // the tool, whatever its input
+)
 
 type style int
 
@@ -131,7 +144,7 @@ func (c *compiler) compileNode(p *Policy, id string, parent *Rule, rf *ruleFile,
 	}
 	if rf.Unknown != "" {
 		v, err := ParseVerdict(rf.Unknown)
-		if err != nil || v == Allow {
+		if err != nil || v == Allow || v == Session {
 			return nil, errf(append(key, "unknown"), "unknown = %q: want ask or deny", rf.Unknown)
 		}
 		n.Unknown = v
@@ -198,7 +211,7 @@ func (c *compiler) compileNode(p *Policy, id string, parent *Rule, rf *ruleFile,
 		list    []escalationFile
 		verdict Verdict
 		key     string
-	}{{rf.Deny, Deny, "deny"}, {rf.Ask, Ask, "ask"}} {
+	}{{rf.Deny, Deny, "deny"}, {rf.Ask, Ask, "ask"}, {rf.Session, Session, "session"}} {
 		for i, ef := range group.list {
 			e, err := c.compileEscalation(n, ef, group.verdict, i)
 			if err != nil {
@@ -225,6 +238,17 @@ func (c *compiler) compileNode(p *Policy, id string, parent *Rule, rf *ruleFile,
 		n.Sandbox = rf.Sandbox
 	default:
 		return nil, errf(append(key, "sandbox"), "sandbox = %q: want read-only, build, test or a profile of the policy's [sandbox]", rf.Sandbox)
+	}
+	switch rf.Grant {
+	case "":
+		n.Grant = GrantRule
+		if parent != nil {
+			n.Grant = parent.Grant
+		}
+	case GrantRule, GrantCall:
+		n.Grant = rf.Grant
+	default:
+		return nil, errf(append(key, "grant"), "grant = %q: want rule or call", rf.Grant)
 	}
 	if n.Sandbox == "" && parent != nil {
 		n.Sandbox = parent.Sandbox
@@ -521,11 +545,15 @@ func (c *compiler) like(rf *ruleFile, key []string, depth int) (*ruleFile, error
 	}
 	out.Deny = append(slices.Clone(base.Deny), rf.Deny...)
 	out.Ask = append(slices.Clone(base.Ask), rf.Ask...)
+	out.Session = append(slices.Clone(base.Session), rf.Session...)
 	for i := range out.Deny[:len(base.Deny)] {
 		out.Deny[i].ID = "" // an id names one rule; the copy gets its own
 	}
 	for i := range out.Ask[:len(base.Ask)] {
 		out.Ask[i].ID = ""
+	}
+	for i := range out.Session[:len(base.Session)] {
+		out.Session[i].ID = ""
 	}
 	if out.Style == "" {
 		out.Style = base.Style
@@ -607,6 +635,8 @@ func (n *Rule) Why(v Verdict) string {
 		return fmt.Sprintf("%s is allowed", n.ID)
 	case Ask:
 		return fmt.Sprintf("%s needs approval", n.ID)
+	case Session:
+		return fmt.Sprintf("%s needs approval once in this session", n.ID)
 	}
 	return fmt.Sprintf("%s is not allowed by policy", n.ID)
 }

@@ -17,6 +17,7 @@ type pathPolicy struct {
 	Secret    []string          // no read may touch these
 	Write     Verdict           // a file tool's write to a writable path
 	Read      Verdict           // a file tool's read of a path that is not secret
+	Grant     string            // what a grant of a session-tier file call covers: GrantDir or GrantFile
 	literals  map[string]string // LiteralRun of each pattern above
 }
 
@@ -115,6 +116,14 @@ func (c *compiler) compilePaths(p *Policy, pf *pathsFile) error {
 		for _, pat := range list {
 			p.Paths.literals[pat] = LiteralRun(pat)
 		}
+	}
+	switch pf.Grant {
+	case "", GrantDir:
+		p.Paths.Grant = GrantDir
+	case GrantFile:
+		p.Paths.Grant = GrantFile
+	default:
+		return c.errorf([]string{"paths", "grant"}, "paths grant = %q: want dir or file", pf.Grant)
 	}
 	for _, v := range []struct {
 		key string

@@ -18,23 +18,27 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"guard/shellparse"
 )
 
 // Policy is a compiled policy. It is immutable and safe for concurrent use.
 type Policy struct {
-	name          string
-	Default       Verdict
-	tools         map[string]Tier
-	toolGlobs     []toolGlob
-	Shell         map[shellparse.Kind]Verdict
-	Dialect       shellparse.Dialect
-	Env           envPolicy
-	Redirect      redirectPolicy
-	Fetch         fetchPolicy
-	Paths         pathPolicy
-	Sandbox       SandboxPolicy
+	name      string
+	Default   Verdict
+	tools     map[string]Tier
+	toolGlobs []toolGlob
+	Shell     map[shellparse.Kind]Verdict
+	Dialect   shellparse.Dialect
+	Env       envPolicy
+	Redirect  redirectPolicy
+	Fetch     fetchPolicy
+	Paths     pathPolicy
+	Sandbox   SandboxPolicy
+	// GrantIdle is how long a grant of the session tier lasts unused; 0
+	// leaves it to guard (an hour).
+	GrantIdle     time.Duration
 	readOnly      bool     // read-only mode, whatever the call says
 	ReadOnlyShell bool     // in read-only mode, read-only shell commands may run
 	trust         []string // sha256 digests of project policies this (user) policy trusts

@@ -51,6 +51,7 @@ func init() {
 		{"flags", "guard flags --agent claude [--config FILE] [--read-only]", "print the agent's flags that match the policy", runFlags},
 		{"test", "guard test [--config FILE] FILES...", "run [[case]] files and the policy's examples", runTest},
 		{"run", "guard run [--read-only] [--config FILE] [--cwd DIR] [--profile NAME] [--explain] -- PROGRAM ARGS...", "run a program in the sandbox the policy gives the project", runSandboxed},
+		{"grants", "guard grants list [--session ID] [--json] | revoke ID | --session ID | --all", "list and revoke the session tier's grants", runGrants},
 		{"version", "guard version", "print guard's version", runVersion},
 		{"help", "guard help", "print this help", runHelp},
 	}

@@ -29,6 +29,7 @@ import (
 	"guard/agent"
 	"guard/engine"
 	"guard/sandbox"
+	"guard/state"
 )
 
 // maxHookInput bounds the JSON read from stdin. A Write call carries a whole
@@ -318,6 +319,13 @@ func decideHook(r io.Reader, env getenv, config string, readOnly bool, shell str
 	if err != nil {
 		return nil, err
 	}
+	if ev.Name == "SessionEnd" {
+		// The session's grants end with it, whatever the policy.
+		if store := grantStore(env, nil); store != nil && state.ValidSession(ev.Session) {
+			store.EndSession(ev.Session)
+		}
+		return nil, nil
+	}
 	call := callContext(env, ev.Call.Cwd, shell, readOnly)
 	call.Tool, call.Input, call.Session, call.Deadline = ev.Call.Tool, ev.Call.Input, ev.Session, deadline
 	call.Run, call.NoRun = runCommand(call.Guard, config, readOnly)
@@ -326,14 +334,14 @@ func decideHook(r io.Reader, env getenv, config string, readOnly bool, shell str
 		return nil, &denial{Why: fmt.Sprintf("the policy does not load, so every call is denied: %v", err),
 			Hints: []string{"ask the user to fix the policy file; guard check --config FILE shows the error"}}
 	}
-	grants := sessionGrants{file: sessionFile(env, ev.Session)}
-	if ev.Name == "PostToolUse" {
-		if grants.file != "" && engine.SessionTool(layers, call.Tool) {
-			recordSession(grants.file, call.Tool)
-		}
+	store := grantStore(env, layers)
+	call.Grants = storeGrants(store)
+	switch ev.Name {
+	case "PostToolUse":
+		e := engine.Engine{Layers: layers}
+		grantRan(store, call, e.Decide(call))
 		return nil, nil
 	}
-	call.Grants = &grants
 	e := engine.Engine{Layers: layers}
 	d := e.Decide(call)
 	where := "policy " + layers.Name()

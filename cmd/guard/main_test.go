@@ -3,6 +3,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -46,6 +48,7 @@ func TestScript(t *testing.T) {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"status":   scriptStatus,
 			"envsubst": scriptEnvsubst,
+			"hookin":   scriptHookIn,
 		},
 	})
 }
@@ -90,4 +93,43 @@ func scriptEnvsubst(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	out := os.Expand(ts.ReadFile(args[0]), ts.Getenv)
 	ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(out), 0o644))
+}
+
+// scriptHookIn runs "hookin EVENT NAME": it writes hook.json, Claude Code's
+// hook input for the call NAME of calls.txt (lines of a name and the JSON
+// of tool_name and tool_input, with session_id to change the session) as
+// EVENT sends it: pre (PreToolUse), post (PostToolUse, which says the call
+// ran) or end (SessionEnd). The session is session-1 and the cwd $WORK.
+func scriptHookIn(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: hookin pre|post|end NAME")
+	}
+	event := map[string]string{"pre": "PreToolUse", "post": "PostToolUse", "end": "SessionEnd"}[args[0]]
+	if event == "" {
+		ts.Fatalf("hookin: unknown event %q", args[0])
+	}
+	var call map[string]any
+	for _, line := range strings.Split(ts.ReadFile("calls.txt"), "\n") {
+		if name, data, ok := strings.Cut(line, " "); ok && name == args[1] {
+			ts.Check(json.Unmarshal([]byte(data), &call))
+		}
+	}
+	if call == nil {
+		ts.Fatalf("hookin: no call %q in calls.txt", args[1])
+	}
+	in := map[string]any{"session_id": "session-1", "hook_event_name": event, "cwd": ts.Getenv("WORK")}
+	for k, v := range call {
+		in[k] = v
+	}
+	if event == "PostToolUse" {
+		in["tool_response"] = map[string]any{"ok": true}
+	}
+	if event == "SessionEnd" {
+		delete(in, "tool_name")
+		delete(in, "tool_input")
+		in["reason"] = "exit"
+	}
+	data, err := json.Marshal(in)
+	ts.Check(err)
+	ts.Check(os.WriteFile(ts.MkAbs("hook.json"), data, 0o644))
 }

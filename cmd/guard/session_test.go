@@ -3,73 +3,24 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 )
 
-func TestSessionFile(t *testing.T) {
+func TestStateDir(t *testing.T) {
 	env := func(m map[string]string) getenv { return func(k string) string { return m[k] } }
 	for _, tc := range []struct {
-		id   string
 		env  map[string]string
 		want string
 	}{
-		{"s1", map[string]string{"HOME": "/home/u"}, "/home/u/.local/state/guard/sessions/s1"},
-		{"s1", map[string]string{"HOME": "/home/u", "XDG_STATE_HOME": "/st"}, "/st/guard/sessions/s1"},
-		{"../s1", map[string]string{"HOME": "/home/u"}, ""},
-		{"..", map[string]string{"HOME": "/home/u"}, ""},
-		{"a/b", map[string]string{"HOME": "/home/u"}, ""},
-		{"", map[string]string{"HOME": "/home/u"}, ""},
-		{"s1", map[string]string{"HOME": "rel"}, ""},
+		{map[string]string{"HOME": "/home/u"}, "/home/u/.local/state/guard"},
+		{map[string]string{"HOME": "/home/u", "XDG_STATE_HOME": "/st"}, "/st/guard"},
+		{map[string]string{"HOME": "/home/u", "XDG_STATE_HOME": "rel"}, "/home/u/.local/state/guard"},
+		{map[string]string{"HOME": "rel"}, ""},
+		{map[string]string{}, ""},
 	} {
-		if got := sessionFile(env(tc.env), tc.id); got != tc.want {
-			t.Errorf("sessionFile(%q, %v) = %q, want %q", tc.id, tc.env, got, tc.want)
+		if got := stateDir(env(tc.env)); got != tc.want {
+			t.Errorf("stateDir(%v) = %q, want %q", tc.env, got, tc.want)
 		}
-	}
-}
-
-// TestSessionNoFollow: a link where the session file or its directory
-// should be is not written through, nor read.
-func TestSessionNoFollow(t *testing.T) {
-	home := t.TempDir()
-	env := func(k string) string {
-		if k == "HOME" {
-			return home
-		}
-		return ""
-	}
-	victim := filepath.Join(home, "victim")
-	if err := os.WriteFile(victim, []byte("Skill\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	name := sessionFile(env, "s1")
-	if err := os.MkdirAll(filepath.Dir(name), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(victim, name); err != nil {
-		t.Fatal(err)
-	}
-	recordSession(name, "Bash")
-	if data, _ := os.ReadFile(victim); string(data) != "Skill\n" {
-		t.Errorf("recordSession wrote through a link: the target holds %q", data)
-	}
-	if got := sessionApproved(name); got["Skill"] {
-		t.Errorf("sessionApproved read through a link: %v", got)
-	}
-
-	// A sessions directory that is a link.
-	other := t.TempDir()
-	sessions := filepath.Dir(name)
-	if err := os.RemoveAll(sessions); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(other, sessions); err != nil {
-		t.Fatal(err)
-	}
-	recordSession(name, "Bash")
-	if ents, _ := os.ReadDir(other); len(ents) != 0 {
-		t.Errorf("recordSession wrote into a linked sessions directory: %v", ents)
 	}
 }
 

@@ -1,0 +1,124 @@
+// Copyright 2026 The guard Authors. SPDX-License-Identifier: MIT
+
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"guard/state"
+)
+
+// runGrants lists and revokes the session tier's grants.
+func runGrants(_ context.Context, s stdio, env getenv, args []string) error {
+	if len(args) == 0 {
+		return usageError(s, "grants", "guard grants needs list or revoke")
+	}
+	store := grantStore(env, nil)
+	if store == nil {
+		fmt.Fprintln(s.err, "guard grants: no state directory: set HOME or XDG_STATE_HOME")
+		return &exitError{code: 1}
+	}
+	switch args[0] {
+	case "list":
+		return listGrants(s, store, args[1:])
+	case "revoke":
+		return revokeGrants(s, store, args[1:])
+	}
+	return usageError(s, "grants", "guard grants: unknown command %q: want list or revoke", args[0])
+}
+
+func listGrants(s stdio, store *state.Store, args []string) error {
+	fs := newFlagSet("grants list", s)
+	session := fs.String("session", "", "only the grants of this `session`")
+	asJSON := fs.Bool("json", false, "print the grants as JSON")
+	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
+		return usageError(s, "grants", "guard grants list [--session ID] [--json]")
+	}
+	gs, err := store.List(*session)
+	if err != nil {
+		fmt.Fprintf(s.err, "guard grants: %v\n", err)
+		return &exitError{code: 1}
+	}
+	if *asJSON {
+		if gs == nil {
+			gs = []state.Grant{}
+		}
+		enc := json.NewEncoder(s.out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(gs)
+	}
+	if len(gs) == 0 {
+		fmt.Fprintln(s.out, "no grants")
+		return nil
+	}
+	tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tSESSION\tSCOPE\tGRANTED\tEXPIRES\tAPPROVED")
+	for _, g := range gs {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s %s\n", g.ID, g.Session, scopeText(g), g.GrantedAt.Local().Format(time.DateTime),
+			g.Expires.Local().Format(time.DateTime), g.Tool, oneLine(g.Text))
+	}
+	return tw.Flush()
+}
+
+// scopeText names a grant's scope for people; a call's key holds its
+// directory and command apart.
+func scopeText(g state.Grant) string {
+	dir, cmd, ok := strings.Cut(g.Scope.Key, "\x00")
+	if !ok {
+		return g.Scope.String()
+	}
+	return fmt.Sprintf("%s %q in %s", g.Scope.Kind, cmd, dir)
+}
+
+func revokeGrants(s stdio, store *state.Store, args []string) error {
+	fs := newFlagSet("grants revoke", s)
+	session := fs.String("session", "", "revoke every grant of this `session`")
+	all := fs.Bool("all", false, "revoke every grant of every session")
+	if err := fs.Parse(args); err != nil {
+		return usageError(s, "grants", "guard grants revoke ID | --session ID | --all")
+	}
+	var revoked []state.Grant
+	var err error
+	switch {
+	case *all && *session == "" && fs.NArg() == 0:
+		var gs []state.Grant
+		if gs, err = store.List(""); err == nil {
+			sessions := map[string]bool{}
+			for _, g := range gs {
+				sessions[g.Session] = true
+			}
+			for id := range sessions {
+				ended, e := store.EndSession(id)
+				revoked, err = append(revoked, ended...), errors.Join(err, e)
+			}
+		}
+	case *session != "" && !*all && fs.NArg() == 0:
+		revoked, err = store.EndSession(*session)
+	case fs.NArg() == 1 && !*all && *session == "":
+		g, ok, e := store.Revoke(fs.Arg(0))
+		if e == nil && !ok {
+			fmt.Fprintf(s.err, "guard grants: no grant %s\n", fs.Arg(0))
+			return &exitError{code: 1}
+		}
+		revoked, err = []state.Grant{g}, e
+	default:
+		return usageError(s, "grants", "guard grants revoke ID | --session ID | --all")
+	}
+	if err != nil {
+		fmt.Fprintf(s.err, "guard grants: %v\n", err)
+		return &exitError{code: 1}
+	}
+	for _, g := range revoked {
+		fmt.Fprintf(s.out, "revoked %s (%s, session %s)\n", g.ID, scopeText(g), g.Session)
+	}
+	if len(revoked) == 0 {
+		fmt.Fprintln(s.out, "no grants to revoke")
+	}
+	return nil
+}
