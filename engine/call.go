@@ -127,8 +127,14 @@ func (s Scope) Covers(o Scope) bool {
 	return s.Key == o.Key
 }
 
-// String names the scope for people: "rule git commit", "dir /p/src".
-func (s Scope) String() string { return s.Kind + " " + s.Key }
+// String names the scope for people: "rule git commit", "dir /p/src",
+// "call \"make x\" in /p".
+func (s Scope) String() string {
+	if dir, cmd, ok := strings.Cut(s.Key, "\x00"); ok && s.Kind == policy.GrantCall {
+		return fmt.Sprintf("%s %q in %s", s.Kind, cmd, dir)
+	}
+	return s.Kind + " " + s.Key
+}
 
 // Observer sees every decision an Engine makes, after it is made: for a
 // decision log or an export. It must not change the call or the decision.

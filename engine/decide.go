@@ -254,6 +254,7 @@ func (d *decider) pathCall(name, rule string, acc access, cwdDefault bool) {
 	pc := d.checkPath(p, tilde, []string{path.Clean(d.call.Cwd)}, acc, allowed)
 	l := Leaf{Verdict: pc.verdict, Kind: "path", Text: name + " " + p, Rule: pc.rule, Why: fmt.Sprintf("%s: %s", name, pc.why)}
 	if l.Verdict == policy.Session {
+		l.Why += ": needs approval once in this session"
 		l.Scope = d.pathScope(p, tilde, []string{path.Clean(d.call.Cwd)})
 	}
 	if pc.verdict != Allow && acc == writeAccess {

@@ -34,6 +34,9 @@ func (d *decider) grantSession() {
 				l.Why = fmt.Sprintf("%s: granted for this session (grant %s, %s)", l.Text, id, l.Scope)
 			}
 		}
+		if l.Verdict == policy.Ask && l.Scope != nil {
+			l.Why += fmt.Sprintf("; approved once, it is granted for the session (%s)", l.Scope)
+		}
 	}
 }
 

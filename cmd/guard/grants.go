@@ -6,8 +6,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"strings"
+	"fmt"
 	"text/tabwriter"
 	"time"
 
@@ -60,20 +60,19 @@ func listGrants(s stdio, store *state.Store, args []string) error {
 	tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tSESSION\tSCOPE\tGRANTED\tEXPIRES\tAPPROVED")
 	for _, g := range gs {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s %s\n", g.ID, g.Session, scopeText(g), g.GrantedAt.Local().Format(time.DateTime),
-			g.Expires.Local().Format(time.DateTime), g.Tool, oneLine(g.Text))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", g.ID, g.Session, g.Scope.String(), g.GrantedAt.Local().Format(time.DateTime),
+			g.Expires.Local().Format(time.DateTime), approved(g))
 	}
 	return tw.Flush()
 }
 
-// scopeText names a grant's scope for people; a call's key holds its
-// directory and command apart.
-func scopeText(g state.Grant) string {
-	dir, cmd, ok := strings.Cut(g.Scope.Key, "\x00")
-	if !ok {
-		return g.Scope.String()
+// approved is what the user approved for a grant: the part, after its
+// tool unless the part names it.
+func approved(g state.Grant) string {
+	if g.Tool == "" || strings.HasPrefix(g.Text, g.Tool+" ") {
+		return oneLine(g.Text)
 	}
-	return fmt.Sprintf("%s %q in %s", g.Scope.Kind, cmd, dir)
+	return g.Tool + ": " + oneLine(g.Text)
 }
 
 func revokeGrants(s stdio, store *state.Store, args []string) error {
@@ -115,7 +114,7 @@ func revokeGrants(s stdio, store *state.Store, args []string) error {
 		return &exitError{code: 1}
 	}
 	for _, g := range revoked {
-		fmt.Fprintf(s.out, "revoked %s (%s, session %s)\n", g.ID, scopeText(g), g.Session)
+		fmt.Fprintf(s.out, "revoked %s (%s, session %s)\n", g.ID, g.Scope.String(), g.Session)
 	}
 	if len(revoked) == 0 {
 		fmt.Fprintln(s.out, "no grants to revoke")
