@@ -3,8 +3,9 @@
 package e2e
 
 // A scripted Anthropic Messages API on loopback. The first request of the
-// main loop (the one that declares the scripted tool) is answered with one
-// tool_use; every other request gets a short text answer. Every request is
+// main loop (the one that declares the scripted tool) is answered with the
+// first scripted tool_use, and each request that brings a tool's result
+// back with the next one; every other request gets a short text answer. Every request is
 // recorded, so that a test can read the tool_result Claude Code sent back.
 
 import (
@@ -19,7 +20,7 @@ import (
 	"testing"
 )
 
-// toolUseID is the id of the scripted tool_use block.
+// toolUseID is the id of the first scripted tool_use block.
 const toolUseID = "toolu_e2e_1"
 
 // finalText is the model's answer once the tool call has come back.
@@ -92,25 +93,44 @@ func (b block) result() toolResult {
 
 // fakeAPI is the scripted model.
 type fakeAPI struct {
-	t         *testing.T
-	tool      string // tool name of the scripted call
-	toolInput string // its input, JSON
-	srv       *httptest.Server
+	t     *testing.T
+	calls []scriptedCall
+	srv   *httptest.Server
 
 	mu       sync.Mutex
 	requests []*request
-	scripted bool // the tool_use has been sent
+	next     int // the scripted calls sent so far
 }
+
+// scriptedCall is one tool call of the model: its tool, and its input as
+// JSON. The first has the id toolUseID, the next toolu_e2e_2, ...
+type scriptedCall struct {
+	tool, input string
+}
+
+// callID is the id of the tool_use block of the i-th scripted call.
+func callID(i int) string { return fmt.Sprintf("toolu_e2e_%d", i+1) }
 
 // newFakeAPI starts a server whose model calls tool with input (a JSON
 // object) once.
 func newFakeAPI(t *testing.T, tool string, input map[string]any) *fakeAPI {
 	t.Helper()
-	in, err := json.Marshal(input)
-	if err != nil {
-		t.Fatal(err)
+	return newFakeAPISeq(t, tool, input)
+}
+
+// newFakeAPISeq starts a server whose model makes the tool calls given as
+// pairs of a tool name and its input, one after the other: each once the
+// previous one's result has come back.
+func newFakeAPISeq(t *testing.T, pairs ...any) *fakeAPI {
+	t.Helper()
+	f := &fakeAPI{t: t}
+	for i := 0; i+1 < len(pairs); i += 2 {
+		in, err := json.Marshal(pairs[i+1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.calls = append(f.calls, scriptedCall{tool: pairs[i].(string), input: string(in)})
 	}
-	f := &fakeAPI{t: t, tool: tool, toolInput: string(in)}
 	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
 	t.Cleanup(f.srv.Close)
 	return f
@@ -194,28 +214,32 @@ func (f *fakeAPI) serve(w http.ResponseWriter, hr *http.Request) {
 		return
 	}
 	r.Model, r.Stream, r.Messages = req.Model, req.Stream, req.Messages
-	hasTool := false
+	offered := map[string]bool{}
 	for _, tl := range req.Tools {
 		r.Tools = append(r.Tools, tl.Name)
-		hasTool = hasTool || tl.Name == f.tool
+		offered[tl.Name] = true
 	}
 
-	// The scripted call goes to the first request that offers the tool and
-	// does not already carry a tool result; a request without the tool
-	// (a title, a summary, a quota probe) gets text.
+	// The first scripted call goes to the first request that offers its
+	// tool and carries no tool result; each next one to a request that
+	// brings a result back. A request without the tool (a title, a summary,
+	// a quota probe) gets text.
 	f.mu.Lock()
-	callTool := hasTool && !f.scripted && !carriesToolResult(req.Messages)
-	if callTool {
-		f.scripted = true
+	var call scriptedCall
+	id := ""
+	if f.next < len(f.calls) && offered[f.calls[f.next].tool] && carriesToolResult(req.Messages) == (f.next > 0) {
+		call, id = f.calls[f.next], callID(f.next)
+		f.next++
 	}
 	f.mu.Unlock()
+	callTool := id != ""
 
 	var blk, delta map[string]any
 	stop := "end_turn"
 	if callTool {
-		r.Answer = "tool_use"
-		blk = map[string]any{"type": "tool_use", "id": toolUseID, "name": f.tool, "input": map[string]any{}}
-		delta = map[string]any{"type": "input_json_delta", "partial_json": f.toolInput}
+		r.Answer = "tool_use " + call.tool
+		blk = map[string]any{"type": "tool_use", "id": id, "name": call.tool, "input": map[string]any{}}
+		delta = map[string]any{"type": "input_json_delta", "partial_json": call.input}
 		stop = "tool_use"
 	} else {
 		r.Answer = "text"
@@ -233,8 +257,8 @@ func (f *fakeAPI) serve(w http.ResponseWriter, hr *http.Request) {
 		content := blk
 		if callTool {
 			var input map[string]any
-			json.Unmarshal([]byte(f.toolInput), &input)
-			content = map[string]any{"type": "tool_use", "id": toolUseID, "name": f.tool, "input": input}
+			json.Unmarshal([]byte(call.input), &input)
+			content = map[string]any{"type": "tool_use", "id": id, "name": call.tool, "input": input}
 		} else {
 			content = map[string]any{"type": "text", "text": finalText}
 		}

@@ -16,6 +16,30 @@ func DecideLayers(l *policy.Layers, call Call) Decision {
 }
 
 func decideLayers(l *policy.Layers, call Call) Decision {
+	if l.Managed == nil {
+		return decideUserProject(l, call)
+	}
+	// The administrator's policy decides beside the others, whatever they
+	// say: read-only mode in any layer holds for all.
+	call.ReadOnly = call.ReadOnly || l.ReadOnly()
+	m, rest := Decide(l.Managed, call), decideUserProject(l, call)
+	return stricterOf(m, rest, "managed "+l.Managed.Name()+", "+rest.Policy)
+}
+
+// stricterOf combines two layers' decisions of one call: the stricter
+// verdict, with the stricter layer's leaves first, so that its deciding
+// leaf explains the decision.
+func stricterOf(a, b Decision, name string) Decision {
+	out := Decision{Verdict: policy.Stricter(a.Verdict, b.Verdict), ReadOnly: a.ReadOnly || b.ReadOnly, Policy: name, Kind: a.Kind}
+	first, second := b, a
+	if a.Verdict < b.Verdict {
+		first, second = a, b
+	}
+	out.Leaves = append(slices.Clone(first.Leaves), second.Leaves...)
+	return out
+}
+
+func decideUserProject(l *policy.Layers, call Call) Decision {
 	user := l.User
 	if user == nil {
 		var err error
@@ -32,14 +56,5 @@ func decideLayers(l *policy.Layers, call Call) Decision {
 		return Decide(l.Project, call)
 	}
 	u, p := Decide(user, call), Decide(l.Project, call)
-	out := Decision{Verdict: policy.Stricter(u.Verdict, p.Verdict), ReadOnly: u.ReadOnly || p.ReadOnly,
-		Policy: user.Name() + " and " + l.Project.Name(), Kind: u.Kind}
-	// The stricter layer's leaves come first, so that its deciding leaf
-	// explains the decision.
-	first, second := p, u
-	if u.Verdict < p.Verdict {
-		first, second = u, p
-	}
-	out.Leaves = append(slices.Clone(first.Leaves), second.Leaves...)
-	return out
+	return stricterOf(u, p, user.Name()+" and "+l.Project.Name())
 }

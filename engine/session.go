@@ -35,7 +35,7 @@ func (d *decider) grantSession() {
 			}
 		}
 		if l.Verdict == policy.Ask && l.Scope != nil {
-			l.Why += fmt.Sprintf("; approved once, it is granted for the session (%s)", l.Scope)
+			l.Why += fmt.Sprintf("; once approved, the session is granted %s", l.Scope)
 		}
 	}
 }

@@ -113,7 +113,7 @@ func compile(name string, pf *policyFile, rules ruleSource, src []byte) (*Policy
 	if err := c.compilePaths(p, &pf.Paths); err != nil {
 		return nil, err
 	}
-	p.readOnly, p.ReadOnlyShell = pf.ReadOnly, pf.ReadOnlyShell
+	p.readOnly, p.ReadOnlyShell, p.LogRequired = pf.ReadOnly, pf.ReadOnlyShell, pf.LogRequired
 	if pf.Grants.Idle != "" {
 		d, err := time.ParseDuration(pf.Grants.Idle)
 		if err != nil || d < time.Minute || d > 24*time.Hour {

@@ -25,6 +25,7 @@ type policyFile struct {
 	Default       string              `toml:"default"`
 	ReadOnly      bool                `toml:"read_only"`
 	ReadOnlyShell bool                `toml:"read_only_shell"`
+	LogRequired   bool                `toml:"log_required"`
 	Trust         []string            `toml:"trust"`
 	Tools         map[string]string   `toml:"tools"`
 	Shell         map[string]string   `toml:"shell"`

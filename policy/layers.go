@@ -21,7 +21,13 @@ import (
 //
 // A nil User is the embedded default policy. A nil Project means the
 // project has no policy of its own.
+//
+// A Managed policy, when there is one, is the administrator's: it decides
+// beside the other two, whatever they say, and a call gets the stricter of
+// its decision and theirs. The user and the project can restrict what it
+// allows, never loosen it; no trust reaches past it.
 type Layers struct {
+	Managed       *Policy
 	User, Project *Policy
 	// ProjectSum is the sha256 digest, in hex, of the project policy file.
 	ProjectSum string
@@ -39,9 +45,9 @@ func (l *Layers) Trusted() bool {
 	return l.Project != nil && l.User.Trusts(l.ProjectSum)
 }
 
-// ReadOnly reports whether either layer puts calls in read-only mode.
+// ReadOnly reports whether any layer puts calls in read-only mode.
 func (l *Layers) ReadOnly() bool {
-	return l.User.ReadOnly() || l.Project.ReadOnly()
+	return l.Managed.ReadOnly() || l.User.ReadOnly() || l.Project.ReadOnly()
 }
 
 // Name names the layers, for messages.
@@ -50,13 +56,17 @@ func (l *Layers) Name() string {
 	if l.User != nil {
 		user = l.User.Name()
 	}
+	managed := ""
+	if l.Managed != nil {
+		managed = "managed " + l.Managed.Name() + ", "
+	}
 	switch {
 	case l.Project == nil:
-		return user
+		return managed + user
 	case l.Trusted():
-		return l.Project.Name() + " (trusted by " + user + ")"
+		return managed + l.Project.Name() + " (trusted by " + user + ")"
 	}
-	return user + " and " + l.Project.Name()
+	return managed + user + " and " + l.Project.Name()
 }
 
 // Describe writes a summary of a policy: its mode, tool tiers, constructs,
@@ -176,6 +186,9 @@ func (l *Layers) Policies() []*Policy {
 	if l.Project != nil {
 		out = append(out, l.Project)
 	}
+	if l.Managed != nil {
+		out = append(out, l.Managed)
+	}
 	return out
 }
 
@@ -189,4 +202,22 @@ func (l *Layers) GrantIdle() time.Duration {
 		}
 	}
 	return idle
+}
+
+// LogRequired reports whether a layer requires every decision to be
+// logged: a call whose decision cannot be written to the log is denied.
+func (l *Layers) LogRequired() bool {
+	return slices.ContainsFunc(l.Policies(), func(p *Policy) bool { return p.LogRequired })
+}
+
+// Sum returns the sha256 digest, in hex, of what decides: the name and
+// source of each layer. The embedded default policy has no source here:
+// its name stands for it, and guard's version says which it is.
+func (l *Layers) Sum() string {
+	h := sha256.New()
+	for _, p := range l.Policies() {
+		fmt.Fprintf(h, "%s\x00%d\x00", p.Name(), len(p.src))
+		h.Write(p.src)
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }

@@ -140,6 +140,7 @@ func extend(base *policyFile, baseRules ruleSource, top *policyFile) (*policyFil
 	// Read-only mode, once on, stays on; protected and secret paths only grow.
 	out.ReadOnly = base.ReadOnly || top.ReadOnly
 	out.ReadOnlyShell = base.ReadOnlyShell || top.ReadOnlyShell
+	out.LogRequired = base.LogRequired || top.LogRequired
 	out.Paths = base.Paths
 	if top.Paths.Writable != nil {
 		out.Paths.Writable = top.Paths.Writable

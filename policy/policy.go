@@ -41,6 +41,7 @@ type Policy struct {
 	GrantIdle     time.Duration
 	readOnly      bool     // read-only mode, whatever the call says
 	ReadOnlyShell bool     // in read-only mode, read-only shell commands may run
+	LogRequired   bool     // a call whose decision cannot be logged is denied
 	trust         []string // sha256 digests of project policies this (user) policy trusts
 	rules         ruleSource
 	commandGlobs  []string // names of rules that are patterns (mkfs.*)

@@ -52,6 +52,7 @@ func init() {
 		{"test", "guard test [--config FILE] FILES...", "run [[case]] files and the policy's examples", runTest},
 		{"run", "guard run [--read-only] [--config FILE] [--cwd DIR] [--profile NAME] [--explain] -- PROGRAM ARGS...", "run a program in the sandbox the policy gives the project", runSandboxed},
 		{"grants", "guard grants list [--session ID] [--json] | revoke ID | --session ID | --all", "list and revoke the session tier's grants", runGrants},
+		{"log", "guard log [--session ID] [--tool NAME] [--decision D] [--json] | guard log verify", "reconstruct sessions from the decision log, or verify it", runLog},
 		{"version", "guard version", "print guard's version", runVersion},
 		{"help", "guard help", "print this help", runHelp},
 	}

@@ -98,7 +98,14 @@ func FuzzHook(f *testing.F) {
 		}
 	}
 
-	getenv := func(string) string { return "" }
+	// Only guard's state directory: the decision log and the grants.
+	stateHome := f.TempDir()
+	getenv := func(name string) string {
+		if name == "XDG_STATE_HOME" {
+			return stateHome
+		}
+		return ""
+	}
 	f.Fuzz(func(t *testing.T, stdin []byte) {
 		var stdout, stderr bytes.Buffer
 		err := run(context.Background(), []string{"hook"}, stdio{in: bytes.NewReader(stdin), out: &stdout, err: &stderr, start: time.Now()}, getenv)

@@ -6,8 +6,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"strings"
 	"fmt"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -28,7 +28,7 @@ func runGrants(_ context.Context, s stdio, env getenv, args []string) error {
 	case "list":
 		return listGrants(s, store, args[1:])
 	case "revoke":
-		return revokeGrants(s, store, args[1:])
+		return revokeGrants(s, env, store, args[1:])
 	}
 	return usageError(s, "grants", "guard grants: unknown command %q: want list or revoke", args[0])
 }
@@ -75,7 +75,7 @@ func approved(g state.Grant) string {
 	return g.Tool + ": " + oneLine(g.Text)
 }
 
-func revokeGrants(s stdio, store *state.Store, args []string) error {
+func revokeGrants(s stdio, env getenv, store *state.Store, args []string) error {
 	fs := newFlagSet("grants revoke", s)
 	session := fs.String("session", "", "revoke every grant of this `session`")
 	all := fs.Bool("all", false, "revoke every grant of every session")
@@ -115,6 +115,13 @@ func revokeGrants(s stdio, store *state.Store, args []string) error {
 	}
 	for _, g := range revoked {
 		fmt.Fprintf(s.out, "revoked %s (%s, session %s)\n", g.ID, g.Scope.String(), g.Session)
+		if dlog := decisionLog(env); dlog != nil {
+			for _, e := range grantEntries("revoke", g.Session, byUser, []state.Grant{g}) {
+				if err := dlog.Append(e); err != nil {
+					fmt.Fprintf(s.err, "guard grants: warning: the revoke was not logged: %v\n", err)
+				}
+			}
+		}
 	}
 	if len(revoked) == 0 {
 		fmt.Fprintln(s.out, "no grants to revoke")

@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"guard/agent"
+	"guard/audit"
 	"guard/engine"
 	"guard/sandbox"
 	"guard/state"
@@ -135,7 +136,7 @@ func runHook(ctx context.Context, s stdio, env getenv, args []string) error {
 		if bad != nil {
 			return nil, bad
 		}
-		return decideHook(s.in, env, *config, *readOnly, shell, h.deadline)
+		return decideHook(s.in, env, *config, *readOnly, shell, h.deadline, s.err)
 	}); owner {
 		h.end(err)
 	}
@@ -307,22 +308,54 @@ func readHookInput(r io.Reader) ([]byte, error) {
 }
 
 // decideHook reads the call through the agent's adapter, loads the
-// policies and decides; the adapter renders the answer. For a PostToolUse
-// call it records that a tool of session tier ran, and answers nothing.
-func decideHook(r io.Reader, env getenv, config string, readOnly bool, shell string, deadline time.Time) ([]byte, error) {
+// policies and decides; the adapter renders the answer. A PostToolUse call
+// grants the session what the user approved of the session tier, and a
+// SessionEnd ends the session's grants; neither is answered. Each is a
+// line of the decision log; a line that cannot be written is said on warn,
+// and denies the call where the policy says log_required.
+func decideHook(r io.Reader, env getenv, config string, readOnly bool, shell string, deadline time.Time, warn io.Writer) ([]byte, error) {
 	ad := agent.Claude{}
+	dlog := decisionLog(env)
+	record := func(entries ...audit.Entry) error {
+		if dlog == nil {
+			return errNoLog
+		}
+		for _, e := range entries {
+			if err := dlog.Append(e); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	blocked := func(ev *agent.Event, err error) error {
+		e := audit.Entry{Time: time.Now().UTC(), Event: "PreToolUse", Agent: "claude", Decision: "blocked-error",
+			Authority: byHook, Reason: agent.Clip(oneLine(err.Error()), maxReason), Version: version()}
+		if ev != nil {
+			e.Session, e.Event, e.Tool = ev.Session, ev.Name, ev.Call.Tool
+		}
+		if lerr := record(e); lerr != nil && lerr != errNoLog {
+			fmt.Fprintf(warn, "guard: warning: %v\n", lerr)
+		}
+		return err
+	}
 	data, err := readHookInput(r)
 	if err != nil {
-		return nil, err
+		return nil, blocked(nil, err)
 	}
 	ev, err := ad.Decode(data)
 	if err != nil {
-		return nil, err
+		return nil, blocked(nil, err)
 	}
 	if ev.Name == "SessionEnd" {
 		// The session's grants end with it, whatever the policy.
+		var ended []state.Grant
 		if store := grantStore(env, nil); store != nil && state.ValidSession(ev.Session) {
-			store.EndSession(ev.Session)
+			ended, _ = store.EndSession(ev.Session)
+		}
+		end := audit.Entry{Time: time.Now().UTC(), Session: ev.Session, Event: "SessionEnd", Agent: "claude", Authority: byHook,
+			Reason: fmt.Sprintf("the session ended; %d grants with it", len(ended)), Version: version()}
+		if err := record(append([]audit.Entry{end}, grantEntries("revoke", ev.Session, byHook, ended)...)...); err != nil && err != errNoLog {
+			fmt.Fprintf(warn, "guard: warning: %v\n", err)
 		}
 		return nil, nil
 	}
@@ -331,19 +364,40 @@ func decideHook(r io.Reader, env getenv, config string, readOnly bool, shell str
 	call.Run, call.NoRun = runCommand(call.Guard, config, readOnly)
 	layers, err := loadLayers(config, call.Project, env)
 	if err != nil {
-		return nil, &denial{Why: fmt.Sprintf("the policy does not load, so every call is denied: %v", err),
-			Hints: []string{"ask the user to fix the policy file; guard check --config FILE shows the error"}}
+		return nil, blocked(ev, &denial{Why: fmt.Sprintf("the policy does not load, so every call is denied: %v", err),
+			Hints: []string{"ask the user to fix the policy file; guard check --config FILE shows the error"}})
 	}
 	store := grantStore(env, layers)
 	call.Grants = storeGrants(store)
-	switch ev.Name {
-	case "PostToolUse":
-		e := engine.Engine{Layers: layers}
-		grantRan(store, call, e.Decide(call))
-		return nil, nil
-	}
 	e := engine.Engine{Layers: layers}
 	d := e.Decide(call)
+	entry := callEntry(ev, call, &d, layers)
+	if ev.Name == "PostToolUse" {
+		ran := true
+		entry.Ran = &ran
+		granted, gerr := grantRan(store, call, d)
+		entries := []audit.Entry{entry}
+		if d.Verdict == engine.Ask {
+			// It ran although guard asked: the user approved it.
+			entry.Authority = byUser
+			entries = append([]audit.Entry{entry}, grantEntries("grant", ev.Session, byUser, granted)...)
+		}
+		if err := record(entries...); err == errNoLog {
+			err = nil
+		} else if err = errors.Join(gerr, err); err != nil {
+			fmt.Fprintf(warn, "guard: warning: %v\n", err)
+		}
+		return nil, nil
+	}
+	if err := record(entry); err != nil {
+		switch {
+		case layers.LogRequired():
+			return nil, &denial{Why: fmt.Sprintf("the decision log cannot be written, and the policy requires it (log_required): %v", err),
+				Hints: []string{"ask the user to fix guard's state directory, " + filepath.Join(stateDir(env), "log")}}
+		case err != errNoLog:
+			fmt.Fprintf(warn, "guard: warning: the decision was not logged: %v\n", err)
+		}
+	}
 	where := "policy " + layers.Name()
 	if d.ReadOnly {
 		where += ", read-only mode"
@@ -359,6 +413,11 @@ func decideHook(r io.Reader, env getenv, config string, readOnly bool, shell str
 	}
 	return ans.Stdout, nil
 }
+
+// errNoLog is the decision log's failure where guard has no state
+// directory ($HOME and $XDG_STATE_HOME unset): nothing is logged then, and
+// nothing is said of it, unless the policy requires the log.
+var errNoLog = errors.New("the decision log has no directory: set HOME or XDG_STATE_HOME")
 
 // runCommand returns the command line of guard run that an allowed shell
 // command is rewritten with, or why there is none: guard cannot find its

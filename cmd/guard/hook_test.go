@@ -313,7 +313,7 @@ func TestHookPanics(t *testing.T) {
 		want string
 	}{
 		{"reading stdin", []string{"hook"}, panicReader{}, &bytes.Buffer{}, noEnv, "guard: denied: internal error: reading stdin\n"},
-		{"reading the environment", []string{"hook", "--shell", "bash"}, strings.NewReader(call), &bytes.Buffer{}, panicEnv, "guard: denied: internal error: reading $CLAUDE_PROJECT_DIR\n"},
+		{"reading the environment", []string{"hook", "--shell", "bash"}, strings.NewReader(call), &bytes.Buffer{}, panicEnv, "guard: denied: internal error: reading $XDG_STATE_HOME\n"},
 		{"writing the answer", []string{"hook"}, strings.NewReader(call), panicWriter{}, noEnv, "guard: denied: internal error: writing stdout\n"},
 	}
 	for _, tc := range tests {

@@ -21,6 +21,29 @@ import (
 // policyFile is where a project keeps its policy.
 const policyFile = ".claude/guard.toml"
 
+// managedPolicyFile is where an administrator puts the managed policy,
+// which every call is decided by too, whatever the user's and the
+// project's policies say. $GUARD_MANAGED_POLICY names another file: set it
+// where only the administrator sets the environment (a system profile, the
+// agent's managed settings), since a user who can change it can move the
+// policy. A file named there must exist.
+const managedPolicyFile = "/etc/guard/guard.toml"
+
+// loadManaged returns the managed policy, nil when there is none.
+func loadManaged(env getenv) (*policy.Policy, error) {
+	name := managedPolicyFile
+	if v := env("GUARD_MANAGED_POLICY"); v != "" {
+		if !filepath.IsAbs(v) {
+			return nil, fmt.Errorf("GUARD_MANAGED_POLICY=%q is not an absolute path", v)
+		}
+		name = v
+	} else if _, err := os.Lstat(name); errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	p, _, err := loadFile(name)
+	return p, err
+}
+
 // loadFile loads a policy file and returns it with the sha256 of its bytes.
 func loadFile(name string) (*policy.Policy, string, error) {
 	f, err := os.Open(name)
@@ -54,15 +77,22 @@ func userPolicyFile(env getenv) string {
 // project can only restrict what the user allows, unless the user policy
 // trusts it by its sha256. Any policy file that exists but does not load
 // is an error.
+//
+// The managed policy (see managedPolicyFile) decides beside them in either
+// case.
 func loadLayers(config, projectDir string, env getenv) (*policy.Layers, error) {
+	managed, err := loadManaged(env)
+	if err != nil {
+		return nil, fmt.Errorf("the managed policy: %v", err)
+	}
 	if config != "" {
 		p, _, err := loadFile(config)
 		if err != nil {
 			return nil, err
 		}
-		return &policy.Layers{User: p}, nil
+		return &policy.Layers{Managed: managed, User: p}, nil
 	}
-	l := &policy.Layers{}
+	l := &policy.Layers{Managed: managed}
 	if name := userPolicyFile(env); name != "" {
 		if _, err := os.Lstat(name); !errors.Is(err, os.ErrNotExist) {
 			p, _, err := loadFile(name)
@@ -115,5 +145,10 @@ func callContext(env getenv, cwd, shell string, readOnly bool) engine.Call {
 		call.Homes = []string{h}
 	}
 	call.Protect = ownDirs(env, append([]string{call.Home}, call.Homes...))
+	// The managed policy, wherever it is: no call may change it.
+	call.Protect = append(call.Protect, filepath.Dir(managedPolicyFile))
+	if v := env("GUARD_MANAGED_POLICY"); filepath.IsAbs(v) {
+		call.Protect = append(call.Protect, filepath.Clean(v))
+	}
 	return call
 }
