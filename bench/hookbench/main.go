@@ -291,15 +291,23 @@ func build(root, pkg, out string) error {
 // CLAUDE_PROJECT_DIR, so that guard takes the project from the input's cwd,
 // and without SHELL and CLAUDE_CODE_SHELL, so that guard judges for an
 // unknown shell (bash and zsh), the dearer case, whatever shell runs this.
+// guard's state directory (the decision log, the grants) is one of its
+// own, in the temp dir: guard logs every decision it times, and the user's
+// log is not touched.
 func childEnv() []string {
-	return slices.DeleteFunc(os.Environ(), func(kv string) bool {
-		for _, name := range []string{"CLAUDE_PROJECT_DIR=", "SHELL=", "CLAUDE_CODE_SHELL="} {
+	state, err := os.MkdirTemp("", "hookbench-state-")
+	if err != nil {
+		panic(err)
+	}
+	env := slices.DeleteFunc(os.Environ(), func(kv string) bool {
+		for _, name := range []string{"CLAUDE_PROJECT_DIR=", "SHELL=", "CLAUDE_CODE_SHELL=", "XDG_STATE_HOME="} {
 			if strings.HasPrefix(kv, name) {
 				return true
 			}
 		}
 		return false
 	})
+	return append(env, "XDG_STATE_HOME="+state)
 }
 
 // hookJSON is a PreToolUse call as Claude Code writes it on guard's stdin.

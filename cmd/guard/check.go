@@ -138,6 +138,11 @@ type jsonLeaf struct {
 	Programs []string `json:"programs,omitempty"`
 	Children []string `json:"children,omitempty"`
 	Sandbox  []string `json:"sandbox,omitempty"`
+	// Scope is what approving the part grants for the session, or what
+	// the grant that allowed it covers; Grant is that grant.
+	Scope  string `json:"scope,omitempty"`
+	Grant  string `json:"grant,omitempty"`
+	Review bool   `json:"review,omitempty"`
 }
 
 type jsonDecision struct {
@@ -159,7 +164,10 @@ func printJSON(s stdio, layers *policy.Layers, d *engine.Decision) error {
 	}
 	for _, l := range d.Leaves {
 		jl := jsonLeaf{Verdict: l.Verdict.String(), Kind: l.Kind, Text: l.Text, Rule: l.Rule, Why: l.Why, Hint: l.Hint,
-			Programs: l.Programs, Children: l.Children, Sandbox: l.Sandbox}
+			Programs: l.Programs, Children: l.Children, Sandbox: l.Sandbox, Grant: l.Grant, Review: l.Review}
+		if l.Scope != nil {
+			jl.Scope = l.Scope.String()
+		}
 		if l.Pos.Line > 0 {
 			jl.Pos = l.Pos.String()
 		}
