@@ -28,7 +28,7 @@ func runCheck(_ context.Context, s stdio, env getenv, args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return &exitError{code: 2}
 	}
-	shell, err := callShell(*shellFlag, env)
+	shell, err := callShell(*shellFlag, "claude", env)
 	if err != nil {
 		return usageError(s, "check", "%v", err)
 	}

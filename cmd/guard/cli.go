@@ -166,13 +166,21 @@ func oneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
-// agentShell returns the shell the agent runs commands in, found as Claude
-// Code finds it: $CLAUDE_CODE_SHELL, else $SHELL. A base name of bash or
-// zsh names that shell; anything else, or neither set, is "" (unknown), and
-// the engine then judges a command as both bash and zsh read it.
-func agentShell(env getenv) string {
-	sh := env("CLAUDE_CODE_SHELL")
-	if sh == "" {
+// agentShell returns the shell an agent runs commands in, found as the
+// agent finds it: Claude Code's $CLAUDE_CODE_SHELL, else $SHELL; Codex's
+// $SHELL (a login shell). A base name of bash or zsh names that shell;
+// anything else, neither set, or an agent whose shell guard does not know
+// (Gemini CLI) is "" (unknown), and the engine then judges a command as
+// both bash and zsh read it.
+func agentShell(agentName string, env getenv) string {
+	sh := ""
+	switch agentName {
+	case "claude":
+		sh = env("CLAUDE_CODE_SHELL")
+		if sh == "" {
+			sh = env("SHELL")
+		}
+	case "codex":
 		sh = env("SHELL")
 	}
 	if sh == "" {
@@ -242,12 +250,12 @@ func agentLocale(env getenv) string {
 
 // callShell returns the shell for a call from the --shell flag: bash or
 // zsh as stated, auto as agentShell finds it.
-func callShell(flag string, env getenv) (string, error) {
+func callShell(flag, agentName string, env getenv) (string, error) {
 	switch flag {
 	case "bash", "zsh":
 		return flag, nil
 	case "auto":
-		return agentShell(env), nil
+		return agentShell(agentName, env), nil
 	}
 	return "", fmt.Errorf("--shell %q: want bash, zsh or auto", flag)
 }

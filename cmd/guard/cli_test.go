@@ -105,8 +105,21 @@ func TestAgentShell(t *testing.T) {
 			}
 			return ""
 		}
-		if got := agentShell(env); got != tc.want {
+		if got := agentShell("claude", env); got != tc.want {
 			t.Errorf("CLAUDE_CODE_SHELL=%q SHELL=%q: agentShell = %q, want %q", tc.claude, tc.shell, got, tc.want)
+		}
+		// Codex runs commands in $SHELL; Gemini CLI's shell is not known.
+		want := agentShell("claude", func(k string) string {
+			if k == "SHELL" {
+				return tc.shell
+			}
+			return ""
+		})
+		if got := agentShell("codex", env); got != want {
+			t.Errorf("SHELL=%q: agentShell(codex) = %q, want %q", tc.shell, got, want)
+		}
+		if got := agentShell("gemini", env); got != "" {
+			t.Errorf("agentShell(gemini) = %q, want unknown", got)
 		}
 	}
 }
@@ -134,7 +147,7 @@ func TestCallShell(t *testing.T) {
 		{"/bin/bash", "", `--shell "/bin/bash": want bash, zsh or auto`},
 	}
 	for _, tc := range tests {
-		got, err := callShell(tc.flag, zsh)
+		got, err := callShell(tc.flag, "claude", zsh)
 		gotErr := ""
 		if err != nil {
 			gotErr = err.Error()

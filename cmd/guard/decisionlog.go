@@ -41,8 +41,8 @@ func decisionLog(env getenv) *audit.Log {
 }
 
 // callEntry is the log entry of an event's call and its decision.
-func callEntry(ev *agent.Event, call engine.Call, d *engine.Decision, layers *policy.Layers) audit.Entry {
-	e := audit.Entry{Time: time.Now().UTC(), Session: ev.Session, Event: ev.Name, Agent: "claude", Tool: call.Tool,
+func callEntry(agentName string, ev *agent.Event, call engine.Call, d *engine.Decision, layers *policy.Layers) audit.Entry {
+	e := audit.Entry{Time: time.Now().UTC(), Session: ev.Session, Event: ev.Name, Agent: agentName, Tool: call.Tool,
 		Digest: inputDigest(ev.Raw), Call: audit.Redact(callLine(call)), Version: version()}
 	if layers != nil {
 		e.Policy, e.PolicySHA256 = layers.Name(), layers.Sum()

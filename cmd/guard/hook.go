@@ -18,9 +18,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -101,12 +103,13 @@ func runHook(ctx context.Context, s stdio, env getenv, args []string) error {
 	config := fs.String("config", "", "policy `file` (default: .claude/guard.toml in the project, else the embedded default)")
 	deadline := fs.Duration("deadline", defaultDeadline, "deny if the decision is not made this long after guard started")
 	readOnly := fs.Bool("read-only", false, "read-only mode: allow only reading tools, whatever the policy says")
-	shellFlag := fs.String("shell", "auto", "the `shell` the agent runs commands in: bash, zsh, or auto ($CLAUDE_CODE_SHELL, else $SHELL)")
+	shellFlag := fs.String("shell", "auto", "the `shell` the agent runs commands in: bash, zsh, or auto (as the agent finds it)")
+	agentFlag := fs.String("agent", "auto", "the `agent` that runs guard: "+strings.Join(agentNames(), ", ")+", or auto (by the input's shape)")
 	// A bad command line is denied like any other call: through the
 	// decision, whose writes the watchdog bounds.
 	var bad error
 	err := fs.Parse(args)
-	shell, shellErr := callShell(*shellFlag, env)
+	_, shellErr := callShell(*shellFlag, "", env)
 	switch {
 	case err != nil:
 		bad = deny("bad hook arguments: %v", err)
@@ -116,6 +119,8 @@ func runHook(ctx context.Context, s stdio, env getenv, args []string) error {
 		bad = deny("--deadline must be positive")
 	case shellErr != nil:
 		bad = deny("%v", shellErr)
+	case *agentFlag != "auto" && agent.Adapters()[*agentFlag] == nil:
+		bad = deny("--agent %q: want %s or auto", *agentFlag, strings.Join(agentNames(), ", "))
 	}
 	if *deadline <= 0 {
 		*deadline = defaultDeadline
@@ -136,7 +141,8 @@ func runHook(ctx context.Context, s stdio, env getenv, args []string) error {
 		if bad != nil {
 			return nil, bad
 		}
-		return decideHook(s.in, env, *config, *readOnly, shell, h.deadline, s.err)
+		return decideHook(s.in, env, hookOptions{config: *config, readOnly: *readOnly, shell: *shellFlag, agent: *agentFlag,
+			deadline: h.deadline, warn: s.err})
 	}); owner {
 		h.end(err)
 	}
@@ -313,8 +319,9 @@ func readHookInput(r io.Reader) ([]byte, error) {
 // SessionEnd ends the session's grants; neither is answered. Each is a
 // line of the decision log; a line that cannot be written is said on warn,
 // and denies the call where the policy says log_required.
-func decideHook(r io.Reader, env getenv, config string, readOnly bool, shell string, deadline time.Time, warn io.Writer) ([]byte, error) {
-	ad := agent.Claude{}
+func decideHook(r io.Reader, env getenv, o hookOptions) ([]byte, error) {
+	config, readOnly, deadline, warn := o.config, o.readOnly, o.deadline, o.warn
+	agentName := o.agent
 	dlog := decisionLog(env)
 	record := func(entries ...audit.Entry) error {
 		if dlog == nil {
@@ -328,7 +335,7 @@ func decideHook(r io.Reader, env getenv, config string, readOnly bool, shell str
 		return nil
 	}
 	blocked := func(ev *agent.Event, err error) error {
-		e := audit.Entry{Time: time.Now().UTC(), Event: "PreToolUse", Agent: "claude", Decision: "blocked-error",
+		e := audit.Entry{Time: time.Now().UTC(), Event: "PreToolUse", Agent: agentName, Decision: "blocked-error",
 			Authority: byHook, Reason: agent.Clip(oneLine(err.Error()), maxReason), Version: version()}
 		if ev != nil {
 			e.Session, e.Event, e.Tool = ev.Session, ev.Name, ev.Call.Tool
@@ -342,6 +349,17 @@ func decideHook(r io.Reader, env getenv, config string, readOnly bool, shell str
 	if err != nil {
 		return nil, blocked(nil, err)
 	}
+	if agentName == "auto" {
+		agentName = detectAgent(data)
+	}
+	ad := agent.Adapters()[agentName]
+	if ad == nil {
+		return nil, blocked(nil, deny("the hook input is not one guard knows from any agent (%s); guard hook --agent NAME names the agent", strings.Join(agentNames(), ", ")))
+	}
+	shell, err := callShell(o.shell, agentName, env)
+	if err != nil {
+		return nil, blocked(nil, deny("%v", err))
+	}
 	ev, err := ad.Decode(data)
 	if err != nil {
 		return nil, blocked(nil, err)
@@ -352,7 +370,7 @@ func decideHook(r io.Reader, env getenv, config string, readOnly bool, shell str
 		if store := grantStore(env, nil); store != nil && state.ValidSession(ev.Session) {
 			ended, _ = store.EndSession(ev.Session)
 		}
-		end := audit.Entry{Time: time.Now().UTC(), Session: ev.Session, Event: "SessionEnd", Agent: "claude", Authority: byHook,
+		end := audit.Entry{Time: time.Now().UTC(), Session: ev.Session, Event: "SessionEnd", Agent: agentName, Authority: byHook,
 			Reason: fmt.Sprintf("the session ended; %d grants with it", len(ended)), Version: version()}
 		if err := record(append([]audit.Entry{end}, grantEntries("revoke", ev.Session, byHook, ended)...)...); err != nil && err != errNoLog {
 			fmt.Fprintf(warn, "guard: warning: %v\n", err)
@@ -371,7 +389,7 @@ func decideHook(r io.Reader, env getenv, config string, readOnly bool, shell str
 	call.Grants = storeGrants(store)
 	e := engine.Engine{Layers: layers}
 	d := e.Decide(call)
-	entry := callEntry(ev, call, &d, layers)
+	entry := callEntry(agentName, ev, call, &d, layers)
 	if ev.Name == "PostToolUse" {
 		ran := true
 		entry.Ran = &ran
@@ -406,12 +424,32 @@ func decideHook(r io.Reader, env getenv, config string, readOnly bool, shell str
 	switch {
 	case ans.Deny != nil:
 		return nil, ans.Deny
-	case len(ans.Stdout) == 0:
+	case len(ans.Stdout) == 0 && !ans.Silent:
 		// Exit 0 with nothing on stdout lets the agent's own permission
 		// rules decide: never what guard means for a PreToolUse call.
 		return nil, deny("internal error: the agent adapter gave no answer to a %s call", ev.Name)
 	}
 	return ans.Stdout, nil
+}
+
+// hookOptions are guard hook's flags, as decideHook takes them.
+type hookOptions struct {
+	config   string
+	readOnly bool
+	shell    string // bash, zsh or auto
+	agent    string // a name of agent.Adapters, or auto
+	deadline time.Time
+	warn     io.Writer // where a log failure is said
+}
+
+// agentNames are the agents guard hook speaks for, sorted.
+func agentNames() []string {
+	return slices.Sorted(maps.Keys(agent.Adapters()))
+}
+
+// detectAgent names the agent whose hook input data is, by its shape.
+func detectAgent(data []byte) string {
+	return "claude"
 }
 
 // errNoLog is the decision log's failure where guard has no state
