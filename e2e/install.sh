@@ -1,34 +1,94 @@
 #!/usr/bin/env bash
-# Installs the Claude Code CLI that the end-to-end tests drive, pinned, into
-# ${GUARD_E2E_CACHE:-$HOME/.cache/guard-e2e}. Idempotent: does nothing when
-# that version's native binary is already there. The tests then find it at
-#   $GUARD_E2E_CACHE/node_modules/@anthropic-ai/claude-code-linux-<arch>/claude
-# (the platform package; the postinstall script is not needed).
-set -euo pipefail
+# Installs the agent CLIs that the end-to-end tests drive, pinned, into
+# ${GUARD_E2E_CACHE:-$HOME/.cache/guard-e2e}. Idempotent: a CLI whose pinned
+# version is already there is left alone. A CLI that fails to install does
+# not stop the others; the script then exits 1, and the tests of that agent
+# skip (or fail under GUARD_E2E=require). The tests find them at
+#   Claude Code  $GUARD_E2E_CACHE/node_modules/@anthropic-ai/claude-code-linux-<arch>/claude
+#                (the platform package; the postinstall script is not needed)
+#   Gemini CLI   $GUARD_E2E_CACHE/node_modules/@google/gemini-cli/bundle/gemini.js (run with node)
+#   Codex CLI    $GUARD_E2E_CACHE/node_modules/@openai/codex-linux-<arch>/vendor/<triple>/bin/codex
+#                (the platform package, about 400 MB)
+# Name the agents to install only some of them: e2e/install.sh gemini codex.
+set -uo pipefail
 
-version=2.1.332
+claude_version=2.1.332
+gemini_version=0.61.0
+codex_version=0.169.0
 cache="${GUARD_E2E_CACHE:-$HOME/.cache/guard-e2e}"
 case "$(uname -m)" in
-	x86_64 | amd64) arch=x64 ;;
-	aarch64 | arm64) arch=arm64 ;;
-	*) echo "e2e/install.sh: no Claude Code package for $(uname -m)" >&2; exit 1 ;;
+	x86_64 | amd64) arch=x64 triple=x86_64-unknown-linux-musl ;;
+	aarch64 | arm64) arch=arm64 triple=aarch64-unknown-linux-musl ;;
+	*) echo "e2e/install.sh: no agent packages for $(uname -m)" >&2; exit 1 ;;
 esac
-platform="$cache/node_modules/@anthropic-ai/claude-code-linux-$arch"
+claude_dir="$cache/node_modules/@anthropic-ai/claude-code-linux-$arch"
+gemini_dir="$cache/node_modules/@google/gemini-cli"
+codex_dir="$cache/node_modules/@openai/codex-linux-$arch"
 
-installed() {
-	[ -x "$platform/claude" ] &&
-		grep -q "\"version\": *\"$version\"" "$platform/package.json" 2>/dev/null
+# has_version DIR VERSION: DIR/package.json says VERSION (the Codex platform
+# package is an alias of @openai/codex@VERSION-linux-<arch>).
+has_version() {
+	grep -q "\"version\": *\"$2\(-linux-$arch\)\?\"" "$1/package.json" 2>/dev/null
 }
 
-if installed; then
-	echo "Claude Code $version already in $platform"
-	exit 0
-fi
-command -v npm >/dev/null || { echo "e2e/install.sh: npm is needed (apt-get install npm)" >&2; exit 1; }
-mkdir -p "$cache"
-npm install --no-audit --no-fund --save-exact --prefix "$cache" "@anthropic-ai/claude-code@$version"
-if ! installed; then
-	echo "e2e/install.sh: npm ran, but $platform/claude ($version) is not there" >&2
+installed() {
+	case $1 in
+	claude) [ -x "$claude_dir/claude" ] && has_version "$claude_dir" "$claude_version" ;;
+	gemini) [ -f "$gemini_dir/bundle/gemini.js" ] && has_version "$gemini_dir" "$gemini_version" ;;
+	codex) [ -x "$codex_dir/vendor/$triple/bin/codex" ] && has_version "$codex_dir" "$codex_version" ;;
+	esac
+}
+
+package() {
+	case $1 in
+	claude) echo "@anthropic-ai/claude-code@$claude_version" ;;
+	gemini) echo "@google/gemini-cli@$gemini_version" ;;
+	codex) echo "@openai/codex@$codex_version" ;;
+	esac
+}
+
+where() {
+	case $1 in
+	claude) echo "$claude_dir/claude" ;;
+	gemini) echo "$gemini_dir/bundle/gemini.js" ;;
+	codex) echo "$codex_dir/vendor/$triple/bin/codex" ;;
+	esac
+}
+
+agents=("$@")
+[ ${#agents[@]} -gt 0 ] || agents=(claude gemini codex)
+failed=()
+for agent in "${agents[@]}"; do
+	case $agent in
+	claude | gemini | codex) ;;
+	*) echo "e2e/install.sh: unknown agent $agent (claude, gemini, codex)" >&2; failed+=("$agent"); continue ;;
+	esac
+	if installed "$agent"; then
+		echo "$(package "$agent") already in $(where "$agent")"
+		continue
+	fi
+	if ! command -v npm >/dev/null; then
+		echo "e2e/install.sh: npm is needed for $(package "$agent") (apt-get install npm)" >&2
+		failed+=("$agent")
+		continue
+	fi
+	mkdir -p "$cache"
+	# Each package on its own: one that fails leaves the others as they
+	# were. --save-exact records the pin in $cache/package.json, so that
+	# the next install keeps the packages already there.
+	if ! npm install --no-audit --no-fund --save-exact --prefix "$cache" "$(package "$agent")"; then
+		echo "e2e/install.sh: npm install $(package "$agent") failed" >&2
+		failed+=("$agent")
+		continue
+	fi
+	if ! installed "$agent"; then
+		echo "e2e/install.sh: npm ran, but $(where "$agent") ($(package "$agent")) is not there" >&2
+		failed+=("$agent")
+		continue
+	fi
+	echo "$(package "$agent") installed: $(where "$agent")"
+done
+if [ ${#failed[@]} -gt 0 ]; then
+	echo "e2e/install.sh: not installed: ${failed[*]}" >&2
 	exit 1
 fi
-echo "Claude Code $version installed: $platform/claude"
