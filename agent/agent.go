@@ -38,6 +38,10 @@ type Event struct {
 type Answer struct {
 	Stdout []byte
 	Deny   *Denial
+	// Silent says that exit 0 with nothing on stdout is the answer, where
+	// an agent takes no output as its allow (Codex); without it an empty
+	// Stdout is an adapter's error, and the call is denied.
+	Silent bool
 }
 
 // Denial is a deny with its reason and what to do instead, as the hook
