@@ -51,6 +51,8 @@ func init() {
 		{"flags", "guard flags --agent claude [--config FILE] [--read-only]", "print the agent's flags that match the policy", runFlags},
 		{"test", "guard test [--config FILE] FILES...", "run [[case]] files and the policy's examples", runTest},
 		{"run", "guard run [--read-only] [--config FILE] [--cwd DIR] [--profile NAME] [--explain] -- PROGRAM ARGS...", "run a program in the sandbox the policy gives the project", runSandboxed},
+		{"init", "guard init [--agent NAME] [--scope project|user] [--dry-run] [--cwd DIR] [--binary PATH]", "install guard as the agent's hook, failing closed", runInit},
+		{"doctor", "guard doctor [--agent NAME] [--cwd DIR]", "prove that the installed hook runs and blocks what guard denies", runDoctor},
 		{"grants", "guard grants list [--session ID] [--json] | revoke ID | --session ID | --all", "list and revoke the session tier's grants", runGrants},
 		{"log", "guard log [--session ID] [--tool NAME] [--decision D] [--json] | guard log verify", "reconstruct sessions from the decision log, or verify it", runLog},
 		{"version", "guard version", "print guard's version", runVersion},

@@ -1,0 +1,359 @@
+// Copyright 2026 The guard Authors. SPDX-License-Identifier: MIT
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// guard init registers guard as an agent's hook, so that a hook that
+// fails blocks: the agent's fail-closed options, a timeout well above
+// guard's own deadline, and guard's binary by its absolute path. It merges
+// into the settings there are, keeping every other setting and hook, and
+// running it again changes nothing.
+
+// hookTimeout is the timeout init gives the hook, in seconds: well above
+// guard's own deadline (defaultDeadline), so that guard, not the agent,
+// ends a slow decision, in a deny.
+const hookTimeout = 30
+
+// fileChange is a file init writes: what is there (nil: nothing) and what
+// it will hold.
+type fileChange struct {
+	path     string
+	old, new []byte
+}
+
+// installer plans the files that register guard with one agent.
+type installer func(scopeDir string, project bool, guard string) ([]fileChange, error)
+
+var installers = map[string]installer{
+	"claude": installClaude,
+}
+
+func runInit(_ context.Context, s stdio, env getenv, args []string) error {
+	fs := newFlagSet("init", s)
+	agentName := fs.String("agent", "claude", "the `agent` to install guard for")
+	scope := fs.String("scope", "project", "project (the project's settings) or user (the user's)")
+	dryRun := fs.Bool("dry-run", false, "print what would change, and change nothing")
+	cwd := fs.String("cwd", "", "the project `directory` (default: $CLAUDE_PROJECT_DIR, else the current one)")
+	binary := fs.String("binary", "", "the guard `binary` to register (default: this one)")
+	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
+		return usageError(s, "init", "guard init [--agent NAME] [--scope project|user] [--dry-run] [--cwd DIR] [--binary PATH]")
+	}
+	inst := installers[*agentName]
+	if inst == nil {
+		return usageError(s, "init", "guard init: --agent %q: guard installs itself for %s", *agentName, strings.Join(sortedKeys(installers), ", "))
+	}
+	dir, err := initDir(env, *scope, *cwd)
+	if err != nil {
+		fmt.Fprintf(s.err, "guard init: %v\n", err)
+		return &exitError{code: 1}
+	}
+	guard, err := guardPath(*binary)
+	if err != nil {
+		fmt.Fprintf(s.err, "guard init: %v\n", err)
+		return &exitError{code: 1}
+	}
+	changes, err := inst(dir, *scope == "project", guard)
+	if err != nil {
+		fmt.Fprintf(s.err, "guard init: %v; nothing was changed\n", err)
+		return &exitError{code: 1}
+	}
+	changed := 0
+	for _, c := range changes {
+		if bytes.Equal(c.old, c.new) {
+			fmt.Fprintf(s.out, "%s: already as guard needs it\n", c.path)
+			continue
+		}
+		changed++
+		if *dryRun {
+			fmt.Fprint(s.out, unifiedDiff(c.path, c.old, c.new))
+			continue
+		}
+		if err := writeInitFile(c.path, c.new); err != nil {
+			fmt.Fprintf(s.err, "guard init: %v\n", err)
+			return &exitError{code: 1}
+		}
+		fmt.Fprintf(s.out, "%s: written\n", c.path)
+	}
+	if changed > 0 && !*dryRun {
+		fmt.Fprintf(s.out, "guard doctor --agent %s checks that the hook runs and blocks\n", *agentName)
+	}
+	return nil
+}
+
+// initDir is where init writes: the project, or the home.
+func initDir(env getenv, scope, cwd string) (string, error) {
+	switch scope {
+	case "project":
+		dir := cwd
+		if dir == "" {
+			wd, err := os.Getwd()
+			if err != nil {
+				return "", err
+			}
+			dir = projectDir(env, wd)
+		}
+		return filepath.Abs(dir)
+	case "user":
+		if h := env("HOME"); filepath.IsAbs(h) {
+			return h, nil
+		}
+		return "", errors.New("--scope user needs $HOME")
+	}
+	return "", fmt.Errorf("--scope %q: want project or user", scope)
+}
+
+// guardPath is the absolute path of the guard to register, links
+// resolved (the running one's unless binary names another): the agent then
+// runs that guard whatever its PATH. It must be there and executable.
+func guardPath(binary string) (string, error) {
+	exe := binary
+	if exe == "" {
+		var err error
+		if exe, err = os.Executable(); err != nil {
+			return "", fmt.Errorf("guard's own binary: %v", err)
+		}
+	}
+	exe, err := filepath.Abs(exe)
+	if err != nil {
+		return "", err
+	}
+	if real, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = real
+	}
+	if fi, err := os.Stat(exe); err != nil || fi.IsDir() || fi.Mode().Perm()&0o111 == 0 {
+		return "", fmt.Errorf("%s is not an executable file", exe)
+	}
+	if binary != "" {
+		return exe, nil
+	}
+	if strings.Contains(exe, string(filepath.Separator)+"go-build") {
+		return "", fmt.Errorf("guard runs from a temporary build (%s): install it first (go install ./cmd/guard) and run that guard's init", exe)
+	}
+	return exe, nil
+}
+
+// installClaude registers guard in Claude Code's settings.json for
+// PreToolUse (every tool, onFailure block), PostToolUse (for the grants)
+// and SessionEnd, and writes a starter policy where there is none.
+func installClaude(dir string, project bool, guard string) ([]fileChange, error) {
+	settings := filepath.Join(dir, ".claude", "settings.json")
+	policy := filepath.Join(dir, ".claude", "guard.toml")
+	if !project {
+		policy = filepath.Join(dir, ".config", "guard", "guard.toml")
+	}
+	old, root, err := readJSONObject(settings)
+	if err != nil {
+		return nil, err
+	}
+	hooks, _ := root["hooks"].(map[string]any)
+	if root["hooks"] != nil && hooks == nil {
+		return nil, fmt.Errorf("%s: \"hooks\" is not an object", settings)
+	}
+	if hooks == nil {
+		hooks = map[string]any{}
+	}
+	command := shellQuote(guard) + " hook --agent claude"
+	for _, ev := range []struct {
+		name, matcher string
+		block         bool
+	}{{"PreToolUse", "*", true}, {"PostToolUse", "*", false}, {"SessionEnd", "", false}} {
+		handler := map[string]any{"type": "command", "command": command, "timeout": hookTimeout}
+		if ev.block {
+			handler["onFailure"] = "block"
+		}
+		groups, err := mergeHandler(hooks[ev.name], ev.matcher, handler)
+		if err != nil {
+			return nil, fmt.Errorf("%s: hooks.%s: %v", settings, ev.name, err)
+		}
+		hooks[ev.name] = groups
+	}
+	root["hooks"] = hooks
+	var data bytes.Buffer
+	enc := json.NewEncoder(&data)
+	enc.SetEscapeHTML(false) // a command's && stays as it is
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(root); err != nil {
+		return nil, err
+	}
+	changes := []fileChange{{path: settings, old: old, new: data.Bytes()}}
+	if c, err := starterPolicy(policy); err != nil {
+		return nil, err
+	} else if c != nil {
+		changes = append(changes, *c)
+	}
+	return changes, nil
+}
+
+// mergeHandler puts guard's handler in an event's list of matcher groups:
+// in place of the guard hook there is (one whose command runs guard hook),
+// else in a group of its own. Other groups and handlers stay as they are.
+func mergeHandler(v any, matcher string, handler map[string]any) ([]any, error) {
+	var groups []any
+	if v != nil {
+		var ok bool
+		if groups, ok = v.([]any); !ok {
+			return nil, errors.New("not a list of matcher groups")
+		}
+	}
+	for _, g := range groups {
+		group, ok := g.(map[string]any)
+		if !ok {
+			continue
+		}
+		handlers, _ := group["hooks"].([]any)
+		for i, h := range handlers {
+			if hm, ok := h.(map[string]any); ok && isGuardHook(hm["command"]) {
+				handlers[i] = handler
+				if matcher != "" {
+					group["matcher"] = matcher
+				}
+				return groups, nil
+			}
+		}
+	}
+	group := map[string]any{"hooks": []any{handler}}
+	if matcher != "" {
+		group["matcher"] = matcher
+	}
+	return append(groups, group), nil
+}
+
+// isGuardHook reports whether a hook command runs guard hook.
+func isGuardHook(v any) bool {
+	cmd, ok := v.(string)
+	if !ok {
+		return false
+	}
+	f := strings.Fields(cmd)
+	return len(f) >= 2 && strings.HasSuffix(strings.Trim(f[0], `'"`), "guard") && f[1] == "hook"
+}
+
+// readJSONObject reads a settings file: its bytes (nil when it is not
+// there) and its object. A file that is not a JSON object is an error, and
+// init leaves it as it is.
+func readJSONObject(name string) ([]byte, map[string]any, error) {
+	data, err := os.ReadFile(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, map[string]any{}, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	var root map[string]any
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	if err := dec.Decode(&root); err != nil || root == nil || dec.More() {
+		return nil, nil, fmt.Errorf("%s is not a JSON object guard can read (%v); fix it, or move it aside", name, err)
+	}
+	return data, root, nil
+}
+
+// starterPolicy is the policy file init writes where there is none.
+func starterPolicy(name string) (*fileChange, error) {
+	if _, err := os.Lstat(name); err == nil {
+		return nil, nil
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	src := `# guard's policy: the embedded default, and what this file adds or restricts.
+# guard check --show-policy shows it; guard test checks its examples.
+version = 1
+extends = "default"
+`
+	return &fileChange{path: name, new: []byte(src)}, nil
+}
+
+// writeInitFile writes a file whole, through a new file renamed over it.
+func writeInitFile(name string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		return err
+	}
+	mode := fs.FileMode(0o644)
+	if fi, err := os.Stat(name); err == nil {
+		mode = fi.Mode().Perm()
+	}
+	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*")
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Chmod(mode)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), name)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
+}
+
+// sortedKeys returns a map's keys, sorted.
+func sortedKeys[V any](m map[string]V) []string {
+	return slices.Sorted(maps.Keys(m))
+}
+
+// unifiedDiff shows the change from old to new of a file, line by line:
+// the lines of the longest common run kept, the others - and +.
+func unifiedDiff(name string, old, new []byte) string {
+	a, b := splitLines(old), splitLines(new)
+	// lcs[i][j]: the longest common subsequence of a[i:] and b[j:].
+	lcs := make([][]int, len(a)+1)
+	for i := range lcs {
+		lcs[i] = make([]int, len(b)+1)
+	}
+	for i := len(a) - 1; i >= 0; i-- {
+		for j := len(b) - 1; j >= 0; j-- {
+			if a[i] == b[j] {
+				lcs[i][j] = lcs[i+1][j+1] + 1
+			} else {
+				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
+			}
+		}
+	}
+	var out strings.Builder
+	from := name
+	if old == nil {
+		from = "/dev/null"
+	}
+	fmt.Fprintf(&out, "--- %s\n+++ %s\n", from, name)
+	i, j := 0, 0
+	for i < len(a) || j < len(b) {
+		switch {
+		case i < len(a) && j < len(b) && a[i] == b[j]:
+			out.WriteString(" " + a[i] + "\n")
+			i, j = i+1, j+1
+		case j < len(b) && (i == len(a) || lcs[i][j+1] >= lcs[i+1][j]):
+			out.WriteString("+" + b[j] + "\n")
+			j++
+		default:
+			out.WriteString("-" + a[i] + "\n")
+			i++
+		}
+	}
+	return out.String()
+}
+
+func splitLines(data []byte) []string {
+	if len(data) == 0 {
+		return nil
+	}
+	return strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+}
