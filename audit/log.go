@@ -37,7 +37,6 @@ const (
 	currentFile = "decisions.jsonl"
 	lockFile    = "lock"
 	headsDir    = "heads"
-	headTemp    = "head.tmp" // a session's next head file, before it is renamed into headsDir
 )
 
 // Append adds an entry to the log: it sets the entry's Seq and Prev, its

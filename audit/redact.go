@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -49,7 +50,7 @@ func Redact(s string) string {
 	lower := strings.ToLower(s)
 	for _, r := range redactions {
 		if r.applies(lower) {
-			s = r.re.ReplaceAllString(s, r.with)
+			s = r.re.compiled().ReplaceAllString(s, r.with)
 		}
 	}
 	s = oneLine(s)
@@ -115,8 +116,24 @@ func clip(s string) string {
 // lower case, which most calls do not.
 type redaction struct {
 	hints []string
-	re    *regexp.Regexp
+	re    *lazyRegexp
 	with  string
+}
+
+// lazyRegexp is a regular expression compiled when it is first used:
+// compiling them all costs a millisecond, which every guard process would
+// pay at its start, and most calls need none of them.
+type lazyRegexp struct {
+	pattern string
+	once    sync.Once
+	re      *regexp.Regexp
+}
+
+func lazy(pattern string) *lazyRegexp { return &lazyRegexp{pattern: pattern} }
+
+func (l *lazyRegexp) compiled() *regexp.Regexp {
+	l.once.Do(func() { l.re = regexp.MustCompile(l.pattern) })
+	return l.re
 }
 
 // applies reports whether a call, in lower case, holds one of the hints.
@@ -169,44 +186,44 @@ var (
 // redactions are the secrets Redact masks, in the order it masks them.
 var redactions = []redaction{
 	// Private key blocks, the only secret that spans lines.
-	{[]string{"private key"}, regexp.MustCompile(`(-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----)[\s\S]*?(-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)`), `${1}***${2}`},
+	{[]string{"private key"}, lazy(`(-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----)[\s\S]*?(-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)`), `${1}***${2}`},
 
 	// Tokens known by their shape.
-	{[]string{"akia", "asia"}, regexp.MustCompile(`\b(AKIA|ASIA)[A-Z0-9]{16}\b`), `${1}***`},
-	{[]string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, regexp.MustCompile(`\b(gh[pousr]_)[A-Za-z0-9]{30,}`), `${1}***`},
-	{[]string{"github_pat_"}, regexp.MustCompile(`\b(github_pat_)[A-Za-z0-9_]{30,}`), `${1}***`},
-	{[]string{"glpat-"}, regexp.MustCompile(`\b(glpat-)[A-Za-z0-9_-]{20,}`), `${1}***`},
-	{[]string{"xox"}, regexp.MustCompile(`\b(xox[abposr]-)[A-Za-z0-9-]{8,}`), `${1}***`},
-	{[]string{"sk-"}, regexp.MustCompile(`\b(sk-(?:ant-[a-z]+[0-9]*-|proj-)?)[A-Za-z0-9_-]{20,}`), `${1}***`},
-	{[]string{"k_live_", "k_test_"}, regexp.MustCompile(`\b([rs]k_(?:live|test)_)[A-Za-z0-9]{16,}`), `${1}***`},
-	{[]string{"npm_"}, regexp.MustCompile(`\b(npm_)[A-Za-z0-9]{36}\b`), `${1}***`},
-	{[]string{"aiza"}, regexp.MustCompile(`\b(AIza)[A-Za-z0-9_-]{35}`), `${1}***`},
-	{[]string{"eyj"}, regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*`), `eyJ***`},
-	{[]string{"hooks.slack.com"}, regexp.MustCompile(`(hooks\.slack\.com/services/)[A-Za-z0-9/]+`), `${1}***`},
+	{[]string{"akia", "asia"}, lazy(`\b(AKIA|ASIA)[A-Z0-9]{16}\b`), `${1}***`},
+	{[]string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, lazy(`\b(gh[pousr]_)[A-Za-z0-9]{30,}`), `${1}***`},
+	{[]string{"github_pat_"}, lazy(`\b(github_pat_)[A-Za-z0-9_]{30,}`), `${1}***`},
+	{[]string{"glpat-"}, lazy(`\b(glpat-)[A-Za-z0-9_-]{20,}`), `${1}***`},
+	{[]string{"xox"}, lazy(`\b(xox[abposr]-)[A-Za-z0-9-]{8,}`), `${1}***`},
+	{[]string{"sk-"}, lazy(`\b(sk-(?:ant-[a-z]+[0-9]*-|proj-)?)[A-Za-z0-9_-]{20,}`), `${1}***`},
+	{[]string{"k_live_", "k_test_"}, lazy(`\b([rs]k_(?:live|test)_)[A-Za-z0-9]{16,}`), `${1}***`},
+	{[]string{"npm_"}, lazy(`\b(npm_)[A-Za-z0-9]{36}\b`), `${1}***`},
+	{[]string{"aiza"}, lazy(`\b(AIza)[A-Za-z0-9_-]{35}`), `${1}***`},
+	{[]string{"eyj"}, lazy(`\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*`), `eyJ***`},
+	{[]string{"hooks.slack.com"}, lazy(`(hooks\.slack\.com/services/)[A-Za-z0-9/]+`), `${1}***`},
 
 	// Passwords in URLs and in curl's -u user:password.
-	{[]string{"://"}, regexp.MustCompile(`(\b[A-Za-z][A-Za-z0-9+.-]*://[^\s/?#@:'"]*:)[^\s/?#@'"]+@`), `${1}***@`},
-	{[]string{"curl"}, regexp.MustCompile(`(\bcurl\b[^|;&\n]*?\s(?:-u\s*|--user[=\s]\s*)['"]?[^\s:'"]+:)[^\s'"]+`), `${1}***`},
+	{[]string{"://"}, lazy(`(\b[A-Za-z][A-Za-z0-9+.-]*://[^\s/?#@:'"]*:)[^\s/?#@'"]+@`), `${1}***@`},
+	{[]string{"curl"}, lazy(`(\bcurl\b[^|;&\n]*?\s(?:-u\s*|--user[=\s]\s*)['"]?[^\s:'"]+:)[^\s'"]+`), `${1}***`},
 
 	// Headers: to the end of a quoted argument, else the next word.
-	{headerWords, regexp.MustCompile(`(['"])(` + header + `\s*:\s*` + scheme + `)[^'"\s][^'"\n]*`), `${1}${2}***`},
-	{headerWords, regexp.MustCompile(`\b(` + header + `\s*:\s*` + scheme + `)[^\s'"]+`), `${1}***`},
+	{headerWords, lazy(`(['"])(` + header + `\s*:\s*` + scheme + `)[^'"\s][^'"\n]*`), `${1}${2}***`},
+	{headerWords, lazy(`\b(` + header + `\s*:\s*` + scheme + `)[^\s'"]+`), `${1}***`},
 
 	// Query parameters named like secrets.
 	{[]string{"token=", "key=", "secret=", "password=", "passwd=", "pwd=", "sig=", "signature=", "credential=", "auth="},
-		regexp.MustCompile(`(?i)([?&](?:[a-z0-9_.-]*[_.-])?(?:token|key|apikey|secret|password|passwd|pwd|sig|signature|credential|auth)=)[^&#\s'"]+`), `${1}***`},
+		lazy(`(?i)([?&](?:[a-z0-9_.-]*[_.-])?(?:token|key|apikey|secret|password|passwd|pwd|sig|signature|credential|auth)=)[^&#\s'"]+`), `${1}***`},
 
 	// Options and shell assignments.
-	{secretWords, regexp.MustCompile(`(--` + secretOption + `=)` + word), `${1}***`},
-	{secretWords, regexp.MustCompile(`(--` + secretOption + `\s+)` + dashless), `${1}***`},
-	{[]string{"mysql", "mariadb"}, regexp.MustCompile(`(\b(?:mysql|mysqldump|mysqladmin|mysqlsh|mariadb|mariadb-dump)\b[^|;&\n]*?\s-p)` + word), `${1}***`},
-	{[]string{"sshpass"}, regexp.MustCompile(`(\bsshpass\s+-p\s*)` + word), `${1}***`},
-	{secretWords, regexp.MustCompile(`(^|[\s;&|(=` + "`" + `])(` + secretVar + `)=` + word), `${1}${2}=***`},
-	{secretWords, regexp.MustCompile(`(['"])(` + secretVar + `)=[^\s'"]+`), `${1}${2}=***`},
-	{[]string{"secret"}, regexp.MustCompile(`(?i)(aws_?secret_?access_?key|aws_?secret_?key|secret_?access_?key)(["']?\s*[:=]\s*["']?|\s+)[A-Za-z0-9/+=]+`), `${1}${2}***`},
+	{secretWords, lazy(`(--` + secretOption + `=)` + word), `${1}***`},
+	{secretWords, lazy(`(--` + secretOption + `\s+)` + dashless), `${1}***`},
+	{[]string{"mysql", "mariadb"}, lazy(`(\b(?:mysql|mysqldump|mysqladmin|mysqlsh|mariadb|mariadb-dump)\b[^|;&\n]*?\s-p)` + word), `${1}***`},
+	{[]string{"sshpass"}, lazy(`(\bsshpass\s+-p\s*)` + word), `${1}***`},
+	{secretWords, lazy(`(^|[\s;&|(=` + "`" + `])(` + secretVar + `)=` + word), `${1}${2}=***`},
+	{secretWords, lazy(`(['"])(` + secretVar + `)=[^\s'"]+`), `${1}${2}=***`},
+	{[]string{"secret"}, lazy(`(?i)(aws_?secret_?access_?key|aws_?secret_?key|secret_?access_?key)(["']?\s*[:=]\s*["']?|\s+)[A-Za-z0-9/+=]+`), `${1}${2}***`},
 
 	// Values of keys named like secrets: quoted (JSON, code), or at the
 	// start of a line (YAML).
-	{secretWords, regexp.MustCompile(`(` + secretKey + `["']?\s*[:=]\s*)(["'])[^"'\n]+(["'])`), `${1}${2}***${3}`},
-	{secretWords, regexp.MustCompile(`(?m)^(\s*[A-Za-z0-9_.-]*` + secretKey + `\s*:[ \t]+)[^\s"'#][^\n]*`), `${1}***`},
+	{secretWords, lazy(`(` + secretKey + `["']?\s*[:=]\s*)(["'])[^"'\n]+(["'])`), `${1}${2}***${3}`},
+	{secretWords, lazy(`(?m)^(\s*[A-Za-z0-9_.-]*` + secretKey + `\s*:[ \t]+)[^\s"'#][^\n]*`), `${1}***`},
 }

@@ -190,3 +190,18 @@ func TestRedactLongInput(t *testing.T) {
 		}
 	}
 }
+
+// TestRedactionsCompile: every pattern compiles (they are compiled when
+// first used, not when the program starts).
+func TestRedactionsCompile(t *testing.T) {
+	for _, r := range redactions {
+		func() {
+			defer func() {
+				if e := recover(); e != nil {
+					t.Errorf("%q: %v", r.re.pattern, e)
+				}
+			}()
+			r.re.compiled()
+		}()
+	}
+}
