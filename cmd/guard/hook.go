@@ -378,7 +378,7 @@ func decideHook(r io.Reader, env getenv, o hookOptions) ([]byte, error) {
 		return nil, nil
 	}
 	call := callContext(env, ev.Call.Cwd, shell, readOnly)
-	call.Tool, call.Input, call.Session, call.Deadline = ev.Call.Tool, ev.Call.Input, ev.Session, deadline
+	call.Kind, call.Tool, call.Input, call.Session, call.Deadline = ev.Call.Kind, ev.Call.Tool, ev.Call.Input, ev.Session, deadline
 	call.Run, call.NoRun = runCommand(call.Guard, config, readOnly)
 	layers, err := loadLayers(config, call.Project, env)
 	if err != nil {
@@ -448,7 +448,12 @@ func agentNames() []string {
 }
 
 // detectAgent names the agent whose hook input data is, by its shape.
+// Input that is no JSON object is no agent's, and is given to Claude
+// Code's adapter, which denies it saying what is wrong with it.
 func detectAgent(data []byte) string {
+	if name := agent.Detect(data); name != "" {
+		return name
+	}
 	return "claude"
 }
 
