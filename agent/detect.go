@@ -21,9 +21,17 @@ var geminiOnlyEvents = map[string]bool{
 	"BeforeModel": true, "AfterModel": true, "BeforeToolSelection": true, "PreCompress": true,
 }
 
-// Detect names the adapter for a hook input by its shape: "gemini",
-// "codex" or "claude", or "" for an input that is not one JSON object.
+// cursorEvents are the Cursor hook events guard decides.
+var cursorEvents = map[string]bool{"beforeShellExecution": true, "beforeReadFile": true, "beforeMCPExecution": true, "preToolUse": true}
+
+// Detect names the adapter for a hook input by its shape: "cursor",
+// "copilot", "gemini", "codex" or "claude", or "" for an input that is not
+// one JSON object.
 //
+//   - A Cursor event (beforeShellExecution, preToolUse, ...) with Cursor's
+//     conversation_id is Cursor's.
+//   - An input with Copilot's camelCase toolName is Copilot's (its
+//     VS Code-compatible shape is Claude Code's, and is read as that).
 //   - A Gemini CLI event (BeforeTool, AfterTool, BeforeModel, ...) is
 //     Gemini's; so is an event the agents share (SessionStart, SessionEnd,
 //     Notification) with Gemini's "timestamp" field, which no other of
@@ -44,7 +52,13 @@ func Detect(data []byte) string {
 	event, _ := raw["hook_event_name"].(string)
 	_, timestamp := raw["timestamp"].(string)
 	_, turn := raw["turn_id"]
+	_, conversation := raw["conversation_id"]
+	_, camelTool := raw["toolName"]
 	switch {
+	case conversation && cursorEvents[event]:
+		return "cursor"
+	case camelTool:
+		return "copilot"
 	case geminiOnlyEvents[event]:
 		return "gemini"
 	case turn:
