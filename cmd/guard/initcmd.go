@@ -39,6 +39,8 @@ type installer func(scopeDir string, project bool, guard string) ([]fileChange, 
 
 var installers = map[string]installer{
 	"claude": installClaude,
+	"gemini": installGemini,
+	"codex":  installCodex,
 }
 
 func runInit(_ context.Context, s stdio, env getenv, args []string) error {
@@ -145,56 +147,109 @@ func guardPath(binary string) (string, error) {
 	return exe, nil
 }
 
+// hookEvent is an event init registers guard for: the agent's name of it,
+// the matcher of guard's group ("" for none), and whether a failing hook
+// must block (where the agent has the option).
+type hookEvent struct {
+	name, matcher string
+	block         bool
+}
+
+// hooksFile is the settings file of an agent whose hooks are JSON in the
+// shape Claude Code set: hooks, then events, then matcher groups, then
+// handlers.
+type hooksFile struct {
+	path    string
+	events  []hookEvent
+	handler func(command string, ev hookEvent) map[string]any
+}
+
 // installClaude registers guard in Claude Code's settings.json for
 // PreToolUse (every tool, onFailure block), PostToolUse (for the grants)
 // and SessionEnd, and writes a starter policy where there is none.
 func installClaude(dir string, project bool, guard string) ([]fileChange, error) {
-	settings := filepath.Join(dir, ".claude", "settings.json")
-	policy := filepath.Join(dir, ".claude", "guard.toml")
+	f := hooksFile{
+		path:   filepath.Join(dir, ".claude", "settings.json"),
+		events: []hookEvent{{"PreToolUse", "*", true}, {"PostToolUse", "*", false}, {"SessionEnd", "", false}},
+		handler: func(command string, ev hookEvent) map[string]any {
+			h := map[string]any{"type": "command", "command": command, "timeout": hookTimeout}
+			if ev.block {
+				h["onFailure"] = "block"
+			}
+			return h
+		},
+	}
+	return installHooks(f, dir, project, guard, "claude", filepath.Join(dir, ".claude", "guard.toml"))
+}
+
+// installGemini registers guard in Gemini CLI's settings.json for
+// BeforeTool, AfterTool and SessionEnd. Gemini CLI has no option that
+// makes a failing hook block: a guard that crashes or times out lets the
+// call run there (a missing one blocks: sh's error text is a reason).
+func installGemini(dir string, project bool, guard string) ([]fileChange, error) {
+	f := hooksFile{
+		path:   filepath.Join(dir, ".gemini", "settings.json"),
+		events: []hookEvent{{"BeforeTool", ".*", true}, {"AfterTool", ".*", false}, {"SessionEnd", "", false}},
+		handler: func(command string, _ hookEvent) map[string]any {
+			return map[string]any{"name": "guard", "type": "command", "command": command, "timeout": hookTimeout * 1000} // ms
+		},
+	}
+	return installHooks(f, dir, project, guard, "gemini", filepath.Join(dir, ".gemini", "guard.toml"))
+}
+
+// installHooks merges guard's handlers into an agent's hooks file, and
+// writes a starter policy (policy, in the project; the user's policy file
+// otherwise) where there is none.
+func installHooks(f hooksFile, dir string, project bool, guard, agentName, policy string) ([]fileChange, error) {
 	if !project {
 		policy = filepath.Join(dir, ".config", "guard", "guard.toml")
 	}
-	old, root, err := readJSONObject(settings)
+	if project && agentName != "claude" {
+		policy = filepath.Join(dir, ".claude", "guard.toml") // the project policy guard reads
+	}
+	old, root, err := readJSONObject(f.path)
 	if err != nil {
 		return nil, err
 	}
 	hooks, _ := root["hooks"].(map[string]any)
 	if root["hooks"] != nil && hooks == nil {
-		return nil, fmt.Errorf("%s: \"hooks\" is not an object", settings)
+		return nil, fmt.Errorf("%s: \"hooks\" is not an object", f.path)
 	}
 	if hooks == nil {
 		hooks = map[string]any{}
 	}
-	command := shellQuote(guard) + " hook --agent claude"
-	for _, ev := range []struct {
-		name, matcher string
-		block         bool
-	}{{"PreToolUse", "*", true}, {"PostToolUse", "*", false}, {"SessionEnd", "", false}} {
-		handler := map[string]any{"type": "command", "command": command, "timeout": hookTimeout}
-		if ev.block {
-			handler["onFailure"] = "block"
-		}
-		groups, err := mergeHandler(hooks[ev.name], ev.matcher, handler)
+	command := shellQuote(guard) + " hook --agent " + agentName
+	for _, ev := range f.events {
+		groups, err := mergeHandler(hooks[ev.name], ev.matcher, f.handler(command, ev))
 		if err != nil {
-			return nil, fmt.Errorf("%s: hooks.%s: %v", settings, ev.name, err)
+			return nil, fmt.Errorf("%s: hooks.%s: %v", f.path, ev.name, err)
 		}
 		hooks[ev.name] = groups
 	}
 	root["hooks"] = hooks
-	var data bytes.Buffer
-	enc := json.NewEncoder(&data)
-	enc.SetEscapeHTML(false) // a command's && stays as it is
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(root); err != nil {
+	data, err := encodeJSON(root)
+	if err != nil {
 		return nil, err
 	}
-	changes := []fileChange{{path: settings, old: old, new: data.Bytes()}}
+	changes := []fileChange{{path: f.path, old: old, new: data}}
 	if c, err := starterPolicy(policy); err != nil {
 		return nil, err
 	} else if c != nil {
 		changes = append(changes, *c)
 	}
 	return changes, nil
+}
+
+// encodeJSON is a settings file's JSON: indented, && and <> as they are.
+func encodeJSON(v any) ([]byte, error) {
+	var data bytes.Buffer
+	enc := json.NewEncoder(&data)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return data.Bytes(), nil
 }
 
 // mergeHandler puts guard's handler in an event's list of matcher groups:
