@@ -26,7 +26,7 @@ import (
 // timeout always there).
 
 // installCodex registers guard in Codex's hooks.json (in $CODEX_HOME, else
-// ~/.codex) for PreToolUse and PostToolUse, and trusts the hooks in
+// ~/.codex) for PreToolUse, PostToolUse and SessionEnd, and trusts the hooks in
 // config.toml. Only the user's layer: a project's .codex/hooks.json needs
 // the project trusted in the user's configuration too.
 func installCodex(dir string, project bool, guard string) ([]fileChange, error) {
@@ -39,7 +39,7 @@ func installCodex(dir string, project bool, guard string) ([]fileChange, error) 
 	}
 	f := hooksFile{
 		path:   filepath.Join(home, "hooks.json"),
-		events: []hookEvent{{"PreToolUse", "", true}, {"PostToolUse", "", false}},
+		events: []hookEvent{{"PreToolUse", "", true}, {"PostToolUse", "", false}, {"SessionEnd", "", false}},
 		handler: func(command string, _ hookEvent) map[string]any {
 			return map[string]any{"type": "command", "command": command, "timeout": hookTimeout}
 		},
