@@ -38,9 +38,11 @@ type fileChange struct {
 type installer func(scopeDir string, project bool, guard string) ([]fileChange, error)
 
 var installers = map[string]installer{
-	"claude": installClaude,
-	"gemini": installGemini,
-	"codex":  installCodex,
+	"claude":  installClaude,
+	"gemini":  installGemini,
+	"codex":   installCodex,
+	"cursor":  installCursor,
+	"copilot": installCopilot,
 }
 
 func runInit(_ context.Context, s stdio, env getenv, args []string) error {
@@ -179,7 +181,7 @@ func installClaude(dir string, project bool, guard string) ([]fileChange, error)
 			return h
 		},
 	}
-	return installHooks(f, dir, project, guard, "claude", filepath.Join(dir, ".claude", "guard.toml"))
+	return installHooks(f, dir, project, guard, "claude")
 }
 
 // installGemini registers guard in Gemini CLI's settings.json for
@@ -194,19 +196,14 @@ func installGemini(dir string, project bool, guard string) ([]fileChange, error)
 			return map[string]any{"name": "guard", "type": "command", "command": command, "timeout": hookTimeout * 1000} // ms
 		},
 	}
-	return installHooks(f, dir, project, guard, "gemini", filepath.Join(dir, ".gemini", "guard.toml"))
+	return installHooks(f, dir, project, guard, "gemini")
 }
 
 // installHooks merges guard's handlers into an agent's hooks file, and
-// writes a starter policy (policy, in the project; the user's policy file
-// otherwise) where there is none.
-func installHooks(f hooksFile, dir string, project bool, guard, agentName, policy string) ([]fileChange, error) {
-	if !project {
-		policy = filepath.Join(dir, ".config", "guard", "guard.toml")
-	}
-	if project && agentName != "claude" {
-		policy = filepath.Join(dir, ".claude", "guard.toml") // the project policy guard reads
-	}
+// writes a starter policy (the project's .claude/guard.toml, which guard
+// reads whatever the agent; the user's policy file otherwise) where there
+// is none.
+func installHooks(f hooksFile, dir string, project bool, guard, agentName string) ([]fileChange, error) {
 	old, root, err := readJSONObject(f.path)
 	if err != nil {
 		return nil, err
@@ -231,13 +228,7 @@ func installHooks(f hooksFile, dir string, project bool, guard, agentName, polic
 	if err != nil {
 		return nil, err
 	}
-	changes := []fileChange{{path: f.path, old: old, new: data}}
-	if c, err := starterPolicy(policy); err != nil {
-		return nil, err
-	} else if c != nil {
-		changes = append(changes, *c)
-	}
-	return changes, nil
+	return withStarterPolicy([]fileChange{{path: f.path, old: old, new: data}}, dir, project)
 }
 
 // encodeJSON is a settings file's JSON: indented, && and <> as they are.

@@ -44,7 +44,7 @@ func installCodex(dir string, project bool, guard string) ([]fileChange, error) 
 			return map[string]any{"type": "command", "command": command, "timeout": hookTimeout}
 		},
 	}
-	changes, err := installHooks(f, dir, false, guard, "codex", "")
+	changes, err := installHooks(f, dir, false, guard, "codex")
 	if err != nil {
 		return nil, err
 	}
