@@ -30,6 +30,7 @@ import (
 	"fmt"
 	"maps"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"guard/engine"
@@ -51,7 +52,10 @@ var codexEvents = map[string]string{
 // An apply_patch call is a write of the one file its patch names. The
 // engine decides one path per call, so a patch that names more than one
 // file (a move names two), or none, is denied, with a hint to apply one
-// file's patch at a time.
+// file's patch at a time. A Bash call that is nothing but apply_patch
+// with its patch as a here-document (apply_patch <<'EOF' ... EOF) is
+// such a call too, of the tool apply_patch: Codex applies that patch
+// itself, and so guard judges the file it writes.
 func (Codex) Decode(data []byte) (*Event, error) {
 	ev, err := decodeEvent(data, "Codex", codexEvents)
 	if err != nil || ev.Name == "SessionEnd" {
@@ -62,6 +66,11 @@ func (Codex) Decode(data []byte) (*Event, error) {
 	case "Bash":
 		ev.Call.Kind = engine.KindShell
 		ev.Call.Input.Command, err = inputString(tool, ev.Raw, "command")
+		if patch, ok := heredocPatch(ev.Call.Input.Command); ok && err == nil {
+			// Codex applies the patch itself: an apply_patch call.
+			ev.Call.Kind, ev.Call.Tool, ev.Call.Input = engine.KindWrite, "apply_patch", engine.Input{}
+			ev.Call.Input.Path, err = patchFile(patch, ev.Call.Cwd)
+		}
 	case "apply_patch":
 		ev.Call.Kind = engine.KindWrite
 		var patch string
@@ -78,8 +87,40 @@ func (Codex) Decode(data []byte) (*Event, error) {
 	return ev, nil
 }
 
-// patchMarkers start the lines of a patch that name a file.
-var patchMarkers = []string{"*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: "}
+// heredocStart is the first line of a shell command that hands
+// apply_patch its patch as a here-document with a quoted delimiter, in
+// which the shell expands nothing.
+var heredocStart = regexp.MustCompile(`^(?:apply_patch|applypatch) <<(?:'([A-Za-z_][A-Za-z0-9_]*)'|"([A-Za-z_][A-Za-z0-9_]*)")\n`)
+
+// heredocPatch returns the patch of a Bash call that is nothing but
+// apply_patch and its here-document: Codex applies such a patch itself,
+// and reports the call to the hook as Bash. Whatever else the command
+// holds (a cd before it, a command after it, a line that ends the
+// here-document early, a delimiter the shell expands in) makes it a shell
+// command, which the engine judges as one.
+func heredocPatch(cmd string) (string, bool) {
+	m := heredocStart.FindStringSubmatch(cmd)
+	if m == nil {
+		return "", false
+	}
+	delim := m[1] + m[2]
+	body := strings.TrimSuffix(cmd[len(m[0]):], "\n")
+	i := strings.LastIndex(body, "\n")
+	if i < 0 || body[i+1:] != delim {
+		return "", false
+	}
+	body = body[:i+1]
+	for line := range strings.Lines(body) {
+		if strings.TrimSuffix(line, "\n") == delim {
+			return "", false
+		}
+	}
+	return body, true
+}
+
+// patchMarkers start the lines of a patch that name a file. Codex wants
+// a space after the colon; a line without one is counted too.
+var patchMarkers = []string{"*** Add File:", "*** Update File:", "*** Delete File:", "*** Move to:"}
 
 // patchFile returns the one file an apply_patch patch names, absolute: a
 // relative path is Codex's working directory joined with it, unresolved,
@@ -103,7 +144,7 @@ func patchFile(patch, cwd string) (string, error) {
 			}
 			name = strings.TrimSpace(name)
 			if name == "" {
-				return "", deny("apply_patch: the patch has a %q line without a path", strings.TrimSpace(m))
+				return "", deny("apply_patch: the patch has a %q line without a path", m)
 			}
 			if !filepath.IsAbs(name) {
 				name = strings.TrimSuffix(cwd, "/") + "/" + name
