@@ -448,3 +448,36 @@ func TestCodexHookInput(t *testing.T) {
 		t.Errorf("guard hook without --agent answers exit %d, %q (stderr %q); with --agent codex %q", code, auto, stderr, named)
 	}
 }
+
+// TestCodexModelPicksShell: exec_command takes a shell argument, with
+// which the model picks the shell its command runs in, and Codex 0.169
+// does not tell the hook: tool_input holds the command alone. guard
+// hook --agent codex judges the command as $SHELL (bash here) reads it,
+// so a command whose meaning differs in zsh is judged as bash and run by
+// zsh: echo $'\-' prints \- in bash and - in zsh. The test holds both
+// facts, whatever guard answers: if guard allows the command, zsh runs
+// it; if guard denies it, nothing runs. (Judging Codex's commands as an
+// unknown shell, bash and zsh at once, closes the gap; see zsh_test.go.)
+func TestCodexModelPicksShell(t *testing.T) {
+	needZsh(t)
+	cmd := `echo "[" $'\-' "]"`
+	p := newCodexProject(t)
+	p.script("exec_command", map[string]any{"cmd": cmd, "shell": zsh})
+	o := p.run()
+	c := p.oneHookCall("PreToolUse", "Bash", map[string]any{"command": cmd})
+	if _, ok := c.input["shell"]; ok {
+		t.Errorf("Codex now gives the hook the model's shell (%v): the adapter should judge the command in it", c.input)
+	}
+	code, _, stderr := replayHook(t, c, hookArgs(t, "codex")...)
+	text := p.oneOutput(o)
+	switch {
+	case code == 0 && !strings.Contains(text, "[ - ]"):
+		t.Errorf("guard allowed %q, but zsh did not run it: %q", cmd, text)
+	case code == 0:
+		t.Logf("guard judged %q as bash reads it (SHELL=/bin/bash), and Codex ran it in zsh, as the model asked", cmd)
+	case code == 2 && (strings.Contains(text, "[ - ]") || !strings.Contains(text, codexBlocked)):
+		t.Errorf("guard denied %q (%s), but the model did not get Codex's block: %q", cmd, stderr, text)
+	case code != 2:
+		t.Errorf("guard on the logged input: exit %d (%s)", code, stderr)
+	}
+}
