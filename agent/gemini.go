@@ -259,6 +259,7 @@ func githubRaw(raw string) string {
 type geminiOutput struct {
 	Decision           string        `json:"decision"`
 	Reason             string        `json:"reason,omitempty"`
+	SystemMessage      string        `json:"systemMessage,omitempty"`
 	HookSpecificOutput geminiRewrite `json:"hookSpecificOutput"`
 }
 
@@ -286,7 +287,9 @@ func (Gemini) Answer(ev *Event, d *engine.Decision, where string) Answer {
 	if d.Rewrite == nil {
 		data := append([]byte(`{"decision":"`), decision...)
 		if reason != "" {
+			// Gemini CLI shows the user only systemMessage when it asks.
 			data = appendJSONString(append(data, `","reason":`...), reason)
+			data = appendJSONString(append(data, `,"systemMessage":`...), reason)
 		} else {
 			data = append(data, '"')
 		}
@@ -300,7 +303,7 @@ func (Gemini) Answer(ev *Event, d *engine.Decision, where string) Answer {
 	// the command replaced.
 	in := maps.Clone(ev.Raw)
 	in["command"] = d.Rewrite.Command
-	data, err := json.Marshal(geminiOutput{Decision: decision, Reason: reason, HookSpecificOutput: geminiRewrite{ToolInput: in}})
+	data, err := json.Marshal(geminiOutput{Decision: decision, Reason: reason, SystemMessage: reason, HookSpecificOutput: geminiRewrite{ToolInput: in}})
 	if err != nil {
 		return Answer{Deny: &Denial{Why: fmt.Sprintf("encoding the answer: %v", err)}}
 	}

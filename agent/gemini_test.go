@@ -222,11 +222,11 @@ func TestGeminiAnswer(t *testing.T) {
 		want string
 	}{
 		{"allow", shell, allow, `exit 0: {"decision":"allow"}` + "\n"},
-		{"ask", shell, asks, `exit 0: {"decision":"ask","reason":"guard (p): needs approval: go test \u003cruns\u003e \"the project's\" code (rule go)"}` + "\n"},
+		{"ask", shell, asks, `exit 0: {"decision":"ask","reason":"guard (p): needs approval: go test \u003cruns\u003e \"the project's\" code (rule go)","systemMessage":"guard (p): needs approval: go test \u003cruns\u003e \"the project's\" code (rule go)"}` + "\n"},
 		{"deny", shell, denies, "exit 2: go test -exec runs a program (p)"},
 		// A rewrite sends the whole input, the command replaced.
 		{"rewrite allow", shell, rewrite(allow), `exit 0: {"decision":"allow","hookSpecificOutput":{"tool_input":{"command":"'/usr/local/bin/guard' 'run' -- bash --noprofile --norc -c 'go test ./...'","dir_path":"sub","is_background":false,"timeout":60}}}` + "\n"},
-		{"rewrite ask", shell, rewrite(asks), `exit 0: {"decision":"ask","reason":"guard (p): needs approval: go test \u003cruns\u003e \"the project's\" code (rule go)","hookSpecificOutput":{"tool_input":{"command":"'/usr/local/bin/guard' 'run' -- bash --noprofile --norc -c 'go test ./...'","dir_path":"sub","is_background":false,"timeout":60}}}` + "\n"},
+		{"rewrite ask", shell, rewrite(asks), `exit 0: {"decision":"ask","reason":"guard (p): needs approval: go test \u003cruns\u003e \"the project's\" code (rule go)","systemMessage":"guard (p): needs approval: go test \u003cruns\u003e \"the project's\" code (rule go)","hookSpecificOutput":{"tool_input":{"command":"'/usr/local/bin/guard' 'run' -- bash --noprofile --norc -c 'go test ./...'","dir_path":"sub","is_background":false,"timeout":60}}}` + "\n"},
 		{"rewrite deny", shell, rewrite(denies), "exit 2: go test -exec runs a program (p)"},
 		// guard cannot rewrite a write_file: it denies rather than run the
 		// original.
@@ -263,11 +263,13 @@ func TestGeminiAnswerShape(t *testing.T) {
 		d := &engine.Decision{Verdict: tc.verdict, Leaves: []engine.Leaf{{Verdict: tc.verdict, Kind: "command", Text: "x", Why: tc.why}}}
 		got := Gemini{}.Answer(ev, d, "policy default")
 		out := struct {
-			Decision string `json:"decision"`
-			Reason   string `json:"reason,omitempty"`
+			Decision      string `json:"decision"`
+			Reason        string `json:"reason,omitempty"`
+			SystemMessage string `json:"systemMessage,omitempty"`
 		}{Decision: map[engine.Verdict]string{engine.Allow: "allow", engine.Ask: "ask"}[tc.verdict]}
 		if tc.verdict == engine.Ask {
 			out.Reason = Reason(d, "policy default")
+			out.SystemMessage = out.Reason
 		}
 		want, err := json.Marshal(out)
 		if err != nil {
@@ -293,8 +295,8 @@ func TestGeminiDefaultPolicy(t *testing.T) {
 		{"beforetool-glob.json", false, `exit 0: {"decision":"allow"}` + "\n"},
 		{"beforetool-list_directory.json", false, `exit 0: {"decision":"allow"}` + "\n"},
 		{"beforetool-grep_search.json", false, `exit 0: {"decision":"allow"}` + "\n"},
-		{"beforetool-write_file.json", false, `exit 0: {"decision":"ask","reason":"guard (policy default): needs approval: write_file: writing /tmp/e2e/proj/new.txt: needs approval once in this session; once approved, the session is granted dir /tmp/e2e/proj (rule paths.write)"}` + "\n"},
-		{"beforetool-replace.json", false, `exit 0: {"decision":"ask","reason":"guard (policy default): needs approval: replace: writing /tmp/e2e/proj/hello.txt: needs approval once in this session; once approved, the session is granted dir /tmp/e2e/proj (rule paths.write)"}` + "\n"},
+		{"beforetool-write_file.json", false, `exit 0: {"decision":"ask","reason":"guard (policy default): needs approval: write_file: writing /tmp/e2e/proj/new.txt: needs approval once in this session; once approved, the session is granted dir /tmp/e2e/proj (rule paths.write)","systemMessage":"guard (policy default): needs approval: write_file: writing /tmp/e2e/proj/new.txt: needs approval once in this session; once approved, the session is granted dir /tmp/e2e/proj (rule paths.write)"}` + "\n"},
+		{"beforetool-replace.json", false, `exit 0: {"decision":"ask","reason":"guard (policy default): needs approval: replace: writing /tmp/e2e/proj/hello.txt: needs approval once in this session; once approved, the session is granted dir /tmp/e2e/proj (rule paths.write)","systemMessage":"guard (policy default): needs approval: replace: writing /tmp/e2e/proj/hello.txt: needs approval once in this session; once approved, the session is granted dir /tmp/e2e/proj (rule paths.write)"}` + "\n"},
 		{"beforetool-web_fetch.json", false, "exit 2: web_fetch: no [fetch] pattern allows https://example.com/x (rule fetch.unlisted, policy default)"},
 		{"beforetool-google_web_search.json", false, `exit 2: google_web_search: "" is not an http or https URL guard can judge (rule fetch, policy default)`},
 		{"aftertool-run_shell_command.json", false, "exit 0: "},
@@ -313,7 +315,7 @@ func TestGeminiDefaultPolicy(t *testing.T) {
 		{"write_file", `{"file_path":"/p/.gemini/settings.json","content":"{}"}`, "exit 2: write_file: /p/.gemini/settings.json is protected: it configures a coding agent ({project}/.gemini/**), and no tool may change it (rule paths.protected {project}/.gemini/**, policy default)"},
 		{"write_file", `{"file_path":"/p/.codex/hooks.json","content":"{}"}`, "exit 2: write_file: /p/.codex/hooks.json is protected: it configures a coding agent ({project}/.codex/**), and no tool may change it (rule paths.protected {project}/.codex/**, policy default)"},
 		{"read_file", `{"file_path":"/tmp/e2e/home/.ssh/id_rsa"}`, "exit 2: read_file: /tmp/e2e/home/.ssh/id_rsa is a secret file (~/.ssh/**): guard does not let it be read or written (rule paths.secret ~/.ssh/**, policy default)"},
-		{"mcp_github_get_issue", `{"issue":1}`, `exit 0: {"decision":"ask","reason":"guard (policy default): needs approval: tool mcp_github_get_issue is not in the policy's [tools] table; it needs approval"}` + "\n"},
+		{"mcp_github_get_issue", `{"issue":1}`, `exit 0: {"decision":"ask","reason":"guard (policy default): needs approval: tool mcp_github_get_issue is not in the policy's [tools] table; it needs approval","systemMessage":"guard (policy default): needs approval: tool mcp_github_get_issue is not in the policy's [tools] table; it needs approval"}` + "\n"},
 	} {
 		_, a := decideDefault(t, Gemini{}, []byte(geminiInput(tc.tool, tc.input)), true)
 		if got := answerString(a); got != tc.want {

@@ -169,11 +169,13 @@ func oneLine(s string) string {
 }
 
 // agentShell returns the shell an agent runs commands in, found as the
-// agent finds it: Claude Code's $CLAUDE_CODE_SHELL, else $SHELL; Codex's
-// $SHELL (a login shell). A base name of bash or zsh names that shell;
-// anything else, neither set, or an agent whose shell guard does not know
-// (Gemini CLI) is "" (unknown), and the engine then judges a command as
-// both bash and zsh read it.
+// agent finds it: Claude Code's $CLAUDE_CODE_SHELL, else $SHELL; Gemini
+// CLI's bash -c. A base name of bash or zsh names that shell; anything
+// else, neither set, or an agent whose shell is not known when guard
+// judges the command, is "" (unknown), and the engine then judges a
+// command as both bash and zsh read it. Codex's is unknown: its model
+// names the shell of each command (exec_command's shell argument), which
+// the hook input does not carry.
 func agentShell(agentName string, env getenv) string {
 	sh := ""
 	switch agentName {
@@ -182,8 +184,8 @@ func agentShell(agentName string, env getenv) string {
 		if sh == "" {
 			sh = env("SHELL")
 		}
-	case "codex":
-		sh = env("SHELL")
+	case "gemini":
+		sh = "bash"
 	}
 	if sh == "" {
 		return ""

@@ -108,18 +108,13 @@ func TestAgentShell(t *testing.T) {
 		if got := agentShell("claude", env); got != tc.want {
 			t.Errorf("CLAUDE_CODE_SHELL=%q SHELL=%q: agentShell = %q, want %q", tc.claude, tc.shell, got, tc.want)
 		}
-		// Codex runs commands in $SHELL; Gemini CLI's shell is not known.
-		want := agentShell("claude", func(k string) string {
-			if k == "SHELL" {
-				return tc.shell
-			}
-			return ""
-		})
-		if got := agentShell("codex", env); got != want {
-			t.Errorf("SHELL=%q: agentShell(codex) = %q, want %q", tc.shell, got, want)
+		// Codex's model names each command's shell: unknown; Gemini CLI
+		// runs bash -c.
+		if got := agentShell("codex", env); got != "" {
+			t.Errorf("SHELL=%q: agentShell(codex) = %q, want unknown", tc.shell, got)
 		}
-		if got := agentShell("gemini", env); got != "" {
-			t.Errorf("agentShell(gemini) = %q, want unknown", got)
+		if got := agentShell("gemini", env); got != "bash" {
+			t.Errorf("agentShell(gemini) = %q, want bash", got)
 		}
 	}
 }

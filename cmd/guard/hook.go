@@ -104,6 +104,7 @@ func runHook(ctx context.Context, s stdio, env getenv, args []string) error {
 	deadline := fs.Duration("deadline", defaultDeadline, "deny if the decision is not made this long after guard started")
 	readOnly := fs.Bool("read-only", false, "read-only mode: allow only reading tools, whatever the policy says")
 	shellFlag := fs.String("shell", "auto", "the `shell` the agent runs commands in: bash, zsh, or auto (as the agent finds it)")
+	askFlag := fs.String("ask", "ask", "what an ask is: ask, or deny where nobody can answer one (an agent run headless)")
 	agentFlag := fs.String("agent", "auto", "the `agent` that runs guard: "+strings.Join(agentNames(), ", ")+", or auto (by the input's shape)")
 	// A bad command line is denied like any other call: through the
 	// decision, whose writes the watchdog bounds.
@@ -119,6 +120,8 @@ func runHook(ctx context.Context, s stdio, env getenv, args []string) error {
 		bad = deny("--deadline must be positive")
 	case shellErr != nil:
 		bad = deny("%v", shellErr)
+	case *askFlag != "ask" && *askFlag != "deny":
+		bad = deny("--ask %q: want ask or deny", *askFlag)
 	case *agentFlag != "auto" && agent.Adapters()[*agentFlag] == nil:
 		bad = deny("--agent %q: want %s or auto", *agentFlag, strings.Join(agentNames(), ", "))
 	}
@@ -142,7 +145,7 @@ func runHook(ctx context.Context, s stdio, env getenv, args []string) error {
 			return nil, bad
 		}
 		return decideHook(s.in, env, hookOptions{config: *config, readOnly: *readOnly, shell: *shellFlag, agent: *agentFlag,
-			deadline: h.deadline, warn: s.err})
+			askDeny: *askFlag == "deny", deadline: h.deadline, warn: s.err})
 	}); owner {
 		h.end(err)
 	}
@@ -389,6 +392,16 @@ func decideHook(r io.Reader, env getenv, o hookOptions) ([]byte, error) {
 	call.Grants = storeGrants(store)
 	e := engine.Engine{Layers: layers}
 	d := e.Decide(call)
+	if o.askDeny && ev.Name == "PreToolUse" && d.Verdict == engine.Ask {
+		// Nobody can answer an ask: some agents run it, others wait for
+		// ever (Gemini CLI headless).
+		d.Verdict = engine.Deny
+		for i := range d.Leaves {
+			if l := &d.Leaves[i]; l.Verdict == engine.Ask {
+				l.Verdict, l.Why = engine.Deny, l.Why+" (guard hook --ask deny: nobody can approve it here)"
+			}
+		}
+	}
 	entry := callEntry(agentName, ev, call, &d, layers)
 	if ev.Name == "PostToolUse" {
 		ran := true
@@ -438,6 +451,7 @@ type hookOptions struct {
 	readOnly bool
 	shell    string // bash, zsh or auto
 	agent    string // a name of agent.Adapters, or auto
+	askDeny  bool   // an ask is a deny
 	deadline time.Time
 	warn     io.Writer // where a log failure is said
 }
