@@ -229,7 +229,7 @@ func TestGeminiAskWaitsHeadless(t *testing.T) {
 	}
 	code, stdout, stderr := replayHook(t, c, hookArgs(t, "gemini")...)
 	const reason = "guard (policy default): needs approval: touch needs approval once in this session; once approved, the session is granted rule touch (rule touch)"
-	if want := `{"decision":"ask","reason":"` + reason + `"}` + "\n"; code != 0 || stdout != want {
+	if want := `{"decision":"ask","reason":"` + reason + `","systemMessage":"` + reason + `"}` + "\n"; code != 0 || stdout != want {
 		t.Fatalf("guard on the logged input: exit %d, stdout %q, stderr %q; want exit 0 and %s", code, stdout, stderr, want)
 	}
 	if done {
