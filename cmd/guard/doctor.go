@@ -9,8 +9,11 @@ import (
 	"fmt"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
+
+	"github.com/BurntSushi/toml"
 )
 
 // guard doctor proves an installation works, not only that its files
@@ -35,15 +38,17 @@ func runDoctor(ctx context.Context, s stdio, env getenv, args []string) error {
 	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
 		return usageError(s, "doctor", "guard doctor [--agent NAME] [--cwd DIR]")
 	}
-	if *agentName != "claude" {
-		return usageError(s, "doctor", "guard doctor: --agent %q: guard checks installations for claude", *agentName)
+	switch *agentName {
+	case "claude", "gemini", "codex":
+	default:
+		return usageError(s, "doctor", "guard doctor: --agent %q: guard checks installations for claude, gemini and codex", *agentName)
 	}
 	dir, err := initDir(env, "project", *cwd)
 	if err != nil {
 		fmt.Fprintf(s.err, "guard doctor: %v\n", err)
 		return &exitError{code: 1}
 	}
-	checks := doctorClaude(ctx, env, dir)
+	checks := doctorAgent(ctx, env, dir, doctorSpecFor(*agentName, env, dir))
 	problems := 0
 	for _, c := range checks {
 		switch {
@@ -64,67 +69,144 @@ func runDoctor(ctx context.Context, s stdio, env getenv, args []string) error {
 	return nil
 }
 
-// claudeHook is a guard hook found in Claude Code's settings.
-type claudeHook struct {
-	file    string
-	matcher string
-	handler map[string]any
+// foundHook is a guard hook found in an agent's settings.
+type foundHook struct {
+	file           string
+	group, handler int
+	matcher        string
+	h              map[string]any
 }
 
-// doctorClaude checks guard's installation for Claude Code in the project
-// dir and the user's settings.
-func doctorClaude(ctx context.Context, env getenv, dir string) []doctorCheck {
-	var files []string
-	files = append(files, filepath.Join(dir, ".claude", "settings.json"), filepath.Join(dir, ".claude", "settings.local.json"))
-	if h := env("HOME"); filepath.IsAbs(h) {
-		files = append(files, filepath.Join(h, ".claude", "settings.json"))
+// doctorSpec is what doctor checks of one agent's installation.
+type doctorSpec struct {
+	agent      string
+	files      []string // the settings files that may register guard
+	pre        string   // the agent's event before a tool runs
+	allTools   []string // matchers that match every tool
+	blockField string   // the handler's fail-closed option ("" where the agent has none)
+	timeoutMs  bool     // the agent's timeout is in milliseconds
+	after      []string // the events for the grants
+	input      func(command, dir string) []byte
+	allowed    func(code int, stdout string) bool
+	extra      func(pre foundHook) []doctorCheck
+}
+
+func doctorSpecFor(name string, env getenv, dir string) doctorSpec {
+	home := env("HOME")
+	switch name {
+	case "gemini":
+		return doctorSpec{agent: "gemini", files: []string{filepath.Join(dir, ".gemini", "settings.json"), filepath.Join(home, ".gemini", "settings.json")},
+			pre: "BeforeTool", allTools: []string{".*", "*", ""}, timeoutMs: true, after: []string{"AfterTool", "SessionEnd"},
+			input: func(command, dir string) []byte {
+				in, _ := json.Marshal(map[string]any{"session_id": "guard-doctor", "hook_event_name": "BeforeTool", "timestamp": time.Now().UTC().Format(time.RFC3339),
+					"cwd": dir, "tool_name": "run_shell_command", "tool_input": map[string]any{"command": command}})
+				return in
+			},
+			allowed: func(code int, stdout string) bool {
+				return code == 0 && strings.HasPrefix(stdout, `{"decision":"allow"`)
+			}}
+	case "codex":
+		codexHome := filepath.Join(home, ".codex")
+		if v := env("CODEX_HOME"); filepath.IsAbs(v) {
+			codexHome = v
+		}
+		hooks := filepath.Join(codexHome, "hooks.json")
+		return doctorSpec{agent: "codex", files: []string{hooks}, pre: "PreToolUse", allTools: []string{""}, after: []string{"PostToolUse"},
+			input: func(command, dir string) []byte {
+				in, _ := json.Marshal(map[string]any{"session_id": "guard-doctor", "turn_id": "guard-doctor", "hook_event_name": "PreToolUse",
+					"cwd": dir, "model": "doctor", "tool_name": "Bash", "tool_input": map[string]any{"command": command}})
+				return in
+			},
+			allowed: func(code int, stdout string) bool { return code == 0 && stdout == "" },
+			extra: func(pre foundHook) []doctorCheck {
+				sum, err := codexHookHash("pre_tool_use", pre.h)
+				key := fmt.Sprintf("%s:pre_tool_use:%d:%d", pre.file, pre.group, pre.handler)
+				trusted := false
+				if err == nil {
+					var cfg struct {
+						Hooks struct {
+							State map[string]struct {
+								TrustedHash string `toml:"trusted_hash"`
+							} `toml:"state"`
+						} `toml:"hooks"`
+					}
+					if _, err := toml.DecodeFile(filepath.Join(codexHome, "config.toml"), &cfg); err == nil {
+						trusted = cfg.Hooks.State[key].TrustedHash == "sha256:"+sum
+					}
+				}
+				return []doctorCheck{{ok: trusted, what: "Codex trusts guard's hook (a current trust record in config.toml)",
+					fix: "guard init --agent codex --scope user: Codex skips an untrusted or changed hook without a word"}}
+			}}
 	}
-	found := map[string][]claudeHook{}
+	return doctorSpec{agent: "claude",
+		files: []string{filepath.Join(dir, ".claude", "settings.json"), filepath.Join(dir, ".claude", "settings.local.json"), filepath.Join(home, ".claude", "settings.json")},
+		pre:   "PreToolUse", allTools: []string{"*", ""}, blockField: "onFailure", after: []string{"PostToolUse", "SessionEnd"},
+		input: func(command, dir string) []byte {
+			in, _ := json.Marshal(map[string]any{"session_id": "guard-doctor", "hook_event_name": "PreToolUse", "cwd": dir,
+				"tool_name": "Bash", "tool_input": map[string]any{"command": command}})
+			return in
+		},
+		allowed: func(code int, stdout string) bool {
+			return code == 0 && strings.Contains(stdout, `"permissionDecision":"allow"`)
+		}}
+}
+
+// doctorAgent checks guard's installation for an agent in the project dir
+// and the user's settings.
+func doctorAgent(ctx context.Context, env getenv, dir string, spec doctorSpec) []doctorCheck {
+	found := map[string][]foundHook{}
 	var checks []doctorCheck
-	for _, f := range files {
+	for _, f := range spec.files {
+		if !filepath.IsAbs(f) {
+			continue
+		}
 		_, root, err := readJSONObject(f)
 		if err != nil {
-			checks = append(checks, doctorCheck{what: err.Error(), fix: "fix the file's JSON: Claude Code may not read it either"})
+			checks = append(checks, doctorCheck{what: err.Error(), fix: "fix the file's JSON: the agent may not read it either"})
 			continue
 		}
 		hooks, _ := root["hooks"].(map[string]any)
 		for event, v := range hooks {
 			groups, _ := v.([]any)
-			for _, g := range groups {
+			for gi, g := range groups {
 				group, _ := g.(map[string]any)
 				matcher, _ := group["matcher"].(string)
 				handlers, _ := group["hooks"].([]any)
-				for _, h := range handlers {
+				for hi, h := range handlers {
 					if hm, ok := h.(map[string]any); ok && isGuardHook(hm["command"]) {
-						found[event] = append(found[event], claudeHook{f, matcher, hm})
+						found[event] = append(found[event], foundHook{f, gi, hi, matcher, hm})
 					}
 				}
 			}
 		}
 	}
-	pre := found["PreToolUse"]
+	fix := "guard init --agent " + spec.agent
+	pre := found[spec.pre]
 	if len(pre) == 0 {
-		return append(checks, doctorCheck{what: "no PreToolUse hook of Claude Code's settings runs guard hook", fix: "guard init --agent claude"})
+		return append(checks, doctorCheck{what: fmt.Sprintf("no %s hook of the agent's settings runs guard hook", spec.pre), fix: fix})
 	}
-	all := false
-	for _, h := range pre {
-		if h.matcher == "*" || h.matcher == "" {
-			all = true
-		}
-	}
+	all := slices.ContainsFunc(pre, func(h foundHook) bool { return slices.Contains(spec.allTools, h.matcher) })
 	checks = append(checks, doctorCheck{ok: all, what: fmt.Sprintf("guard hook runs before every tool (%s)", pre[0].file),
-		fix: `give guard's PreToolUse group "matcher": "*": another matcher lets other tools run unchecked`})
-	h := pre[0].handler
-	block, _ := h["onFailure"].(string)
-	checks = append(checks, doctorCheck{ok: block == "block", what: `a hook that fails blocks the call ("onFailure": "block")`,
-		fix: `add "onFailure": "block" to guard's PreToolUse hook (Claude Code 2.1.295 or later): without it a missing or crashing guard lets every call run`})
+		fix: "give guard's " + spec.pre + " group a matcher of every tool: another lets other tools run unchecked"})
+	h := pre[0].h
+	if spec.blockField != "" {
+		block, _ := h[spec.blockField].(string)
+		checks = append(checks, doctorCheck{ok: block == "block", what: `a hook that fails blocks the call ("onFailure": "block")`,
+			fix: `add "onFailure": "block" to guard's PreToolUse hook (Claude Code 2.1.295 or later): without it a missing or crashing guard lets every call run`})
+	}
 	timeout := numberOf(h["timeout"])
+	if spec.timeoutMs {
+		timeout /= 1000
+	}
 	checks = append(checks, doctorCheck{ok: timeout == 0 || timeout > defaultDeadline.Seconds(),
 		what: fmt.Sprintf("the hook's timeout (%gs) is above guard's own deadline (%s)", timeout, defaultDeadline),
-		fix:  fmt.Sprintf(`set "timeout": %d: the agent must not stop guard before guard's own deadline denies`, hookTimeout)})
-	for _, ev := range []string{"PostToolUse", "SessionEnd"} {
+		fix:  fmt.Sprintf("set the timeout to %d s: the agent must not stop guard before guard's own deadline denies", hookTimeout)})
+	for _, ev := range spec.after {
 		checks = append(checks, doctorCheck{ok: len(found[ev]) > 0, warn: true, what: "guard hook runs on " + ev + " (the session tier's grants)",
-			fix: "guard init --agent claude: without it the session tier asks every time, or grants end only when idle"})
+			fix: fix + ": without it the session tier asks every time, or grants end only when idle"})
+	}
+	if spec.extra != nil {
+		checks = append(checks, spec.extra(pre[0])...)
 	}
 	command, _ := h["command"].(string)
 	bin := strings.Trim(strings.Fields(command)[0], `'"`)
@@ -137,26 +219,24 @@ func doctorClaude(ctx context.Context, env getenv, dir string) []doctorCheck {
 		}
 	}
 	checks = append(checks, doctorCheck{ok: err == nil, what: fmt.Sprintf("the hook's binary %s runs (%v)", bin, cmpOrErr(err)),
-		fix: "install guard there, or guard init --agent claude to register this one by its path"})
+		fix: "install guard there, or " + fix + " to register this one by its path"})
 	if _, err := loadLayers("", dir, env); err != nil {
 		checks = append(checks, doctorCheck{what: "the policy loads: " + err.Error(), fix: "fix the policy file; guard check --config FILE shows where"})
 	} else {
 		checks = append(checks, doctorCheck{ok: true, what: "the policy loads"})
 	}
-	return append(checks, canaries(ctx, command, dir)...)
+	return append(checks, canaries(ctx, command, dir, spec)...)
 }
 
-// canaries sends the registered hook command two calls as Claude Code
+// canaries sends the registered hook command two calls as the agent
 // would, through sh: rm -rf / must be denied (exit 2, the reason on
 // stderr) and git status allowed.
-func canaries(ctx context.Context, command, dir string) []doctorCheck {
+func canaries(ctx context.Context, command, dir string, spec doctorSpec) []doctorCheck {
 	run := func(cmd string) (int, string, string) {
-		in, _ := json.Marshal(map[string]any{"session_id": "guard-doctor", "hook_event_name": "PreToolUse", "cwd": dir,
-			"tool_name": "Bash", "tool_input": map[string]any{"command": cmd}})
 		ctx, cancel := context.WithTimeout(ctx, hookTimeout*time.Second)
 		defer cancel()
 		c := exec.CommandContext(ctx, "sh", "-c", command)
-		c.Dir, c.Stdin = dir, bytes.NewReader(in)
+		c.Dir, c.Stdin = dir, bytes.NewReader(spec.input(cmd, dir))
 		var out, errb bytes.Buffer
 		c.Stdout, c.Stderr = &out, &errb
 		err := c.Run()
@@ -171,9 +251,9 @@ func canaries(ctx context.Context, command, dir string) []doctorCheck {
 	code, _, stderr := run("rm -rf /")
 	deny := doctorCheck{ok: code == 2 && strings.HasPrefix(stderr, "guard: denied: "),
 		what: fmt.Sprintf("a canary rm -rf / is blocked through the hook (exit %d)", code),
-		fix:  "the registered command must be guard hook itself; run it by hand with a PreToolUse input to see what it prints"}
+		fix:  "the registered command must be guard hook itself; run it by hand with the agent's input to see what it prints"}
 	code, stdout, _ := run("git status")
-	allow := doctorCheck{ok: code == 0 && strings.Contains(stdout, `"permissionDecision":"allow"`),
+	allow := doctorCheck{ok: spec.allowed(code, stdout),
 		what: fmt.Sprintf("a canary git status is allowed through the hook (exit %d)", code),
 		fix:  "the policy must allow read-only git; guard check 'git status' says why it does not"}
 	return []doctorCheck{deny, allow}
