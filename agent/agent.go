@@ -68,14 +68,14 @@ type Adapter interface {
 // Adapters are the agents guard speaks for, by the name guard hook
 // --agent takes.
 func Adapters() map[string]Adapter {
-	return map[string]Adapter{"claude": Claude{}, "gemini": Gemini{}, "codex": Codex{}, "cursor": Cursor{}, "copilot": Copilot{}}
+	return map[string]Adapter{"claude": Claude{}, "gemini": Gemini{}, "codex": Codex{}, "cursor": Cursor{}, "copilot": Copilot{}, "antigravity": Antigravity{}}
 }
 
 // ConfigPaths returns the configuration paths of every agent guard knows,
 // whichever agent runs it: an agent must not rewrite another's hooks.
 func ConfigPaths() []string {
 	var out []string
-	for _, name := range []string{"claude", "gemini", "codex", "cursor", "copilot"} {
+	for _, name := range []string{"claude", "gemini", "codex", "cursor", "copilot", "antigravity"} {
 		out = append(out, Adapters()[name].ConfigPaths()...)
 	}
 	return out

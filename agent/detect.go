@@ -24,10 +24,11 @@ var geminiOnlyEvents = map[string]bool{
 // cursorEvents are the Cursor hook events guard decides.
 var cursorEvents = map[string]bool{"beforeShellExecution": true, "beforeReadFile": true, "beforeMCPExecution": true, "preToolUse": true}
 
-// Detect names the adapter for a hook input by its shape: "cursor",
-// "copilot", "gemini", "codex" or "claude", or "" for an input that is not
+// Detect names the adapter for a hook input by its shape: "antigravity",
+// "cursor", "copilot", "gemini", "codex" or "claude", or "" for an input that is not
 // one JSON object.
 //
+//   - Antigravity's run_command, with its CommandLine, is Antigravity's.
 //   - A Cursor event (beforeShellExecution, preToolUse, ...) with Cursor's
 //     conversation_id is Cursor's.
 //   - An input with Copilot's camelCase toolName is Copilot's (its
@@ -54,7 +55,12 @@ func Detect(data []byte) string {
 	_, turn := raw["turn_id"]
 	_, conversation := raw["conversation_id"]
 	_, camelTool := raw["toolName"]
+	tool, _ := raw["tool_name"].(string)
+	in, _ := raw["tool_input"].(map[string]any)
+	_, commandLine := in["CommandLine"]
 	switch {
+	case tool == "run_command" && commandLine:
+		return "antigravity"
 	case conversation && cursorEvents[event]:
 		return "cursor"
 	case camelTool:
