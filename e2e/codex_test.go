@@ -66,6 +66,7 @@ type codexProject struct {
 	hooks     map[string]string // the registered hooks: event (PreToolUse, ...) → command
 	trusted   bool              // whether config.toml trusts them
 	config    string            // more tables of config.toml
+	written   bool              // the configuration is written already: run leaves it as it is
 }
 
 // newCodexProject makes a project whose hook is guard hook --agent codex,
@@ -166,7 +167,9 @@ func (p *codexProject) run() *codexOutcome {
 	if p.api == nil {
 		p.t.Fatal("no fake model: call script first")
 	}
-	p.writeConfig()
+	if !p.written {
+		p.writeConfig()
+	}
 	env := []string{
 		"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
 		"HOME=" + p.home,

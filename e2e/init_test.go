@@ -53,3 +53,79 @@ func TestInstalledByInit(t *testing.T) {
 		t.Errorf("guard doctor after guard init:\n%s", out)
 	}
 }
+
+// TestCodexInstalledByInit: the hooks and trust records guard init writes
+// for Codex make the real Codex run guard: without a current trust record
+// Codex would skip the hook without a word. guard's own log has the call.
+func TestCodexInstalledByInit(t *testing.T) {
+	const token = "e2e-token-codex-init-51c0"
+	p := newCodexProject(t)
+	p.hooks = nil // guard init registers them, not the harness
+	p.script("exec_command", map[string]any{"cmd": "cat hello.txt"})
+	writeFile(t, p.dir, "hello.txt", token+"\n")
+	p.writeConfig()
+	p.written = true
+	guard := buildGuard(t)
+	env := []string{"PATH=/usr/bin:/bin", "HOME=" + p.home, "CODEX_HOME=" + p.codexHome}
+	runGuard := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command(guard, args...)
+		cmd.Env, cmd.Dir = env, p.dir
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("guard %v: %v\n%s", args, err, out.String())
+		}
+		return out.String()
+	}
+	runGuard("init", "--agent", "codex", "--scope", "user")
+	o := p.run()
+	if text := p.oneOutput(o); !strings.Contains(text, token) {
+		t.Errorf("the command's output did not reach the model: %q", text)
+	}
+	logged := runGuard("log", "--json", "--tool", "Bash")
+	if !strings.Contains(logged, `"agent":"codex"`) || !strings.Contains(logged, `"call":"cat hello.txt"`) || !strings.Contains(logged, `"decision":"allowed"`) {
+		t.Errorf("guard's log has no trace of the call through the hook init installed:\n%s", logged)
+	}
+	if out := runGuard("doctor", "--agent", "codex", "--cwd", p.dir); !strings.Contains(out, "guard is installed, runs, and blocks what it denies") {
+		t.Errorf("guard doctor --agent codex after guard init:\n%s", out)
+	}
+}
+
+// TestGeminiInstalledByInit: the hook guard init writes in the project's
+// .gemini/settings.json is the one the real Gemini CLI runs: guard's own
+// log has the call.
+func TestGeminiInstalledByInit(t *testing.T) {
+	const token = "e2e-token-gemini-init-7a2d"
+	p := newGeminiProject(t)
+	if err := os.Remove(filepath.Join(p.dir, ".gemini", "settings.json")); err != nil {
+		t.Fatal(err)
+	}
+	guard := buildGuard(t)
+	env := []string{"PATH=/usr/bin:/bin", "HOME=" + p.home}
+	runGuard := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command(guard, args...)
+		cmd.Env, cmd.Dir = env, p.dir
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("guard %v: %v\n%s", args, err, out.String())
+		}
+		return out.String()
+	}
+	runGuard("init", "--agent", "gemini", "--cwd", p.dir)
+	writeFile(t, p.dir, "hello.txt", token+"\n")
+	p.script("run_shell_command", map[string]any{"command": "cat hello.txt"})
+	o := p.run()
+	if text, isErr := p.oneFunctionResponse(o, "run_shell_command"); isErr || !strings.Contains(text, token) {
+		t.Errorf("the command's output did not reach the model (error=%v): %q", isErr, text)
+	}
+	logged := runGuard("log", "--json", "--tool", "run_shell_command")
+	if !strings.Contains(logged, `"agent":"gemini"`) || !strings.Contains(logged, `"call":"cat hello.txt"`) || !strings.Contains(logged, `"decision":"allowed"`) {
+		t.Errorf("guard's log has no trace of the call through the hook init installed:\n%s", logged)
+	}
+	if out := runGuard("doctor", "--agent", "gemini", "--cwd", p.dir); !strings.Contains(out, "guard is installed, runs, and blocks what it denies") {
+		t.Errorf("guard doctor --agent gemini after guard init:\n%s", out)
+	}
+}
