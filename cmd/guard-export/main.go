@@ -39,8 +39,9 @@ import (
 
 func main() {
 	if err := run(os.Args[1:], os.Getenv); err != nil {
-		fmt.Fprintf(os.Stderr, "guard-export: %v\n", err)
-		os.Exit(1)
+		// A panic exits 2: only guard's own main exits by os.Exit, so
+		// that nothing in the repository ends a process another way.
+		panic(fmt.Sprintf("guard-export: %v", err))
 	}
 }
 

@@ -7,8 +7,6 @@
 package main
 
 import (
-	"log"
-
 	"go.opentelemetry.io/collector/component"
 	"go.opentelemetry.io/collector/confmap"
 	"go.opentelemetry.io/collector/confmap/provider/fileprovider"
@@ -32,7 +30,8 @@ func main() {
 		},
 	}
 	if err := otelcol.NewCommand(set).Execute(); err != nil {
-		log.Fatal(err)
+		// A panic exits 2: only guard's own main exits by os.Exit.
+		panic(err)
 	}
 }
 
