@@ -22,19 +22,8 @@ func TestInstalledByInit(t *testing.T) {
 	if err := os.Remove(filepath.Join(p.dir, ".claude", "settings.json")); err != nil {
 		t.Fatal(err)
 	}
-	guard := buildGuard(t)
 	env := []string{"PATH=/usr/bin:/bin", "HOME=" + p.home}
-	runGuard := func(args ...string) string {
-		t.Helper()
-		cmd := exec.Command(guard, args...)
-		cmd.Env, cmd.Dir = env, p.dir
-		var out bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &out
-		if err := cmd.Run(); err != nil {
-			t.Fatalf("guard %v: %v\n%s", args, err, out.String())
-		}
-		return out.String()
-	}
+	runGuard := func(args ...string) string { return runGuardIn(t, p.dir, env, args...) }
 	runGuard("init", "--agent", "claude", "--cwd", p.dir)
 	const cmd = "echo installed-by-init"
 	p.script("Bash", map[string]any{"command": cmd})
@@ -65,19 +54,8 @@ func TestCodexInstalledByInit(t *testing.T) {
 	writeFile(t, p.dir, "hello.txt", token+"\n")
 	p.writeConfig()
 	p.written = true
-	guard := buildGuard(t)
 	env := []string{"PATH=/usr/bin:/bin", "HOME=" + p.home, "CODEX_HOME=" + p.codexHome}
-	runGuard := func(args ...string) string {
-		t.Helper()
-		cmd := exec.Command(guard, args...)
-		cmd.Env, cmd.Dir = env, p.dir
-		var out bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &out
-		if err := cmd.Run(); err != nil {
-			t.Fatalf("guard %v: %v\n%s", args, err, out.String())
-		}
-		return out.String()
-	}
+	runGuard := func(args ...string) string { return runGuardIn(t, p.dir, env, args...) }
 	runGuard("init", "--agent", "codex", "--scope", "user")
 	o := p.run()
 	if text := p.oneOutput(o); !strings.Contains(text, token) {
@@ -101,19 +79,8 @@ func TestGeminiInstalledByInit(t *testing.T) {
 	if err := os.Remove(filepath.Join(p.dir, ".gemini", "settings.json")); err != nil {
 		t.Fatal(err)
 	}
-	guard := buildGuard(t)
 	env := []string{"PATH=/usr/bin:/bin", "HOME=" + p.home}
-	runGuard := func(args ...string) string {
-		t.Helper()
-		cmd := exec.Command(guard, args...)
-		cmd.Env, cmd.Dir = env, p.dir
-		var out bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &out
-		if err := cmd.Run(); err != nil {
-			t.Fatalf("guard %v: %v\n%s", args, err, out.String())
-		}
-		return out.String()
-	}
+	runGuard := func(args ...string) string { return runGuardIn(t, p.dir, env, args...) }
 	runGuard("init", "--agent", "gemini", "--cwd", p.dir)
 	writeFile(t, p.dir, "hello.txt", token+"\n")
 	p.script("run_shell_command", map[string]any{"command": "cat hello.txt"})
@@ -128,4 +95,19 @@ func TestGeminiInstalledByInit(t *testing.T) {
 	if out := runGuard("doctor", "--agent", "gemini", "--cwd", p.dir); !strings.Contains(out, "guard is installed, runs, and blocks what it denies") {
 		t.Errorf("guard doctor --agent gemini after guard init:\n%s", out)
 	}
+}
+
+// runGuardIn runs the guard built for the tests in dir with env, outside
+// the agent's sandbox (guard init, log and doctor touch only the scratch
+// project and home), and returns its output; a failure fails the test.
+func runGuardIn(t *testing.T, dir string, env []string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(buildGuard(t), args...)
+	cmd.Env, cmd.Dir = env, dir
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("guard %v: %v\n%s", args, err, out.String())
+	}
+	return out.String()
 }
