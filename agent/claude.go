@@ -16,11 +16,9 @@ package agent
 // the call run.
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"maps"
-	"path/filepath"
 
 	"guard/engine"
 )
@@ -102,92 +100,21 @@ func ClaudeInput(tool string, in map[string]any) (engine.Input, error) {
 // are matched exactly; others are ignored. A SessionEnd input has no call:
 // only its session and working directory.
 func (Claude) Decode(data []byte) (*Event, error) {
-	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, deny("the hook input is empty; guard hook reads a PreToolUse call as JSON on stdin")
+	ev, err := decodeEvent(data, "Claude Code", claudeEvents)
+	if err != nil || ev.Name == "SessionEnd" {
+		return ev, err
 	}
-	// One pass over the input: a Write's content or a long command is
-	// scanned twice (to find the value's end, then to decode it), not once
-	// more per field.
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var raw map[string]any
-	if err := dec.Decode(&raw); err != nil {
-		return nil, deny("the hook input is not a JSON object: %v", err)
-	}
-	if len(bytes.TrimSpace(data[dec.InputOffset():])) > 0 {
-		return nil, deny("the hook input has data after its JSON object")
-	}
-	if raw == nil {
-		return nil, deny("the hook input is not a JSON object")
-	}
-	str := func(key string, required bool) (string, error) {
-		v, ok := raw[key]
-		if !ok {
-			if required {
-				return "", deny("the hook input has no %q field", key)
-			}
-			return "", nil
-		}
-		if v == nil {
-			return "", nil // null, as encoding/json leaves a string it is given null for
-		}
-		s, ok := v.(string)
-		if !ok {
-			return "", deny("the hook input's %q field is not a string", key)
-		}
-		return s, nil
-	}
-	ev := &Event{}
-	var err error
-	if ev.Name, err = str("hook_event_name", false); err != nil {
-		return nil, err
-	}
-	switch ev.Name {
-	case "":
-		ev.Name = "PreToolUse"
-	case "PreToolUse", "PostToolUse", "SessionEnd":
-	default:
-		return nil, deny("guard hook decides PreToolUse calls, not %q", ev.Name)
-	}
-	if ev.Session, err = str("session_id", false); err != nil {
-		return nil, err
-	}
-	if ev.Name == "SessionEnd" {
-		cwd, err := str("cwd", false)
-		if err != nil {
-			return nil, err
-		}
-		ev.Call = engine.Call{Cwd: cwd, Session: ev.Session}
-		return ev, nil
-	}
-	tool, err := str("tool_name", true)
+	input, err := ClaudeInput(ev.Call.Tool, ev.Raw)
 	if err != nil {
 		return nil, err
 	}
-	if tool == "" {
-		return nil, deny("the hook input's tool_name is empty")
-	}
-	cwd, err := str("cwd", true)
-	if err != nil {
-		return nil, err
-	}
-	if !filepath.IsAbs(cwd) {
-		return nil, deny("the hook input's cwd %q is not an absolute path", cwd)
-	}
-	ti, ok := raw["tool_input"]
-	if !ok {
-		return nil, deny("the hook input has no \"tool_input\" field")
-	}
-	if ev.Raw, ok = ti.(map[string]any); !ok {
-		return nil, deny("the hook input's tool_input is not a JSON object")
-	}
-	input, err := ClaudeInput(tool, ev.Raw)
-	if err != nil {
-		return nil, err
-	}
-	ev.Call = engine.Call{Tool: tool, Input: input, Cwd: cwd, Session: ev.Session}
+	ev.Call.Input = input
 	return ev, nil
 }
+
+// claudeEvents maps Claude Code's hook events to guard's; an input without
+// hook_event_name is a PreToolUse call.
+var claudeEvents = map[string]string{"": "PreToolUse", "PreToolUse": "PreToolUse", "PostToolUse": "PostToolUse", "SessionEnd": "SessionEnd"}
 
 type claudeOutput struct {
 	HookSpecificOutput claudeDecision `json:"hookSpecificOutput"`

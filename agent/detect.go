@@ -129,11 +129,14 @@ func decodeEvent(data []byte, agent string, names map[string]string) (*Event, er
 	if err != nil {
 		return nil, err
 	}
-	name, err := stringField(raw, "hook_event_name", true)
+	name, err := stringField(raw, "hook_event_name", false)
 	if err != nil {
 		return nil, err
 	}
-	ev := &Event{Name: names[name]}
+	ev := &Event{Name: names[name]} // names[""] is the event of an input without one, if any
+	if _, ok := raw["hook_event_name"]; !ok && ev.Name == "" {
+		return nil, deny("the hook input has no %q field", "hook_event_name")
+	}
 	if ev.Name == "" {
 		return nil, deny("guard hook decides %s's tool calls; it does not take its %q event", agent, name)
 	}

@@ -110,7 +110,7 @@ func TestHookDeniesBadInput(t *testing.T) {
 		{"missing cwd", hook, `{"tool_name":"Bash","tool_input":{"command":"git status"}}`, env, `the hook input has no "cwd" field`},
 		{"relative cwd", hook, `{"tool_name":"Bash","tool_input":{"command":"git status"},"cwd":"project"}`, env, `the hook input's cwd "project" is not an absolute path`},
 		{"empty cwd", hook, `{"tool_name":"Bash","tool_input":{"command":"git status"},"cwd":""}`, env, `the hook input's cwd "" is not an absolute path`},
-		{"UserPromptSubmit", hook, `{"hook_event_name":"UserPromptSubmit","tool_name":"Bash","tool_input":{"command":"git status"},"cwd":"` + clean + `"}`, env, `guard hook decides PreToolUse calls, not "UserPromptSubmit"`},
+		{"UserPromptSubmit", hook, `{"hook_event_name":"UserPromptSubmit","tool_name":"Bash","tool_input":{"command":"git status"},"cwd":"` + clean + `"}`, env, `guard hook decides Claude Code's tool calls; it does not take its "UserPromptSubmit" event`},
 		{"Bash without command", hook, `{"tool_name":"Bash","tool_input":{"cmd":"git status"},"cwd":"` + clean + `"}`, env, "Bash call has no command string in its input"},
 		{"Bash with a command that is not a string", hook, `{"tool_name":"Bash","tool_input":{"command":["rm","-rf","/"]},"cwd":"` + clean + `"}`, env, `the Bash call's "command" field is not a string guard can judge`},
 		{"Grep with an empty path", hook, `{"tool_name":"Grep","tool_input":{"pattern":"x","path":""},"cwd":"` + clean + `"}`, env, `the Grep call's "path" field is not a string guard can judge`},
