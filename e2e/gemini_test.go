@@ -12,6 +12,7 @@ package e2e
 // Claude Code.
 
 import (
+	"cmp"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -52,8 +53,9 @@ func gemini(t *testing.T) *cli {
 // geminiProject is a project with guard as Gemini CLI's BeforeTool hook.
 type geminiProject struct {
 	*cliProject
-	cli *cli
-	api *fakeGemini
+	cli   *cli
+	shell string // SHELL for gemini; "" means /bin/bash
+	api   *fakeGemini
 }
 
 // newGeminiProject makes a project whose hook is guard hook --agent
@@ -132,7 +134,7 @@ func (p *geminiProject) runFor(timeout time.Duration) (*geminiOutcome, bool) {
 		"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
 		"HOME=" + p.home,
 		"USER=root",
-		"SHELL=/bin/bash",
+		"SHELL=" + cmp.Or(p.shell, "/bin/bash"),
 		"LANG=C.UTF-8",
 		"TERM=dumb",
 		"TMPDIR=/tmp",
@@ -396,4 +398,20 @@ func goldenKeys(t *testing.T, name string) []string {
 		t.Fatalf("%s: %v", name, err)
 	}
 	return c.keys()
+}
+
+// TestGeminiRunsBash: Gemini CLI runs a command with bash -c whatever
+// $SHELL is, which is why guard judges its commands as bash reads them:
+// with SHELL=/bin/zsh, echo 'x\ty' prints the backslash as bash does
+// (zsh's echo would print a tab).
+func TestGeminiRunsBash(t *testing.T) {
+	needZsh(t)
+	cmd := `echo 'x\ty'`
+	p := newGeminiProject(t)
+	p.shell = zsh
+	p.script("run_shell_command", map[string]any{"command": cmd})
+	o := p.run()
+	if text, isErr := p.oneFunctionResponse(o, "run_shell_command"); isErr || !strings.Contains(text, `x\ty`) {
+		t.Errorf("with SHELL=%s, %q gave %q (error=%v), not bash's x\\ty", zsh, cmd, text, isErr)
+	}
 }
