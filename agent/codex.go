@@ -61,6 +61,12 @@ func (Codex) Decode(data []byte) (*Event, error) {
 	if err != nil || ev.Name == "SessionEnd" {
 		return ev, err
 	}
+	// Codex sends turn_id with every tool event. Without it the input is
+	// another agent's, sent to guard hook --agent codex by mistake, and
+	// Codex's allow (no output) would let that agent decide on its own.
+	if raw, _ := readObject(data); raw["turn_id"] == nil {
+		return nil, deny("the hook input has no turn_id, which Codex sends with every tool event: it is not Codex's; give guard hook the --agent it runs under")
+	}
 	tool := ev.Call.Tool
 	switch tool {
 	case "Bash":

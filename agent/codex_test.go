@@ -128,6 +128,8 @@ func TestCodexDecodeDenied(t *testing.T) {
 		{`{"a":1}{}`, "the hook input has data after its JSON object", ""},
 		{`"PreToolUse"`, "the hook input is not a JSON object: json: cannot unmarshal string into Go value of type map[string]interface {}", ""},
 		{`{"turn_id":"t"}`, `the hook input has no "hook_event_name" field`, ""},
+		{`{"session_id":"s","hook_event_name":"PreToolUse","cwd":"/p","tool_name":"Bash","tool_input":{"command":"ls"}}`,
+			"the hook input has no turn_id, which Codex sends with every tool event: it is not Codex's; give guard hook the --agent it runs under", ""},
 		{`{"hook_event_name":"BeforeTool","turn_id":"t"}`, `guard hook decides Codex's tool calls; it does not take its "BeforeTool" event`, ""},
 		{`{"hook_event_name":"PermissionRequest","turn_id":"t","tool_name":"Bash","cwd":"/p","tool_input":{}}`, `guard hook decides Codex's tool calls; it does not take its "PermissionRequest" event`, ""},
 		{`{"hook_event_name":"PreToolUse","tool_name":"Bash","cwd":"/p","tool_input":null}`, "the hook input's tool_input is not a JSON object", ""},
