@@ -59,7 +59,16 @@ func (Copilot) Decode(data []byte) (*Event, error) {
 		return nil, err
 	}
 	if _, camel := raw["toolName"]; !camel {
-		// The VS Code-compatible shape is Claude Code's, tools and all.
+		// The VS Code-compatible shape is Claude Code's, tools and all, but
+		// without Claude Code's transcript_path and permission_mode: an
+		// input with them is Claude Code's, sent to --agent copilot by
+		// mistake, and Claude Code would take Copilot's allow for no
+		// decision.
+		_, transcript := raw["transcript_path"]
+		_, mode := raw["permission_mode"]
+		if transcript || mode {
+			return nil, deny("the hook input has Claude Code's transcript_path or permission_mode: it is not Copilot's; give guard hook the --agent it runs under")
+		}
 		ev, err := Claude{}.Decode(data)
 		if err == nil && ev.Name != "PreToolUse" {
 			return nil, deny("guard hook decides Copilot's preToolUse calls, not %q", ev.Name)

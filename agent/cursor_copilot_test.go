@@ -54,6 +54,8 @@ func TestCursorCopilotDecode(t *testing.T) {
 		{Copilot{}, `{"hook_event_name":"PreToolUse","session_id":"s1","timestamp":"2026-12-01T00:00:00Z","cwd":"/p","tool_name":"Bash","tool_input":{"command":"ls"}}`,
 			"", "Bash", engine.Input{Command: "ls"}, "/p", ""},
 		{Copilot{}, `{"sessionId":"s1","cwd":"/p","toolName":"bash","toolArgs":[1]}`, "", "", engine.Input{}, "", "toolArgs is not a JSON object"},
+		{Copilot{}, `{"hook_event_name":"PreToolUse","session_id":"s1","transcript_path":"/h/t.jsonl","cwd":"/p","tool_name":"Bash","tool_input":{"command":"ls"}}`,
+			"", "", engine.Input{}, "", "it is not Copilot's"},
 		{Copilot{}, `{"sessionId":"s1","cwd":"/p","toolName":"bash","toolArgs":{"command":""}}`, "", "", engine.Input{}, "", "not a string guard can judge"},
 	} {
 		ev, err := tc.agent.Decode([]byte(tc.in))
