@@ -96,7 +96,8 @@ func ClaudeInput(tool string, in map[string]any) (engine.Input, error) {
 	return out, bad
 }
 
-// Decode reads a PreToolUse, PostToolUse or SessionEnd input. Field names
+// Decode reads a PreToolUse, PermissionRequest, PostToolUse or SessionEnd
+// input. Field names
 // are matched exactly; others are ignored. A SessionEnd input has no call:
 // only its session and working directory.
 func (Claude) Decode(data []byte) (*Event, error) {
@@ -114,7 +115,8 @@ func (Claude) Decode(data []byte) (*Event, error) {
 
 // claudeEvents maps Claude Code's hook events to guard's; an input without
 // hook_event_name is a PreToolUse call.
-var claudeEvents = map[string]string{"": "PreToolUse", "PreToolUse": "PreToolUse", "PostToolUse": "PostToolUse", "SessionEnd": "SessionEnd"}
+var claudeEvents = map[string]string{"": "PreToolUse", "PreToolUse": "PreToolUse", "PermissionRequest": "PermissionRequest",
+	"PostToolUse": "PostToolUse", "SessionEnd": "SessionEnd"}
 
 type claudeOutput struct {
 	HookSpecificOutput claudeDecision `json:"hookSpecificOutput"`
@@ -128,12 +130,17 @@ type claudeDecision struct {
 }
 
 // Answer renders a decision for Claude Code. A PostToolUse event gets no
-// answer. A rewritten input is sent whole as updatedInput. The answer
+// answer, and a PermissionRequest guard's deny only. A rewritten input is sent whole as updatedInput. The answer
 // without one has a fixed shape, written without reflection;
 // TestClaudeAnswerShape checks it against encoding/json.
 func (Claude) Answer(ev *Event, d *engine.Decision, where string) Answer {
-	if ev.Name == "PostToolUse" || ev.Name == "SessionEnd" {
+	switch ev.Name {
+	case "PostToolUse", "SessionEnd":
 		return Answer{}
+	case "PermissionRequest":
+		// A prompt that follows guard's allow is the user's own ask
+		// rule in Claude Code: guard does not answer it for the user.
+		return permissionAnswer(d, where, false)
 	}
 	var decision string
 	switch d.Verdict {

@@ -41,13 +41,14 @@ type Codex struct{}
 
 // codexEvents maps Codex's hook events to guard's.
 var codexEvents = map[string]string{
-	"PreToolUse":  "PreToolUse",
-	"PostToolUse": "PostToolUse",
-	"SessionEnd":  "SessionEnd",
+	"PreToolUse":        "PreToolUse",
+	"PermissionRequest": "PermissionRequest",
+	"PostToolUse":       "PostToolUse",
+	"SessionEnd":        "SessionEnd",
 }
 
-// Decode reads a PreToolUse, PostToolUse or SessionEnd input. Field names
-// are matched exactly; others are ignored.
+// Decode reads a PreToolUse, PermissionRequest, PostToolUse or SessionEnd
+// input. Field names are matched exactly; others are ignored.
 //
 // An apply_patch call is a write of the one file its patch names. The
 // engine decides one path per call, so a patch that names more than one
@@ -182,12 +183,17 @@ type codexDecision struct {
 }
 
 // Answer renders a decision for Codex. A PostToolUse or SessionEnd event
-// gets no answer, and an allowed call the silent one: exit 0 and no
-// output. An ask is a deny that says so. A rewritten input is sent whole
-// as updatedInput.
+// gets no answer, and a PermissionRequest guard's allow or deny. An
+// allowed call gets the silent one: exit 0 and no output. An ask is a
+// deny that says so. A rewritten input is sent whole as updatedInput.
 func (Codex) Answer(ev *Event, d *engine.Decision, where string) Answer {
-	if ev.Name == "PostToolUse" || ev.Name == "SessionEnd" {
+	switch ev.Name {
+	case "PostToolUse", "SessionEnd":
 		return Answer{}
+	case "PermissionRequest":
+		// Codex's only approval that guard can give: of a command that
+		// asks to leave Codex's sandbox, say, which guard allows.
+		return permissionAnswer(d, where, true)
 	}
 	switch d.Verdict {
 	case engine.Allow:

@@ -131,7 +131,7 @@ func TestCodexDecodeDenied(t *testing.T) {
 		{`{"session_id":"s","hook_event_name":"PreToolUse","cwd":"/p","tool_name":"Bash","tool_input":{"command":"ls"}}`,
 			"the hook input has no turn_id, which Codex sends with every tool event: it is not Codex's; give guard hook the --agent it runs under", ""},
 		{`{"hook_event_name":"BeforeTool","turn_id":"t"}`, `guard hook decides Codex's tool calls; it does not take its "BeforeTool" event`, ""},
-		{`{"hook_event_name":"PermissionRequest","turn_id":"t","tool_name":"Bash","cwd":"/p","tool_input":{}}`, `guard hook decides Codex's tool calls; it does not take its "PermissionRequest" event`, ""},
+		{`{"hook_event_name":"UserPromptSubmit","turn_id":"t","tool_name":"Bash","cwd":"/p","tool_input":{}}`, `guard hook decides Codex's tool calls; it does not take its "UserPromptSubmit" event`, ""},
 		{`{"hook_event_name":"PreToolUse","tool_name":"Bash","cwd":"/p","tool_input":null}`, "the hook input's tool_input is not a JSON object", ""},
 		{`{"hook_event_name":"PreToolUse","tool_name":"Bash","cwd":"","tool_input":{}}`, `the hook input's cwd "" is not an absolute path`, ""},
 		{`{"hook_event_name":"PreToolUse","tool_name":null,"cwd":"/p","tool_input":{}}`, "the hook input's tool_name is empty", ""},

@@ -23,6 +23,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -67,6 +68,12 @@ type codexProject struct {
 	trusted   bool              // whether config.toml trusts them
 	config    string            // more tables of config.toml
 	written   bool              // the configuration is written already: run leaves it as it is
+	// approve runs codex exec --approve-for-me, with Codex's approvals on
+	// request and its read-only sandbox: a command the model asks to run
+	// outside it goes to the PermissionRequest hook, then to Codex's
+	// automatic review (the fake model, whose answer Codex cannot read,
+	// so that it refuses).
+	approve bool
 }
 
 // newCodexProject makes a project whose hook is guard hook --agent codex,
@@ -89,7 +96,7 @@ func (p *codexProject) script(pairs ...any) {
 }
 
 // codexEventKeys are Codex's names of hook events in its trust records.
-var codexEventKeys = map[string]string{"PreToolUse": "pre_tool_use", "PostToolUse": "post_tool_use", "SessionEnd": "session_end"}
+var codexEventKeys = map[string]string{"PreToolUse": "pre_tool_use", "PermissionRequest": "permission_request", "PostToolUse": "post_tool_use", "SessionEnd": "session_end"}
 
 // trustHash is the hash Codex 0.169 keeps for a trusted command hook: the
 // SHA-256 of the compact JSON, keys sorted, of its normalized identity.
@@ -113,18 +120,22 @@ func trustHash(event, command string) string {
 func (p *codexProject) writeConfig() {
 	p.t.Helper()
 	hooksFile := filepath.Join(p.codexHome, "hooks.json")
+	approval, sandboxMode := "never", "danger-full-access"
+	if p.approve {
+		approval, sandboxMode = "on-request", "read-only"
+	}
 	var cfg strings.Builder
 	fmt.Fprintf(&cfg, `model = "gpt-5.5"
 model_provider = "fake"
-approval_policy = "never"
-sandbox_mode = "danger-full-access"
+approval_policy = %q
+sandbox_mode = %q
 
 [model_providers.fake]
 name = "fake"
 base_url = %q
 wire_api = "responses"
 env_key = "FAKE_OPENAI_API_KEY"
-`, p.api.URL())
+`, approval, sandboxMode, p.api.URL())
 	if p.config != "" {
 		cfg.WriteString("\n" + p.config)
 	}
@@ -181,7 +192,11 @@ func (p *codexProject) run() *codexOutcome {
 		"TMPDIR=/tmp",
 		"FAKE_OPENAI_API_KEY=test",
 	}
-	o := &codexOutcome{cliOutcome: p.cliProject.run(p.cli, []string{"exec", "--skip-git-repo-check", "--json", "do the task"}, env)}
+	args := []string{"exec", "--skip-git-repo-check", "--json", "do the task"}
+	if p.approve {
+		args = slices.Insert(args, 1, "--approve-for-me")
+	}
+	o := &codexOutcome{cliOutcome: p.cliProject.run(p.cli, args, env)}
 	p.t.Logf("requests:\n%s", p.api.Summary())
 	for _, line := range strings.Split(o.stdout, "\n") {
 		var ev struct {

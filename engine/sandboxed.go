@@ -103,3 +103,62 @@ func sandboxed(l *policy.Layers, call Call, d *Decision) {
 	}
 	d.Rewrite = &Input{Command: cmd}
 }
+
+// runTail ends the guard run command line sandboxed writes, before the
+// quoted command it runs.
+const runTail = " -- bash --noprofile --norc -c "
+
+// DecideApproval decides a call an agent is about to ask its user to
+// approve (a PermissionRequest), as Decide does, with one difference: the
+// agent may ask about the command that guard's own answer rewrote to run
+// under guard run, which no command may start. Such a command is decided
+// as the command it runs, and is allowed only when the rewrite of that
+// command is this command, byte for byte; the decision then has no
+// rewrite of its own, since the command runs in the sandbox already.
+func (e *Engine) DecideApproval(call Call) Decision {
+	d := e.Decide(call)
+	if d.Verdict == policy.Allow {
+		return d
+	}
+	inner, ok := unsandboxed(call)
+	if !ok {
+		return d
+	}
+	di := e.Decide(inner)
+	if di.Verdict != policy.Allow || di.Rewrite == nil || di.Rewrite.Command != call.Input.Command {
+		return d
+	}
+	di.Rewrite = nil
+	return di
+}
+
+// unsandboxed returns the call of the command a shell command that
+// sandboxed wrote runs: [cd DIR && ]'GUARD' 'run' ... -- bash --noprofile
+// --norc -c 'BODY' runs [cd DIR && ]BODY. It reports false for any other
+// command. It does not check the words between; the caller compares the
+// command with the rewrite of what it returns.
+func unsandboxed(call Call) (Call, bool) {
+	cmd := call.Input.Command
+	if len(call.Run) == 0 || call.Input != (Input{Command: cmd}) {
+		return call, false
+	}
+	i := strings.Index(cmd, shellparse.SingleQuote(call.Run[0])+" ")
+	j := strings.LastIndex(cmd, runTail)
+	if i < 0 || j < i {
+		return call, false
+	}
+	dir := cmd[:i]
+	if dir != "" && !strings.HasSuffix(dir, " && ") {
+		return call, false
+	}
+	quoted := cmd[j+len(runTail):]
+	if len(quoted) < 2 || quoted[0] != '\'' || quoted[len(quoted)-1] != '\'' {
+		return call, false
+	}
+	body := strings.ReplaceAll(quoted[1:len(quoted)-1], `'\''`, `'`)
+	if shellparse.SingleQuote(body) != quoted {
+		return call, false
+	}
+	call.Input.Command = dir + body
+	return call, true
+}

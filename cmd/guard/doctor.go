@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -86,9 +87,10 @@ type doctorSpec struct {
 	blockField string   // the handler's fail-closed option ("" where the agent has none)
 	timeoutMs  bool     // the agent's timeout is in milliseconds
 	after      []string // the events for the grants
+	approval   string   // the agent's event before it prompts ("" where it has none)
 	input      func(command, dir string) []byte
 	allowed    func(code int, stdout string) bool
-	extra      func(pre foundHook) []doctorCheck
+	extra      func(found map[string][]foundHook) []doctorCheck
 }
 
 func doctorSpecFor(name string, env getenv, dir string) doctorSpec {
@@ -117,30 +119,30 @@ func doctorSpecFor(name string, env getenv, dir string) doctorSpec {
 					"cwd": dir, "model": "doctor", "tool_name": "Bash", "tool_input": map[string]any{"command": command}})
 				return in
 			},
-			allowed: func(code int, stdout string) bool { return code == 0 && stdout == "" },
-			extra: func(pre foundHook) []doctorCheck {
-				sum, err := codexHookHash("pre_tool_use", pre.h)
-				key := fmt.Sprintf("%s:pre_tool_use:%d:%d", pre.file, pre.group, pre.handler)
-				trusted := false
-				if err == nil {
-					var cfg struct {
-						Hooks struct {
-							State map[string]struct {
-								TrustedHash string `toml:"trusted_hash"`
-							} `toml:"state"`
-						} `toml:"hooks"`
-					}
-					if _, err := toml.DecodeFile(filepath.Join(codexHome, "config.toml"), &cfg); err == nil {
-						trusted = cfg.Hooks.State[key].TrustedHash == "sha256:"+sum
+			allowed:  func(code int, stdout string) bool { return code == 0 && stdout == "" },
+			approval: "PermissionRequest",
+			extra: func(found map[string][]foundHook) []doctorCheck {
+				var cfg codexTrust
+				_, cfgErr := toml.DecodeFile(filepath.Join(codexHome, "config.toml"), &cfg)
+				var checks []doctorCheck
+				for _, event := range slices.Sorted(maps.Keys(found)) {
+					for _, h := range found[event] {
+						name := codexEventName(event)
+						sum, err := codexHookHash(name, h.h)
+						key := fmt.Sprintf("%s:%s:%d:%d", h.file, name, h.group, h.handler)
+						trusted := err == nil && cfgErr == nil && cfg.Hooks.State[key].TrustedHash == "sha256:"+sum
+						checks = append(checks, doctorCheck{ok: trusted, warn: event != "PreToolUse",
+							what: fmt.Sprintf("Codex trusts guard's %s hook (a current trust record in config.toml)", event),
+							fix:  "guard init --agent codex --scope user: Codex skips an untrusted or changed hook without a word"})
 					}
 				}
-				return []doctorCheck{{ok: trusted, what: "Codex trusts guard's hook (a current trust record in config.toml)",
-					fix: "guard init --agent codex --scope user: Codex skips an untrusted or changed hook without a word"}}
+				return checks
 			}}
 	}
 	return doctorSpec{agent: "claude",
 		files: []string{filepath.Join(dir, ".claude", "settings.json"), filepath.Join(dir, ".claude", "settings.local.json"), filepath.Join(home, ".claude", "settings.json")},
 		pre:   "PreToolUse", allTools: []string{"*", ""}, blockField: "onFailure", after: []string{"PostToolUse", "SessionEnd"},
+		approval: "PermissionRequest",
 		input: func(command, dir string) []byte {
 			in, _ := json.Marshal(map[string]any{"session_id": "guard-doctor", "hook_event_name": "PreToolUse", "cwd": dir,
 				"tool_name": "Bash", "tool_input": map[string]any{"command": command}})
@@ -205,8 +207,12 @@ func doctorAgent(ctx context.Context, env getenv, dir string, spec doctorSpec) [
 		checks = append(checks, doctorCheck{ok: len(found[ev]) > 0, warn: true, what: "guard hook runs on " + ev + " (the session tier's grants)",
 			fix: fix + ": without it the session tier asks every time, or grants end only when idle"})
 	}
+	if spec.approval != "" {
+		checks = append(checks, doctorCheck{ok: len(found[spec.approval]) > 0, warn: true, what: "guard hook runs on " + spec.approval + " (where the agent would ask its user)",
+			fix: fix + ": without it the agent's own prompts are not guard's to answer"})
+	}
 	if spec.extra != nil {
-		checks = append(checks, spec.extra(pre[0])...)
+		checks = append(checks, spec.extra(found)...)
 	}
 	command, _ := h["command"].(string)
 	bin := strings.Trim(strings.Fields(command)[0], `'"`)

@@ -317,7 +317,8 @@ func readHookInput(r io.Reader) ([]byte, error) {
 }
 
 // decideHook reads the call through the agent's adapter, loads the
-// policies and decides; the adapter renders the answer. A PostToolUse call
+// policies and decides; the adapter renders the answer. A
+// PermissionRequest is decided as its call. A PostToolUse call
 // grants the session what the user approved of the session tier, and a
 // SessionEnd ends the session's grants; neither is answered. Each is a
 // line of the decision log; a line that cannot be written is said on warn,
@@ -391,7 +392,14 @@ func decideHook(r io.Reader, env getenv, o hookOptions) ([]byte, error) {
 	store := grantStore(env, layers)
 	call.Grants = storeGrants(store)
 	e := engine.Engine{Layers: layers}
-	d := e.Decide(call)
+	var d engine.Decision
+	if ev.Name == "PermissionRequest" {
+		// The agent asks about the call its PreToolUse let through,
+		// which may be guard's own rewrite of it.
+		d = e.DecideApproval(call)
+	} else {
+		d = e.Decide(call)
+	}
 	if o.askDeny && ev.Name == "PreToolUse" && d.Verdict == engine.Ask {
 		// Nobody can answer an ask: some agents run it, others wait for
 		// ever (Gemini CLI headless).

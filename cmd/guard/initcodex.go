@@ -26,8 +26,9 @@ import (
 // timeout always there).
 
 // installCodex registers guard in Codex's hooks.json (in $CODEX_HOME, else
-// ~/.codex) for PreToolUse, PostToolUse and SessionEnd, and trusts the hooks in
-// config.toml. Only the user's layer: a project's .codex/hooks.json needs
+// ~/.codex) for PreToolUse, PermissionRequest (to approve what guard allows
+// where Codex would ask), PostToolUse and SessionEnd, and trusts the hooks
+// in config.toml. Only the user's layer: a project's .codex/hooks.json needs
 // the project trusted in the user's configuration too.
 func installCodex(dir string, project bool, guard string) ([]fileChange, error) {
 	if project {
@@ -39,7 +40,7 @@ func installCodex(dir string, project bool, guard string) ([]fileChange, error) 
 	}
 	f := hooksFile{
 		path:   filepath.Join(home, "hooks.json"),
-		events: []hookEvent{{"PreToolUse", "", true}, {"PostToolUse", "", false}, {"SessionEnd", "", false}},
+		events: []hookEvent{{"PreToolUse", "", true}, {"PermissionRequest", "", false}, {"PostToolUse", "", false}, {"SessionEnd", "", false}},
 		handler: func(command string, _ hookEvent) map[string]any {
 			return map[string]any{"type": "command", "command": command, "timeout": hookTimeout}
 		},
@@ -124,6 +125,15 @@ func codexHookHash(event string, handler map[string]any) (string, error) {
 	return hex.EncodeToString(sum[:]), nil
 }
 
+// codexTrust is the part of Codex's config.toml that trusts hooks.
+type codexTrust struct {
+	Hooks struct {
+		State map[string]struct {
+			TrustedHash string `toml:"trusted_hash"`
+		} `toml:"state"`
+	} `toml:"hooks"`
+}
+
 // trustRecords returns config.toml with a trust record for each key: a
 // record there already gets its hash replaced, a missing one is added at
 // the end. Everything else in the file stays as it is; a file that is not
@@ -133,13 +143,7 @@ func trustRecords(name string, trust map[string]string) (fileChange, error) {
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fileChange{}, err
 	}
-	var cfg struct {
-		Hooks struct {
-			State map[string]struct {
-				TrustedHash string `toml:"trusted_hash"`
-			} `toml:"state"`
-		} `toml:"hooks"`
-	}
+	var cfg codexTrust
 	if _, err := toml.Decode(string(old), &cfg); err != nil {
 		return fileChange{}, fmt.Errorf("%s is not TOML guard can read (%v); fix it, or move it aside", name, err)
 	}
