@@ -28,7 +28,7 @@ var cursorEvents = map[string]bool{"beforeShellExecution": true, "beforeReadFile
 // "cursor", "copilot", "gemini", "codex" or "claude", or "" for an input that is not
 // one JSON object.
 //
-//   - Antigravity's run_command, with its CommandLine, is Antigravity's.
+//   - An input with Antigravity's toolCall object is Antigravity's.
 //   - A Cursor event (beforeShellExecution, preToolUse, ...) with Cursor's
 //     conversation_id is Cursor's.
 //   - An input with Copilot's camelCase toolName is Copilot's (its
@@ -55,11 +55,9 @@ func Detect(data []byte) string {
 	_, turn := raw["turn_id"]
 	_, conversation := raw["conversation_id"]
 	_, camelTool := raw["toolName"]
-	tool, _ := raw["tool_name"].(string)
-	in, _ := raw["tool_input"].(map[string]any)
-	_, commandLine := in["CommandLine"]
+	_, toolCall := raw["toolCall"].(map[string]any)
 	switch {
-	case tool == "run_command" && commandLine:
+	case toolCall:
 		return "antigravity"
 	case conversation && cursorEvents[event]:
 		return "cursor"

@@ -4,6 +4,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -39,10 +40,8 @@ func runDoctor(ctx context.Context, s stdio, env getenv, args []string) error {
 	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
 		return usageError(s, "doctor", "guard doctor [--agent NAME] [--cwd DIR]")
 	}
-	switch *agentName {
-	case "claude", "gemini", "codex":
-	default:
-		return usageError(s, "doctor", "guard doctor: --agent %q: guard checks installations for claude, gemini and codex", *agentName)
+	if installers[*agentName] == nil {
+		return usageError(s, "doctor", "guard doctor: --agent %q: guard checks installations for %s", *agentName, strings.Join(sortedKeys(installers), ", "))
 	}
 	dir, err := initDir(env, "project", *cwd)
 	if err != nil {
@@ -80,17 +79,27 @@ type foundHook struct {
 
 // doctorSpec is what doctor checks of one agent's installation.
 type doctorSpec struct {
-	agent      string
-	files      []string // the settings files that may register guard
-	pre        string   // the agent's event before a tool runs
-	allTools   []string // matchers that match every tool
-	blockField string   // the handler's fail-closed option ("" where the agent has none)
-	timeoutMs  bool     // the agent's timeout is in milliseconds
-	after      []string // the events for the grants
-	approval   string   // the agent's event before it prompts ("" where it has none)
-	input      func(command, dir string) []byte
-	allowed    func(code int, stdout string) bool
-	extra      func(found map[string][]foundHook) []doctorCheck
+	agent    string
+	files    []string // the settings files that may register guard
+	pre      string   // the agent's event before a tool runs
+	allTools []string // matchers that match every tool
+	flat     bool     // hooks.EVENT lists handlers, not matcher groups (Cursor, Copilot)
+	// commandKey and timeoutKey name the handler's command and timeout
+	// ("command" and "timeout" where they are "").
+	commandKey, timeoutKey string
+	timeoutMs              bool // the agent's timeout is in milliseconds
+	// blocks reports whether a handler fails closed, where the agent has
+	// an option for it (nil where it has none); blockFix says how.
+	blocks   func(h map[string]any) bool
+	blockFix string
+	after    []string // the events for the grants
+	approval string   // the agent's event before it prompts ("" where it has none)
+	input    func(command, dir string) []byte
+	allowed  func(code int, stdout string) bool
+	// denied reports whether the canary's answer is a deny (nil: exit 2
+	// with guard's reason on stderr).
+	denied func(code int, stdout, stderr string) bool
+	extra  func(found map[string][]foundHook) []doctorCheck
 }
 
 func doctorSpecFor(name string, env getenv, dir string) doctorSpec {
@@ -138,10 +147,50 @@ func doctorSpecFor(name string, env getenv, dir string) doctorSpec {
 				}
 				return checks
 			}}
+	case "cursor":
+		return doctorSpec{agent: "cursor", files: []string{filepath.Join(dir, ".cursor", "hooks.json"), filepath.Join(home, ".cursor", "hooks.json")},
+			pre: "preToolUse", allTools: []string{""}, flat: true,
+			blocks:   func(h map[string]any) bool { return h["failClosed"] == true },
+			blockFix: `add "failClosed": true to guard's hooks: without it a hook that fails lets the action run`,
+			input: func(command, dir string) []byte {
+				in, _ := json.Marshal(map[string]any{"conversation_id": "guard-doctor", "generation_id": "guard-doctor", "hook_event_name": "beforeShellExecution",
+					"command": command, "cwd": dir, "workspace_roots": []string{dir}})
+				return in
+			},
+			allowed: func(code int, stdout string) bool {
+				return code == 0 && strings.HasPrefix(stdout, `{"permission":"allow"`)
+			}}
+	case "copilot":
+		return doctorSpec{agent: "copilot", files: []string{filepath.Join(dir, ".github", "hooks", "guard.json"), filepath.Join(home, ".copilot", "hooks", "guard.json")},
+			pre: "preToolUse", allTools: []string{""}, flat: true, commandKey: "bash", timeoutKey: "timeoutSec",
+			input: func(command, dir string) []byte {
+				in, _ := json.Marshal(map[string]any{"sessionId": "guard-doctor", "timestamp": time.Now().UnixMilli(), "cwd": dir,
+					"toolName": "bash", "toolArgs": map[string]any{"command": command}})
+				return in
+			},
+			allowed: func(code int, stdout string) bool {
+				return code == 0 && strings.HasPrefix(stdout, `{"permissionDecision":"allow"`)
+			}}
+	case "antigravity":
+		return doctorSpec{agent: "antigravity", files: []string{filepath.Join(dir, ".agents", "hooks.json"), filepath.Join(home, ".gemini", "config", "hooks.json")},
+			pre: "PreToolUse", allTools: []string{""},
+			input: func(command, dir string) []byte {
+				in, _ := json.Marshal(map[string]any{"conversationId": "guard-doctor", "stepIdx": 0, "workspacePaths": []string{dir},
+					"toolCall": map[string]any{"name": "run_command", "args": map[string]any{"CommandLine": command, "Cwd": dir}}})
+				return in
+			},
+			allowed: func(code int, stdout string) bool {
+				return code == 0 && strings.HasPrefix(stdout, `{"decision":"allow"`)
+			},
+			denied: func(code int, stdout, _ string) bool {
+				return code == 0 && strings.HasPrefix(stdout, `{"decision":"deny","reason":"guard: denied: `)
+			}}
 	}
 	return doctorSpec{agent: "claude",
 		files: []string{filepath.Join(dir, ".claude", "settings.json"), filepath.Join(dir, ".claude", "settings.local.json"), filepath.Join(home, ".claude", "settings.json")},
-		pre:   "PreToolUse", allTools: []string{"*", ""}, blockField: "onFailure", after: []string{"PostToolUse", "SessionEnd"},
+		pre:   "PreToolUse", allTools: []string{"*", ""}, after: []string{"PostToolUse", "SessionEnd"},
+		blocks:   func(h map[string]any) bool { return h["onFailure"] == "block" },
+		blockFix: `add "onFailure": "block" to guard's PreToolUse hook (Claude Code 2.1.295 or later): without it a missing or crashing guard lets every call run`,
 		approval: "PermissionRequest",
 		input: func(command, dir string) []byte {
 			in, _ := json.Marshal(map[string]any{"session_id": "guard-doctor", "hook_event_name": "PreToolUse", "cwd": dir,
@@ -169,9 +218,15 @@ func doctorAgent(ctx context.Context, env getenv, dir string, spec doctorSpec) [
 		}
 		hooks, _ := root["hooks"].(map[string]any)
 		for event, v := range hooks {
-			groups, _ := v.([]any)
-			for gi, g := range groups {
+			list, _ := v.([]any)
+			for gi, g := range list {
 				group, _ := g.(map[string]any)
+				if spec.flat {
+					if isGuardHook(group[cmp.Or(spec.commandKey, "command")]) {
+						found[event] = append(found[event], foundHook{f, gi, 0, "", group})
+					}
+					continue
+				}
 				matcher, _ := group["matcher"].(string)
 				handlers, _ := group["hooks"].([]any)
 				for hi, h := range handlers {
@@ -191,12 +246,10 @@ func doctorAgent(ctx context.Context, env getenv, dir string, spec doctorSpec) [
 	checks = append(checks, doctorCheck{ok: all, what: fmt.Sprintf("guard hook runs before every tool (%s)", pre[0].file),
 		fix: "give guard's " + spec.pre + " group a matcher of every tool: another lets other tools run unchecked"})
 	h := pre[0].h
-	if spec.blockField != "" {
-		block, _ := h[spec.blockField].(string)
-		checks = append(checks, doctorCheck{ok: block == "block", what: `a hook that fails blocks the call ("onFailure": "block")`,
-			fix: `add "onFailure": "block" to guard's PreToolUse hook (Claude Code 2.1.295 or later): without it a missing or crashing guard lets every call run`})
+	if spec.blocks != nil {
+		checks = append(checks, doctorCheck{ok: spec.blocks(h), what: "a hook that fails blocks the call", fix: spec.blockFix})
 	}
-	timeout := numberOf(h["timeout"])
+	timeout := numberOf(h[cmp.Or(spec.timeoutKey, "timeout")])
 	if spec.timeoutMs {
 		timeout /= 1000
 	}
@@ -214,7 +267,7 @@ func doctorAgent(ctx context.Context, env getenv, dir string, spec doctorSpec) [
 	if spec.extra != nil {
 		checks = append(checks, spec.extra(found)...)
 	}
-	command, _ := h["command"].(string)
+	command, _ := h[cmp.Or(spec.commandKey, "command")].(string)
 	bin := strings.Trim(strings.Fields(command)[0], `'"`)
 	path, err := exec.LookPath(bin)
 	if err == nil {
@@ -254,11 +307,17 @@ func canaries(ctx context.Context, command, dir string, spec doctorSpec) []docto
 		}
 		return code, out.String(), errb.String()
 	}
-	code, _, stderr := run("rm -rf /")
-	deny := doctorCheck{ok: code == 2 && strings.HasPrefix(stderr, "guard: denied: "),
+	code, stdout, stderr := run("rm -rf /")
+	denied := spec.denied
+	if denied == nil {
+		denied = func(code int, _, stderr string) bool {
+			return code == 2 && strings.HasPrefix(stderr, "guard: denied: ")
+		}
+	}
+	deny := doctorCheck{ok: denied(code, stdout, stderr),
 		what: fmt.Sprintf("a canary rm -rf / is blocked through the hook (exit %d)", code),
 		fix:  "the registered command must be guard hook itself; run it by hand with the agent's input to see what it prints"}
-	code, stdout, _ := run("git status")
+	code, stdout, _ = run("git status")
 	allow := doctorCheck{ok: spec.allowed(code, stdout),
 		what: fmt.Sprintf("a canary git status is allowed through the hook (exit %d)", code),
 		fix:  "the policy must allow read-only git; guard check 'git status' says why it does not"}

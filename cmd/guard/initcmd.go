@@ -38,11 +38,12 @@ type fileChange struct {
 type installer func(scopeDir string, project bool, guard string) ([]fileChange, error)
 
 var installers = map[string]installer{
-	"claude":  installClaude,
-	"gemini":  installGemini,
-	"codex":   installCodex,
-	"cursor":  installCursor,
-	"copilot": installCopilot,
+	"claude":      installClaude,
+	"gemini":      installGemini,
+	"codex":       installCodex,
+	"cursor":      installCursor,
+	"copilot":     installCopilot,
+	"antigravity": installAntigravity,
 }
 
 func runInit(_ context.Context, s stdio, env getenv, args []string) error {
@@ -164,6 +165,9 @@ type hooksFile struct {
 	path    string
 	events  []hookEvent
 	handler func(command string, ev hookEvent) map[string]any
+	// emptyMatcher writes a matcher of "" where an event's is "", for an
+	// agent whose catch-all is the empty matcher.
+	emptyMatcher bool
 }
 
 // installClaude registers guard in Claude Code's settings.json for
@@ -218,7 +222,7 @@ func installHooks(f hooksFile, dir string, project bool, guard, agentName string
 	}
 	command := shellQuote(guard) + " hook --agent " + agentName
 	for _, ev := range f.events {
-		groups, err := mergeHandler(hooks[ev.name], ev.matcher, f.handler(command, ev))
+		groups, err := mergeHandler(hooks[ev.name], ev.matcher, f.emptyMatcher, f.handler(command, ev))
 		if err != nil {
 			return nil, fmt.Errorf("%s: hooks.%s: %v", f.path, ev.name, err)
 		}
@@ -247,7 +251,8 @@ func encodeJSON(v any) ([]byte, error) {
 // mergeHandler puts guard's handler in an event's list of matcher groups:
 // in place of the guard hook there is (one whose command runs guard hook),
 // else in a group of its own. Other groups and handlers stay as they are.
-func mergeHandler(v any, matcher string, handler map[string]any) ([]any, error) {
+// An empty matcher is written only where always says so.
+func mergeHandler(v any, matcher string, always bool, handler map[string]any) ([]any, error) {
 	var groups []any
 	if v != nil {
 		var ok bool
@@ -264,7 +269,7 @@ func mergeHandler(v any, matcher string, handler map[string]any) ([]any, error) 
 		for i, h := range handlers {
 			if hm, ok := h.(map[string]any); ok && isGuardHook(hm["command"]) {
 				handlers[i] = handler
-				if matcher != "" {
+				if matcher != "" || always {
 					group["matcher"] = matcher
 				}
 				return groups, nil
@@ -272,7 +277,7 @@ func mergeHandler(v any, matcher string, handler map[string]any) ([]any, error) 
 		}
 	}
 	group := map[string]any{"hooks": []any{handler}}
-	if matcher != "" {
+	if matcher != "" || always {
 		group["matcher"] = matcher
 	}
 	return append(groups, group), nil

@@ -81,6 +81,28 @@ func installCopilot(dir string, project bool, guard string) ([]fileChange, error
 	return withStarterPolicy([]fileChange{{path: name, old: old, new: data}}, dir, project)
 }
 
+// installAntigravity registers guard in Antigravity's hooks.json (the
+// project's .agents/, or ~/.gemini/config/) for PreToolUse, every tool
+// (agy's catch-all matcher is the empty one), under the hook name "hooks".
+// agy has no option that makes a failing hook block; it blocks on an
+// answer it cannot read. It names no event in its input, so guard is not
+// registered for PostToolUse: the session tier asks every time there.
+func installAntigravity(dir string, project bool, guard string) ([]fileChange, error) {
+	name := filepath.Join(dir, ".agents", "hooks.json")
+	if !project {
+		name = filepath.Join(dir, ".gemini", "config", "hooks.json")
+	}
+	f := hooksFile{
+		path:         name,
+		events:       []hookEvent{{"PreToolUse", "", true}},
+		emptyMatcher: true,
+		handler: func(command string, _ hookEvent) map[string]any {
+			return map[string]any{"type": "command", "command": command, "timeout": hookTimeout}
+		},
+	}
+	return installHooks(f, dir, project, guard, "antigravity")
+}
+
 // withStarterPolicy adds the starter policy to changes where there is none.
 func withStarterPolicy(changes []fileChange, dir string, project bool) ([]fileChange, error) {
 	policy := filepath.Join(dir, ".claude", "guard.toml")
