@@ -505,15 +505,21 @@ func replay(t *testing.T, c hookCall) (int, string, string) {
 	}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	return runExit(t, cmd), stdout.String(), stderr.String()
+}
+
+// runExit runs cmd and returns its exit code; a command that cannot be
+// run at all fails the test.
+func runExit(t *testing.T, cmd *exec.Cmd) int {
+	t.Helper()
 	err := cmd.Run()
 	var ee *exec.ExitError
-	code := 0
 	if errors.As(err, &ee) {
-		code = ee.ExitCode()
+		return ee.ExitCode()
 	} else if err != nil {
 		t.Fatal(err)
 	}
-	return code, stdout.String(), stderr.String()
+	return 0
 }
 
 func shellQuote(s string) string {

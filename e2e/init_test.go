@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -40,6 +41,53 @@ func TestInstalledByInit(t *testing.T) {
 	}
 	if out := runGuard("doctor", "--cwd", p.dir); !strings.Contains(out, "guard is installed, runs, and blocks what it denies") {
 		t.Errorf("guard doctor after guard init:\n%s", out)
+	}
+}
+
+// TestDoctorHeartbeat: guard doctor --heartbeat runs the real Claude Code
+// headless, whose model (the fake one here) runs the command doctor asks
+// for, and finds the call in guard's log: the hook guard init installed is
+// the one Claude Code runs. Without guard's hook the same run fails the
+// check. doctor runs inside the sandbox, and so does the agent it starts.
+func TestDoctorHeartbeat(t *testing.T) {
+	t.Parallel()
+	p := newProject(t)
+	if err := os.Remove(filepath.Join(p.dir, ".claude", "settings.json")); err != nil {
+		t.Fatal(err)
+	}
+	agentBin := filepath.Join(p.home, "bin")
+	if err := os.MkdirAll(agentBin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(claude(t), filepath.Join(agentBin, "claude")); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"PATH=/usr/bin:/bin", "HOME=" + p.home}
+	runGuardIn(t, p.dir, env, "init", "--agent", "claude", "--cwd", p.dir)
+	doctor := func() (int, string) {
+		t.Helper()
+		p.script("Bash", map[string]any{"command": "echo guard-heartbeat"})
+		ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
+		defer cancel()
+		cmd := sandbox(ctx, buildGuard(t), p.dir, []string{p.dir, p.home}, []string{guardDir, filepath.Dir(claude(t))},
+			[]string{"doctor", "--cwd", p.dir, "--heartbeat"}, []string{
+				"PATH=" + agentBin + ":/usr/bin:/bin", "HOME=" + p.home, "USER=root", "SHELL=/bin/bash", "LANG=C.UTF-8", "TERM=dumb", "TMPDIR=/tmp",
+				"ANTHROPIC_BASE_URL=" + p.api.URL(), "ANTHROPIC_API_KEY=test", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1",
+			})
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		code := runExit(t, cmd)
+		t.Logf("guard doctor --heartbeat: exit %d\n%s\nrequests:\n%s", code, out.String(), p.api.Summary())
+		return code, out.String()
+	}
+	if code, out := doctor(); code != 0 || !strings.Contains(out, "ok    a heartbeat through claude reached guard: echo guard-heartbeat was allowed") {
+		t.Errorf("with guard's hook: exit %d\n%s", code, out)
+	}
+	// The hook gone (an empty settings file): the run leaves no trace, and
+	// the check fails.
+	p.write(".claude/settings.json", "{}\n")
+	if code, out := doctor(); code != 1 || !strings.Contains(out, "FAIL  a heartbeat through claude did not reach guard") {
+		t.Errorf("without guard's hook: exit %d\n%s", code, out)
 	}
 }
 

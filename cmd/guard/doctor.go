@@ -37,8 +37,9 @@ func runDoctor(ctx context.Context, s stdio, env getenv, args []string) error {
 	fs := newFlagSet("doctor", s)
 	agentName := fs.String("agent", "claude", "the `agent` whose installation to check")
 	cwd := fs.String("cwd", "", "the project `directory` (default: $CLAUDE_PROJECT_DIR, else the current one)")
+	beat := fs.Bool("heartbeat", false, "run the agent headless once, asking its model to run "+heartbeatCommand+", and check that guard decided it (one model call on the user's account)")
 	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
-		return usageError(s, "doctor", "guard doctor [--agent NAME] [--cwd DIR]")
+		return usageError(s, "doctor", "guard doctor [--agent NAME] [--cwd DIR] [--heartbeat]")
 	}
 	if installers[*agentName] == nil {
 		return usageError(s, "doctor", "guard doctor: --agent %q: guard checks installations for %s", *agentName, strings.Join(sortedKeys(installers), ", "))
@@ -49,6 +50,9 @@ func runDoctor(ctx context.Context, s stdio, env getenv, args []string) error {
 		return &exitError{code: 1}
 	}
 	checks := doctorAgent(ctx, env, dir, doctorSpecFor(*agentName, env, dir))
+	if *beat {
+		checks = append(checks, heartbeat(ctx, env, dir, *agentName))
+	}
 	problems := 0
 	for _, c := range checks {
 		switch {

@@ -4,11 +4,14 @@ package main
 
 // How guard hook talks to the agent (the rules of this file):
 //
-//   - Allow and ask: exit 0 and one JSON object on stdout, nothing else.
+//   - Allow and ask: exit 0 and one JSON object on stdout, nothing else
+//     (or nothing at all, where that is the agent's answer: Codex's allow).
 //   - Deny: exit 2, nothing on stdout, and on stderr one line
 //     "guard: denied: WHY" followed by "guard: hint: ..." lines that say what
 //     is allowed instead. Claude Code hands stderr to the model, so it is
-//     written for the model: what was denied, which rule, what to do.
+//     written for the model: what was denied, which rule, what to do. Where
+//     an agent takes only JSON for a deny (a PermissionRequest, Antigravity),
+//     the adapter answers the deny as JSON, exit 0, with the same text.
 //   - Every error, a panic, input over a bound and a missed deadline are
 //     denies. No other exit code ever leaves this verb: in Claude Code only
 //     exit 2 blocks, and exit 1 would let the call run.
