@@ -7,10 +7,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"runtime/debug"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -50,9 +48,10 @@ func init() {
 		{"check", "guard check [--json] [--show-policy] [--read-only] [--shell bash|zsh|auto] [--config FILE] [--cwd DIR] [--tool NAME --input JSON] [--] 'COMMAND'", "explain the decision on a command or tool call", runCheck},
 		{"flags", "guard flags --agent claude [--config FILE] [--read-only]", "print the agent's flags that match the policy", runFlags},
 		{"test", "guard test [--config FILE] FILES...", "run [[case]] files and the policy's examples", runTest},
+		{"serve", "guard serve [--read-only] [--config FILE] [--shell bash|zsh]", "decide a stream of a harness's calls, a JSON object a line", runServe},
 		{"run", "guard run [--read-only] [--config FILE] [--cwd DIR] [--profile NAME] [--explain] -- PROGRAM ARGS...", "run a program in the sandbox the policy gives the project", runSandboxed},
 		{"init", "guard init [--agent NAME] [--scope project|user] [--dry-run] [--cwd DIR] [--binary PATH]", "install guard as the agent's hook, failing closed", runInit},
-		{"doctor", "guard doctor [--agent NAME] [--cwd DIR]", "prove that the installed hook runs and blocks what guard denies", runDoctor},
+		{"doctor", "guard doctor [--agent NAME] [--cwd DIR] [--heartbeat]", "prove that the installed hook runs and blocks what guard denies", runDoctor},
 		{"grants", "guard grants list [--session ID] [--json] | revoke ID | --session ID | --all", "list and revoke the session tier's grants", runGrants},
 		{"log", "guard log [--session ID] [--tool NAME] [--decision D] [--json] | guard log verify", "reconstruct sessions from the decision log, or verify it", runLog},
 		{"version", "guard version", "print guard's version", runVersion},
@@ -153,16 +152,6 @@ func newFlagSet(name string, s stdio) *flag.FlagSet {
 	return fs
 }
 
-// guardBinary returns the path of the running guard binary, a protected
-// path, or "".
-func guardBinary() string {
-	exe, err := os.Executable()
-	if err != nil {
-		return ""
-	}
-	return exe
-}
-
 // oneLine flattens a message for a single output line.
 func oneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
@@ -193,61 +182,6 @@ func agentShell(agentName string, env getenv) string {
 	switch base := filepath.Base(sh); base {
 	case "bash", "zsh":
 		return base
-	}
-	return ""
-}
-
-// passwdHome returns the home directory of the user in /etc/passwd, or
-// "": ~ means it too when $HOME is unset, relative, or another directory.
-// The file is read directly: a name service lookup would cost a socket
-// and more than the rest of the decision.
-func passwdHome() string {
-	data, err := os.ReadFile("/etc/passwd")
-	if err != nil {
-		return ""
-	}
-	return passwdEntryHome(string(data), strconv.Itoa(os.Getuid()))
-}
-
-// passwdEntryHome returns the home field of the first passwd line whose
-// uid is uid, or "" when there is none or it is not absolute.
-func passwdEntryHome(passwd, uid string) string {
-	for _, line := range strings.Split(passwd, "\n") {
-		f := strings.Split(line, ":")
-		if len(f) >= 7 && f[2] == uid && filepath.IsAbs(f[5]) {
-			return f[5]
-		}
-	}
-	return ""
-}
-
-// ownDirs returns guard's own directories, which no write may touch:
-// the state directory and the user's policy directory, wherever the
-// environment puts them, and where they would be without it.
-func ownDirs(env getenv, homes []string) []string {
-	var out []string
-	if d := env("XDG_STATE_HOME"); filepath.IsAbs(d) {
-		out = append(out, filepath.Join(d, "guard"))
-	}
-	if d := env("XDG_CONFIG_HOME"); filepath.IsAbs(d) {
-		out = append(out, filepath.Join(d, "guard"))
-	}
-	for _, h := range homes {
-		if filepath.IsAbs(h) {
-			out = append(out, filepath.Join(h, ".local", "state", "guard"), filepath.Join(h, ".config", "guard"))
-		}
-	}
-	return out
-}
-
-// agentLocale returns the locale the agent runs commands in, as the C
-// library finds the character set: $LC_ALL, else $LC_CTYPE, else $LANG;
-// "" when none is set.
-func agentLocale(env getenv) string {
-	for _, name := range []string{"LC_ALL", "LC_CTYPE", "LANG"} {
-		if v := env(name); v != "" {
-			return v
-		}
 	}
 	return ""
 }

@@ -152,27 +152,3 @@ func TestCallShell(t *testing.T) {
 		}
 	}
 }
-
-// TestAgentLocale checks how guard finds the agent's locale: the variable
-// that sets the character set first, $LC_ALL, then $LC_CTYPE, then $LANG.
-func TestAgentLocale(t *testing.T) {
-	tests := []struct {
-		lcAll, lcCtype, lang string
-		want                 string
-	}{
-		{"", "", "", ""},
-		{"", "", "en_US.UTF-8", "en_US.UTF-8"},
-		{"", "zh_CN.GBK", "en_US.UTF-8", "zh_CN.GBK"},
-		{"C", "zh_CN.GBK", "zh_CN.GBK", "C"},
-		{"ja_JP.SJIS", "", "C.UTF-8", "ja_JP.SJIS"},
-		{"", "C", "", "C"},
-	}
-	for _, tc := range tests {
-		env := func(k string) string {
-			return map[string]string{"LC_ALL": tc.lcAll, "LC_CTYPE": tc.lcCtype, "LANG": tc.lang}[k]
-		}
-		if got := agentLocale(env); got != tc.want {
-			t.Errorf("LC_ALL=%q LC_CTYPE=%q LANG=%q: agentLocale = %q, want %q", tc.lcAll, tc.lcCtype, tc.lang, got, tc.want)
-		}
-	}
-}

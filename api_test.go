@@ -1,0 +1,244 @@
+// Copyright 2026 The guard Authors. SPDX-License-Identifier: MIT
+
+package guard_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"guard"
+)
+
+// harnessTools is a small harness's tool set.
+var harnessTools = []guard.ToolSpec{
+	{Name: "read_file", Kind: guard.Read},
+	{Name: "list_files", Kind: guard.List},
+	{Name: "grep", Kind: guard.Search},
+	{Name: "write_file", Kind: guard.Write},
+	{Name: "edit_file", Kind: guard.Edit},
+	{Name: "bash", Kind: guard.Shell},
+}
+
+// project makes a throwaway project and a scratch home.
+func project(t *testing.T) (dir string, env func(string) string) {
+	t.Helper()
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir = filepath.Join(root, "proj")
+	home := filepath.Join(root, "home")
+	for _, d := range []string{filepath.Join(dir, "src"), home} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "src", "a.go"), []byte("package a\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m := map[string]string{"HOME": home, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}
+	return dir, func(k string) string { return m[k] }
+}
+
+func TestAPIDecide(t *testing.T) {
+	dir, env := project(t)
+	e, err := guard.Load(guard.Options{Env: env, Shell: "bash"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		call guard.Call
+		want guard.Verdict
+		rule string // the deciding rule, when it matters
+		why  string // in the reason
+	}{
+		{guard.Call{Kind: guard.Shell, Tool: "bash", Command: "git status", Cwd: dir}, guard.Allow, "git status", "allowed"},
+		{guard.Call{Kind: guard.Shell, Tool: "bash", Command: "rm -rf /", Cwd: dir}, guard.Deny, "rm -r", "recursively"},
+		{guard.Call{Kind: guard.Shell, Command: "echo $(curl -s x.sh)", Cwd: dir}, guard.Deny, "", ""},
+		{guard.Call{Kind: guard.Read, Tool: "read_file", Path: "src/a.go", Cwd: dir}, guard.Allow, "", ""},
+		{guard.Call{Kind: guard.Read, Path: filepath.Join(env("HOME"), ".ssh", "id_rsa"), Cwd: dir}, guard.Deny, "", ""},
+		{guard.Call{Kind: guard.Write, Path: "src/b.go", Cwd: dir}, guard.Ask, "", ""},
+		{guard.Call{Kind: guard.Write, Path: filepath.Join(dir, ".git", "hooks", "pre-commit"), Cwd: dir}, guard.Deny, "", ""},
+		{guard.Call{Kind: guard.Tool, Tool: "deploy_prod", Cwd: dir}, guard.Ask, "", ""},
+		// Bad input: a deny that names the problem.
+		{guard.Call{Kind: guard.Shell, Command: "ls", Cwd: "proj"}, guard.Deny, "", "not an absolute path"},
+		{guard.Call{Kind: "exec", Command: "ls", Cwd: dir}, guard.Deny, "", `kind "exec"`},
+		{guard.Call{Kind: guard.Tool, Cwd: dir}, guard.Deny, "", "names no tool"},
+		{guard.Call{Kind: guard.Shell, Cwd: dir}, guard.Deny, "", "no command"},
+		{guard.Call{Kind: guard.Read, Cwd: dir}, guard.Deny, "", ""},
+	} {
+		d := e.Decide(tc.call)
+		if d.Verdict != tc.want || !strings.Contains(d.Reason, tc.why) || tc.rule != "" && d.Rule != tc.rule {
+			t.Errorf("%+v: %+v; want %s, rule %q, a reason with %q", tc.call, d, tc.want, tc.rule, tc.why)
+		}
+		if d.Verdict != guard.Allow && d.Reason == "" {
+			t.Errorf("%+v: %s without a reason", tc.call, d.Verdict)
+		}
+		if d.Verdict == guard.Allow && d.Hint != "" {
+			t.Errorf("%+v: allowed with a hint %q", tc.call, d.Hint)
+		}
+	}
+	if d := e.Decide(guard.Call{Kind: guard.Shell, Command: "rm -rf /", Cwd: dir}); d.Hint == "" {
+		t.Errorf("rm -rf /: no hint: %+v", d)
+	}
+}
+
+// TestAPIReadOnly: read-only mode offers exactly the reading tools, in
+// their order, and denies every other whatever its input, with the reason.
+func TestAPIReadOnly(t *testing.T) {
+	dir, env := project(t)
+	e, err := guard.Load(guard.Options{Env: env, ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tl := range e.Tools(harnessTools) {
+		names = append(names, tl.Name)
+	}
+	if got := strings.Join(names, ","); got != "read_file,list_files,grep" {
+		t.Errorf("read-only offers %s", got)
+	}
+	for _, c := range []guard.Call{
+		{Kind: guard.Write, Tool: "write_file", Path: "src/b.go", Cwd: dir},
+		{Kind: guard.Edit, Tool: "edit_file", Path: "src/a.go", Cwd: dir},
+		{Kind: guard.Shell, Tool: "bash", Command: "cat src/a.go", Cwd: dir},
+		{Kind: guard.Shell, Tool: "bash", Command: "touch marker", Cwd: dir},
+		{Kind: guard.Tool, Tool: "future_tool", Cwd: dir},
+		{Kind: "", Tool: "Write", Cwd: dir},
+	} {
+		if d := e.Decide(c); d.Verdict != guard.Deny || !strings.Contains(d.Reason, "read-only") {
+			t.Errorf("read-only %+v: %+v, want a read-only deny", c, d)
+		}
+	}
+	if d := e.Decide(guard.Call{Kind: guard.Search, Tool: "grep", Pattern: "package", Cwd: dir}); d.Verdict != guard.Allow {
+		t.Errorf("read-only grep: %+v", d)
+	}
+	// Without the mode, every tool is offered, in order.
+	all, err := guard.Load(guard.Options{Env: env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := all.Tools(harnessTools); len(got) != len(harnessTools) {
+		t.Errorf("the default policy offers %v of %v", got, harnessTools)
+	}
+	// The review profile is read-only by itself, and trusts guard's
+	// judgment of read-only shell commands (read_only_shell): it offers
+	// the shell too, and refuses a command that writes.
+	review, err := guard.Load(guard.Options{Env: env, Policy: "review"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := review.Tools(harnessTools); len(got) != 4 || got[3].Name != "bash" || review.Offers(guard.ToolSpec{Name: "write_file", Kind: guard.Write}) {
+		t.Errorf("review offers %v", got)
+	}
+	if d := review.Decide(guard.Call{Kind: guard.Shell, Command: "touch marker", Cwd: dir}); d.Verdict != guard.Deny {
+		t.Errorf("review, touch: %+v", d)
+	}
+	if d := review.Decide(guard.Call{Kind: guard.Shell, Command: "git log -3", Cwd: dir}); d.Verdict != guard.Allow {
+		t.Errorf("review, git log: %+v", d)
+	}
+}
+
+// TestAPIUnloaded: a zero engine, a nil one and a policy that does not
+// load deny everything and offer nothing.
+func TestAPIUnloaded(t *testing.T) {
+	dir, _ := project(t)
+	var zero guard.Engine
+	var none *guard.Engine
+	for name, e := range map[string]*guard.Engine{"zero": &zero, "nil": none} {
+		if d := e.Decide(guard.Call{Kind: guard.Read, Path: "src/a.go", Cwd: dir}); d.Verdict != guard.Deny {
+			t.Errorf("%s engine: %+v", name, d)
+		}
+		if got := e.Tools(harnessTools); len(got) != 0 {
+			t.Errorf("%s engine offers %v", name, got)
+		}
+	}
+	bad := filepath.Join(dir, "bad.toml")
+	if err := os.WriteFile(bad, []byte("version = 1\nextends = \"default\"\n\n[command.ls]\nverdict = \"maybe\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := guard.Load(guard.Options{Config: bad}); err == nil || !strings.Contains(err.Error(), "bad.toml:5") {
+		t.Errorf("a bad policy: %v, want its file and line", err)
+	}
+	if _, err := guard.Load(guard.Options{Policy: "nope"}); err == nil {
+		t.Error("an unknown embedded policy loaded")
+	}
+	if _, err := guard.Load(guard.Options{Shell: "fish"}); err == nil {
+		t.Error("shell fish was taken")
+	}
+}
+
+// TestAPIReload: a policy file that changes is loaded again; while it does
+// not load every call is denied with its error, and the last good policy
+// does not decide.
+func TestAPIReload(t *testing.T) {
+	dir, env := project(t)
+	file := filepath.Join(dir, "policy.toml")
+	write := func(src string) {
+		t.Helper()
+		if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("version = 1\nextends = \"default\"\n")
+	e, err := guard.Load(guard.Options{Config: file, Env: env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	make := guard.Call{Kind: guard.Shell, Command: "make build", Cwd: dir}
+	if d := e.Decide(make); d.Verdict == guard.Allow {
+		t.Fatalf("make before: %+v", d)
+	}
+	write("version = 1\nextends = \"default\"\n\n[command.make]\nverdict = \"allow\"\n# longer\n")
+	if err := e.Reload(); err != nil {
+		t.Fatal(err)
+	}
+	if d := e.Decide(make); d.Verdict != guard.Allow {
+		t.Errorf("make after the change: %+v", d)
+	}
+	write("version = 1\nextends = \"default\"\n[command.make]\nverdict = \"sometimes\"\n")
+	if err := e.Reload(); err == nil {
+		t.Error("a broken policy reloaded")
+	}
+	if d := e.Decide(make); d.Verdict != guard.Deny || !strings.Contains(d.Reason, "policy.toml:4") {
+		t.Errorf("make with the policy broken: %+v, want a deny naming the file and line", d)
+	}
+	write("version = 1\nextends = \"default\"\n")
+	if err := e.Reload(); err != nil {
+		t.Fatal(err)
+	}
+	if d := e.Decide(make); d.Verdict == guard.Allow || d.Verdict == guard.Deny && strings.Contains(d.Reason, "does not load") {
+		t.Errorf("make with the policy fixed: %+v", d)
+	}
+}
+
+// TestAPIConcurrent decides from many goroutines at once (run with -race).
+func TestAPIConcurrent(t *testing.T) {
+	dir, env := project(t)
+	e, err := guard.Load(guard.Options{Env: env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Go(func() {
+			for range 50 {
+				c := guard.Call{Kind: guard.Shell, Command: "go test ./... && git diff", Cwd: dir}
+				if i%2 == 1 {
+					c = guard.Call{Kind: guard.Shell, Command: "rm -rf src", Cwd: dir}
+				}
+				d := e.Decide(c)
+				if want := map[bool]guard.Verdict{false: guard.Allow, true: guard.Deny}[i%2 == 1]; d.Verdict != want {
+					t.Errorf("%q: %+v", c.Command, d)
+					return
+				}
+				e.Reload()
+				e.Tools(harnessTools)
+			}
+		})
+	}
+	wg.Wait()
+}

@@ -1,0 +1,394 @@
+// Copyright 2026 The guard Authors. SPDX-License-Identifier: MIT
+
+// Package guard is guard's policy engine for the authors of agent
+// harnesses: a program that runs a model and dispatches the tool calls it
+// makes. The harness loads a policy once, asks [Engine.Tools] which of its
+// tools to offer the model, and asks [Engine.Decide] at its one dispatch
+// point, before any tool runs, whether to run the call. Both answers come
+// from the same policy and mode, so a tool the model is not offered is
+// also refused when the model calls it anyway.
+//
+// # What is promised
+//
+//   - A call runs only on [Allow]. Whatever guard does not positively
+//     understand (an unknown kind, a missing field, a relative working
+//     directory, a shell command it cannot parse) is [Deny], with the
+//     reason.
+//   - In read-only mode ([Options.ReadOnly], or a policy that says
+//     read_only), only the reading kinds are offered and allowed: read,
+//     list and search. Nothing the model, the task text or a file in the
+//     repository says can widen the mode: it is the harness's to set.
+//   - A zero [Engine], a nil one, and an engine whose policy did not load
+//     deny every call and offer no tool.
+//   - An Engine is safe for concurrent use.
+//
+// # What is not promised
+//
+//   - Reading is not confidentiality. A read-only agent reads what the
+//     policy lets it read (the policy's secrets aside), and what the
+//     harness sends its model provider is the harness's business.
+//   - guard judges a call; the harness runs it. A harness that runs a
+//     command otherwise than guard parsed it (another shell, another
+//     working directory) runs what guard did not judge. Run shell commands
+//     with bash -c in the call's working directory, or run
+//     [Decision.Rewrite] where guard gives one.
+//   - The API has no stability promise before guard's first release.
+package guard
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+
+	"guard/engine"
+	"guard/internal/setup"
+	"guard/policy"
+)
+
+// The kinds of call: what a tool does, whatever the harness names it.
+const (
+	Shell  = "shell"  // runs Call.Command in a shell
+	Read   = "read"   // reads the file Call.Path
+	List   = "list"   // lists names under Call.Path ("" is the working directory)
+	Search = "search" // searches the files under Call.Path for Call.Pattern
+	Write  = "write"  // writes the file Call.Path whole
+	Edit   = "edit"   // changes the file Call.Path in place
+	Fetch  = "fetch"  // fetches Call.URL
+	Tool   = "tool"   // any other tool: the policy's [tools] table decides by its name
+)
+
+// Verdict is a decision's answer: run the call, ask the user, or refuse it.
+type Verdict string
+
+const (
+	Allow Verdict = "allow"
+	Ask   Verdict = "ask"
+	Deny  Verdict = "deny"
+)
+
+// Options say which policy an engine decides with.
+type Options struct {
+	// Config is a policy file (TOML, as guard check reads it). "" means
+	// the embedded policy Policy names.
+	Config string
+	// Policy names an embedded policy when Config is "": "default" (also
+	// for ""), or a built-in profile such as "review".
+	Policy string
+	// ReadOnly is read-only mode: only reading tools are offered and
+	// allowed, whatever the policy says.
+	ReadOnly bool
+	// Shell is the shell the harness runs commands in: "bash" or "zsh".
+	// "" judges each command as both would read it.
+	Shell string
+	// Env is the environment the harness runs its tools in (HOME, PATH,
+	// LANG, XDG_*): nil means the process's own.
+	Env func(string) string
+	// Managed is a policy file that decides beside the policy, whatever
+	// it says, as an administrator's managed policy does for guard hook.
+	// It is loaded once.
+	Managed string
+	// Sandbox is the command line that runs a command in guard's kernel
+	// sandbox (guard run, with its flags). With it, an allowed shell
+	// command the policy runs in the sandbox comes back rewritten to run
+	// under it ([Decision.Rewrite]); without it, such a command asks.
+	Sandbox []string
+}
+
+// ToolSpec is one tool of a harness's tool set.
+type ToolSpec struct {
+	Name string // the harness's name of the tool
+	// Kind is what the tool does: one of the kinds, or "" for the
+	// policy's [tools] table to say by the tool's name.
+	Kind string
+}
+
+// Call is one tool call to decide.
+type Call struct {
+	Kind    string // one of the kinds; "" leaves it to the policy's [tools] table, by Tool
+	Tool    string // the harness's name of the tool, for messages and for Kind tool
+	Command string // shell: the command line
+	Path    string // read, list, search, write, edit: the file or directory, absolute or relative to Cwd
+	Pattern string // search, list: what is looked for
+	URL     string // fetch: the URL
+	Cwd     string // the call's absolute working directory
+	Session string // the agent session, for the session tier's grants ("" for none)
+}
+
+// Decision is the answer to a call.
+type Decision struct {
+	Verdict Verdict
+	Reason  string // why, in one line
+	Hint    string // what to do instead, for a call that is not allowed; "" when there is nothing to say
+	Rule    string // the policy rule that decided, "" when none did
+	// Rewrite, when not "", is the command to run instead of the call's:
+	// the policy runs the command under guard run, in the kernel sandbox.
+	Rewrite string
+}
+
+// Engine decides calls with one policy and mode. Build it with [Load].
+type Engine struct {
+	layers   *policy.Layers
+	managed  *policy.Policy
+	readOnly bool
+	shell    string
+	env      setup.Getenv
+	// base is the context every call starts from: the homes, guard's own
+	// directories, the agents' configuration paths, the locale.
+	base engine.Call
+	// mu guards reloads of the policy file.
+	mu      sync.RWMutex
+	config  string
+	stamp   fileStamp
+	loadErr error
+}
+
+// Load loads the policy options name, checks it (its examples must get
+// their verdicts), and returns the engine that decides with it. A policy
+// that does not load is an error naming the file and line.
+func Load(opts Options) (*Engine, error) {
+	e := &Engine{readOnly: opts.ReadOnly, env: opts.Env, config: opts.Config}
+	if e.env == nil {
+		e.env = os.Getenv
+	}
+	switch opts.Shell {
+	case "", "bash", "zsh":
+		e.shell = opts.Shell
+	default:
+		return nil, fmt.Errorf("guard: shell %q: want bash, zsh or \"\"", opts.Shell)
+	}
+	var p *policy.Policy
+	var err error
+	if opts.Config != "" {
+		if e.config, err = filepath.Abs(opts.Config); err != nil {
+			return nil, fmt.Errorf("guard: %v", err)
+		}
+		e.stamp = stampOf(e.config)
+		p, _, err = setup.LoadFile(e.config)
+	} else {
+		p, err = policy.Builtin(cmpOr(opts.Policy, "default"))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("guard: %w", err)
+	}
+	if opts.Managed != "" {
+		if e.managed, _, err = setup.LoadFile(opts.Managed); err != nil {
+			return nil, fmt.Errorf("guard: the managed policy: %w", err)
+		}
+	}
+	e.layers = &policy.Layers{Managed: e.managed, User: p}
+	e.base = setup.Context(e.env, "/", e.shell, e.readOnly)
+	e.base.Run = slices.Clone(opts.Sandbox)
+	if len(e.base.Run) == 0 {
+		e.base.NoRun = "the harness runs commands itself"
+	}
+	return e, nil
+}
+
+// Reload loads the policy file again when it changed since it was
+// loaded: its size, modification time or inode. While the file does not
+// load, every call is denied with its error; once it loads, the new
+// policy decides. An engine of an embedded policy never reloads. Decide
+// does not reload: a harness that wants the policy's changes calls it, as
+// guard serve does before each call.
+func (e *Engine) Reload() error {
+	if e == nil || e.config == "" {
+		return nil
+	}
+	st := stampOf(e.config)
+	e.mu.RLock()
+	same := st == e.stamp
+	err := e.loadErr
+	e.mu.RUnlock()
+	if same {
+		return err
+	}
+	p, _, err := setup.LoadFile(e.config)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.stamp, e.loadErr = st, err
+	if err == nil {
+		e.layers = &policy.Layers{Managed: e.managed, User: p}
+	}
+	return err
+}
+
+// fileStamp tells a changed file from an unchanged one.
+type fileStamp struct {
+	size, inode uint64
+	mtime       int64
+	ok          bool
+}
+
+func stampOf(name string) fileStamp {
+	fi, err := os.Stat(name)
+	if err != nil {
+		return fileStamp{}
+	}
+	st := fileStamp{size: uint64(fi.Size()), mtime: fi.ModTime().UnixNano(), ok: true}
+	if sys, ok := fi.Sys().(*syscall.Stat_t); ok {
+		st.inode = sys.Ino
+	}
+	return st
+}
+
+// PolicyName returns the name of the policy the engine decides with: its
+// file, or the embedded policy's name.
+func (e *Engine) PolicyName() string {
+	l, _ := e.current()
+	if l == nil {
+		return ""
+	}
+	return l.Name()
+}
+
+// current returns the layers to decide with, and the error that denies
+// every call instead.
+func (e *Engine) current() (*policy.Layers, error) {
+	if e == nil {
+		return nil, fmt.Errorf("no policy is loaded")
+	}
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	if e.loadErr != nil {
+		return nil, fmt.Errorf("the policy does not load: %v", e.loadErr)
+	}
+	if e.layers == nil {
+		return nil, fmt.Errorf("no policy is loaded")
+	}
+	return e.layers, nil
+}
+
+// readingKinds are the kinds read-only mode offers.
+var readingKinds = []string{Read, List, Search}
+
+// Offers reports whether the engine offers a tool: whether any call of it
+// can be allowed. In read-only mode only the reading kinds are offered
+// (and the shell where the policy says read_only_shell, or where commands
+// run in guard's read-only sandbox, [Options.Sandbox]); otherwise every
+// kind is. A tool the policy's [tools] table denies by its name is not
+// offered in either mode.
+func (e *Engine) Offers(t ToolSpec) bool {
+	l, err := e.current()
+	if err != nil {
+		return false
+	}
+	readOnly := e.readOnly || l.ReadOnly()
+	kind := t.Kind
+	switch kind {
+	case "":
+		tier := l.ToolTier(t.Name, readOnly)
+		if kind = tierKind(tier); kind == "" {
+			return tier != "deny"
+		}
+	case Tool:
+		return t.Name != "" && l.ToolTier(t.Name, readOnly) != "deny"
+	case Shell, Read, List, Search, Write, Edit, Fetch:
+	default:
+		return false
+	}
+	if t.Name != "" && slices.Contains(l.ToolNames(), t.Name) && l.ToolTier(t.Name, false) == "deny" {
+		return false
+	}
+	if !readOnly {
+		return true
+	}
+	if kind == Shell {
+		return len(e.base.Run) > 0 || slices.ContainsFunc(l.Policies(), func(p *policy.Policy) bool { return p.ReadOnlyShell })
+	}
+	return slices.Contains(readingKinds, kind)
+}
+
+// tierKind is the kind a [tools] tier makes a tool's call, "" for a tier
+// that is a verdict.
+func tierKind(tier string) string {
+	switch tier {
+	case "shell", "read", "list", "search", "write", "edit", "fetch":
+		return tier
+	}
+	return ""
+}
+
+// Tools returns the tools of a harness's tool set that the engine offers,
+// in their order: what the harness advertises to its model.
+func (e *Engine) Tools(tools []ToolSpec) []ToolSpec {
+	var out []ToolSpec
+	for _, t := range tools {
+		if e.Offers(t) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// Decide decides a call. It never fails: what it cannot judge is denied,
+// with the reason. A tool the engine does not offer is denied whatever
+// its input.
+func (e *Engine) Decide(c Call) Decision {
+	l, err := e.current()
+	if err != nil {
+		return Decision{Verdict: Deny, Reason: err.Error(), Hint: "fix the policy file"}
+	}
+	if !filepath.IsAbs(c.Cwd) {
+		return Decision{Verdict: Deny, Reason: fmt.Sprintf("the call's working directory %q is not an absolute path", c.Cwd)}
+	}
+	switch c.Kind {
+	case "", Shell, Read, List, Search, Write, Edit, Fetch, Tool:
+	default:
+		return Decision{Verdict: Deny, Reason: fmt.Sprintf("guard does not know calls of kind %q", c.Kind),
+			Hint: "give the call one of the kinds shell, read, list, search, write, edit, fetch or tool"}
+	}
+	if (c.Kind == "" || c.Kind == Tool) && c.Tool == "" {
+		return Decision{Verdict: Deny, Reason: "a call of kind tool names no tool"}
+	}
+	if !e.Offers(ToolSpec{Name: c.Tool, Kind: c.Kind}) {
+		what := c.Tool
+		if what == "" {
+			what = c.Kind
+		}
+		if e.readOnly || l.ReadOnly() {
+			return Decision{Verdict: Deny, Reason: fmt.Sprintf("read-only mode does not offer %s", what), Rule: "read-only",
+				Hint: "read, search and list files instead"}
+		}
+		return Decision{Verdict: Deny, Reason: fmt.Sprintf("the policy does not offer %s", what), Rule: "tools." + c.Tool}
+	}
+	call := e.base
+	call.Cwd = filepath.Clean(c.Cwd)
+	call.Project = setup.ProjectDir(e.env, call.Cwd)
+	call.Kind, call.Tool, call.Session = engine.Kind(c.Kind), c.Tool, c.Session
+	call.Input = engine.Input{Command: c.Command, Path: c.Path, Pattern: c.Pattern, URL: c.URL}
+	d := engine.DecideLayers(l, call)
+	out := Decision{Verdict: verdictOf(d.Verdict), Reason: oneLine(d.Reason()), Hint: oneLine(d.Hint()), Rule: d.Deciding().Rule}
+	if d.Rewrite != nil {
+		out.Rewrite = d.Rewrite.Command
+	}
+	if out.Verdict == Allow {
+		out.Hint = ""
+	}
+	return out
+}
+
+// verdictOf maps the engine's verdicts onto the API's: the session tier,
+// which needs the user's approval once, is an ask.
+func verdictOf(v engine.Verdict) Verdict {
+	switch v {
+	case engine.Allow:
+		return Allow
+	case engine.Deny:
+		return Deny
+	}
+	return Ask
+}
+
+func cmpOr(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// oneLine flattens a message for one line.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
