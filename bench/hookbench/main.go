@@ -42,6 +42,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"cmp"
 	"context"
@@ -114,13 +115,14 @@ func run() int {
 	n := flag.Int("n", 200, "runs of each binary per input")
 	worstN := flag.Int("worst-n", 20, "runs of each binary for the worst-case input; 0 skips it")
 	rounds := flag.Int("concurrent-rounds", 5, fmt.Sprintf("rounds of %d processes started at once, of each binary; 0 skips them", concurrentProcs))
+	serveN := flag.Int("serve-n", 200, "calls per input through one guard serve, against a guard hook per call; 0 skips them")
 	asJSON := flag.Bool("json", false, "print the results as JSON")
 	flag.Parse()
-	if *n < 1 || *worstN < 0 || *rounds < 0 || flag.NArg() > 0 {
+	if *n < 1 || *worstN < 0 || *rounds < 0 || *serveN < 0 || flag.NArg() > 0 {
 		flag.Usage()
 		return 2
 	}
-	if err := bench(*n, *worstN, *rounds, *asJSON, os.Stdout); err != nil {
+	if err := bench(*n, *worstN, *rounds, *serveN, *asJSON, os.Stdout); err != nil {
 		fmt.Fprintf(os.Stderr, "hookbench: %v\n", err)
 		return 1
 	}
@@ -195,9 +197,26 @@ type report struct {
 	LoadAfter  string            `json:"load_after,omitempty"`
 	Results    []result          `json:"results"`
 	Concurrent *concurrentResult `json:"concurrent,omitempty"` // nil with -concurrent-rounds 0
+	Serve      []serveResult     `json:"serve,omitempty"`      // nil with -serve-n 0
 }
 
-func bench(n, worstN, rounds int, asJSON bool, w io.Writer) error {
+// serveResult compares one guard serve process deciding a stream of calls
+// with a guard hook process per call, for one input.
+type serveResult struct {
+	Input string `json:"input"`
+	Calls int    `json:"calls"`
+	// Hook is the wall time of a guard hook process per call; Serve the
+	// round trip of one call through a running guard serve (write the
+	// line, read the answer), the two interleaved.
+	Hook  stats   `json:"hook"`
+	Serve stats   `json:"serve"`
+	Ratio float64 `json:"ratio_of_medians"` // hook over serve
+	// PipelinedPerSec is serve's throughput with every call written at
+	// once, in calls per second.
+	PipelinedPerSec float64 `json:"pipelined_per_sec"`
+}
+
+func bench(n, worstN, rounds, serveN int, asJSON bool, w io.Writer) error {
 	root, err := moduleRoot()
 	if err != nil {
 		return err
@@ -249,6 +268,16 @@ func bench(n, worstN, rounds int, asJSON bool, w io.Writer) error {
 		typical := inputs[0]
 		if rep.Concurrent, err = concurrently(typical, rounds, project, guard, baseline, env, tmp); err != nil {
 			return fmt.Errorf("input %q, concurrent: %v", typical.name, err)
+		}
+	}
+	if serveN > 0 {
+		for _, in := range inputs[:4] { // the worst case is one call's bound, not a stream's
+			in.runs = serveN
+			r, err := serveStream(in, project, guard, env, tmp)
+			if err != nil {
+				return fmt.Errorf("input %q, serve: %v", in.name, err)
+			}
+			rep.Serve = append(rep.Serve, r)
 		}
 	}
 	rep.LoadAfter = loadAverage()
@@ -710,6 +739,112 @@ func concurrentSummary(lat, walls []time.Duration) concurrentStats {
 		RoundMedianNs: int64(rank(walls, 0.5)), RoundMaxNs: int64(walls[len(walls)-1])}
 }
 
+// serveCall is one call of the guard serve protocol.
+func serveCall(id int, cwd, command string) ([]byte, error) {
+	data, err := json.Marshal(map[string]any{"id": id, "kind": "shell", "input": map[string]any{"command": command}, "cwd": cwd})
+	return append(data, '\n'), err
+}
+
+// serveStream times in.runs calls of in through one guard serve process,
+// one at a time, against a guard hook process per call, interleaved; then
+// in.runs calls written at once. Each answer is checked against the
+// verdict the input wants.
+func serveStream(in input, project, guard string, env []string, tmp string) (serveResult, error) {
+	name, _, err := writeInput(in, project, tmp)
+	if err != nil {
+		return serveResult{}, err
+	}
+	stdin, err := os.Open(name)
+	if err != nil {
+		return serveResult{}, err
+	}
+	defer stdin.Close()
+	cmd := exec.Command(guard, "serve")
+	cmd.Env, cmd.Stderr = env, os.Stderr
+	w, err := cmd.StdinPipe()
+	if err != nil {
+		return serveResult{}, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return serveResult{}, err
+	}
+	if err := cmd.Start(); err != nil {
+		return serveResult{}, err
+	}
+	defer cmd.Wait()
+	defer w.Close()
+	answers := bufio.NewReaderSize(out, 1<<20)
+	want := `"decision":"` + in.want + `"`
+	call := func(id int) error {
+		line, err := serveCall(id, project, in.command)
+		if err != nil {
+			return err
+		}
+		if _, err := w.Write(line); err != nil {
+			return err
+		}
+		ans, err := answers.ReadString('\n')
+		if err != nil {
+			return fmt.Errorf("guard serve: %v", err)
+		}
+		if !strings.Contains(ans, fmt.Sprintf(`{"id":%d,`, id)) || !strings.Contains(ans, want) {
+			return fmt.Errorf("guard serve answered %q, want %s", clip(ans), want)
+		}
+		return nil
+	}
+	for i := range warmup {
+		if err := call(-1 - i); err != nil {
+			return serveResult{}, err
+		}
+	}
+	var hook, served []time.Duration
+	for i := range in.runs {
+		o, err := runOnce(guard, []string{"hook"}, stdin, env)
+		if err != nil {
+			return serveResult{}, err
+		}
+		if _, err := checkGuard(in, o); err != nil {
+			return serveResult{}, fmt.Errorf("guard hook: %v", err)
+		}
+		hook = append(hook, o.wall)
+		start := time.Now()
+		if err := call(i); err != nil {
+			return serveResult{}, err
+		}
+		served = append(served, time.Since(start))
+	}
+	// Pipelined: every call written at once, the answers read as they come.
+	var batch []byte
+	for i := range in.runs {
+		line, err := serveCall(in.runs+i, project, in.command)
+		if err != nil {
+			return serveResult{}, err
+		}
+		batch = append(batch, line...)
+	}
+	start := time.Now()
+	errc := make(chan error, 1)
+	go func() { _, err := w.Write(batch); errc <- err }()
+	for range in.runs {
+		ans, err := answers.ReadString('\n')
+		if err != nil {
+			return serveResult{}, fmt.Errorf("guard serve: %v", err)
+		}
+		if !strings.Contains(ans, want) {
+			return serveResult{}, fmt.Errorf("guard serve answered %q, want %s", clip(ans), want)
+		}
+	}
+	elapsed := time.Since(start)
+	if err := <-errc; err != nil {
+		return serveResult{}, err
+	}
+	r := serveResult{Input: in.name, Calls: in.runs, Hook: summarize(hook), Serve: summarize(served),
+		PipelinedPerSec: float64(in.runs) / elapsed.Seconds()}
+	r.Ratio = float64(r.Hook.MedianNs) / float64(max(r.Serve.MedianNs, 1))
+	return r, nil
+}
+
 func printTable(w io.Writer, rep report) {
 	fmt.Fprintf(w, "guard hook vs baseline (%s %s/%s, %d CPUs", rep.GoVersion, rep.GOOS, rep.GOARCH, rep.CPUs)
 	if rep.LoadBefore != "" {
@@ -743,7 +878,17 @@ func printTable(w io.Writer, rep report) {
 		}
 		fmt.Fprintf(w, "| guard / baseline | | %.2fx | %.2fx | | %.2fx | |\n", c.RatioP50, c.RatioP99, c.RatioRound)
 	}
+	if len(rep.Serve) > 0 {
+		fmt.Fprintf(w, "\nguard serve: one process, calls one at a time, against a guard hook process per call, interleaved\n\n")
+		fmt.Fprintln(w, "| input | calls | guard hook per call | guard serve per call | hook / serve | serve p90 | serve pipelined |")
+		fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|")
+		for _, r := range rep.Serve {
+			fmt.Fprintf(w, "| %s | %d | %s | %s | %.0fx | %s | %.0f calls/s |\n", r.Input, r.Calls, ms(r.Hook.MedianNs), us(r.Serve.MedianNs), r.Ratio, us(r.Serve.P90Ns), r.PipelinedPerSec)
+		}
+	}
 }
+
+func us(ns int64) string { return fmt.Sprintf("%.1f µs", float64(ns)/1e3) }
 
 func rss(s stats) string {
 	m := fmt.Sprintf("%.1f MiB", float64(s.PeakRSSKB)/1024)

@@ -43,7 +43,7 @@ func main() {
 
 func report(w io.Writer, hookRuns, rounds, count, oracleN int) error {
 	fmt.Fprintf(os.Stderr, "report: hookbench...\n")
-	hookArgs := []string{"./bench/hookbench", "-n", strconv.Itoa(hookRuns), "-concurrent-rounds", strconv.Itoa(rounds)}
+	hookArgs := []string{"./bench/hookbench", "-n", strconv.Itoa(hookRuns), "-concurrent-rounds", strconv.Itoa(rounds), "-serve-n", strconv.Itoa(hookRuns)}
 	hook, err := hookbench(hookArgs)
 	if err != nil {
 		return err
@@ -52,7 +52,7 @@ func report(w io.Writer, hookRuns, rounds, count, oracleN int) error {
 	benches, err := goBench(count,
 		[]string{"-bench", "BenchmarkParse", "./shellparse"},
 		[]string{"-bench", "BenchmarkDecide|BenchmarkCompileDefault", "./engine", "./policy"},
-		[]string{"-bench", "BenchmarkHook", "./cmd/guard"},
+		[]string{"-bench", "BenchmarkHook|BenchmarkServe", "./cmd/guard"},
 	)
 	if err != nil {
 		return err
@@ -92,7 +92,7 @@ func report(w io.Writer, hookRuns, rounds, count, oracleN int) error {
 	}
 
 	fmt.Fprintf(w, "\n## Other benchmarks\n\n")
-	fmt.Fprintf(w, "`go test -run=- -bench=. -benchmem -count=%d` in shellparse, rules (Decide, CompileDefault) and cmd/guard (Hook: the whole hook in a warm process).\n\n", count)
+	fmt.Fprintf(w, "`go test -run=- -bench=. -benchmem -count=%d` in shellparse, rules (Decide, CompileDefault) and cmd/guard (Hook: the whole hook in a warm process; Serve: one call through guard serve's stream, warm).\n\n", count)
 	fmt.Fprintln(w, "| benchmark | time | memory | allocations |")
 	fmt.Fprintln(w, "|---|---:|---:|---:|")
 	for _, b := range benches {
@@ -127,6 +127,7 @@ func writeHook(w io.Writer, hook *hookReport, command string) {
 	}
 	fmt.Fprintf(w, "\nPeak RSS is the largest Maxrss of five runs; a baseline figure at the floor a child can report on Linux is an upper bound.\n\n")
 
+	writeServe(w, hook, command)
 	c := hook.Concurrent
 	if c == nil {
 		return
@@ -146,6 +147,22 @@ func writeHook(w io.Writer, hook *hookReport, command string) {
 			ms(p.s.P50Ns), ms(p.s.P99Ns), ms(p.s.MaxNs), ms(p.s.RoundMedianNs), ms(p.s.RoundMaxNs))
 	}
 	fmt.Fprintf(w, "| guard / baseline | | %.2fx | %.2fx | | %.2fx | |\n\n", c.RatioP50, c.RatioP99, c.RatioRound)
+}
+
+// writeServe writes the section of guard serve's figures, if hookbench
+// measured them.
+func writeServe(w io.Writer, hook *hookReport, command string) {
+	if len(hook.Serve) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "## A stream: `guard serve` against a `guard hook` process per call\n\n")
+	fmt.Fprintf(w, "`%s`: one guard serve process decides the calls one at a time (a line written,\nits answer read), interleaved with a guard hook process per call; then all the calls are written at once.\n\n", command)
+	fmt.Fprintln(w, "| input | calls | guard hook per call | guard serve per call | hook / serve | serve p90 | serve, calls written at once |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|")
+	for _, r := range hook.Serve {
+		fmt.Fprintf(w, "| %s | %d | %s | %s | %.0fx | %s | %.0f calls/s |\n", r.Input, r.Calls, ms(r.Hook.MedianNs), dur(float64(r.Serve.MedianNs)), r.Ratio, dur(float64(r.Serve.P90Ns)), r.PipelinedPerSec)
+	}
+	fmt.Fprintln(w)
 }
 
 // hookReport is the part of hookbench's -json output the report uses.
@@ -169,6 +186,14 @@ type hookReport struct {
 		RatioP99   float64         `json:"ratio_of_p99"`
 		RatioRound float64         `json:"ratio_of_round_medians"`
 	} `json:"concurrent"` // nil with -concurrent-rounds 0
+	Serve []struct {
+		Input           string  `json:"input"`
+		Calls           int     `json:"calls"`
+		Hook            stats   `json:"hook"`
+		Serve           stats   `json:"serve"`
+		Ratio           float64 `json:"ratio_of_medians"`
+		PipelinedPerSec float64 `json:"pipelined_per_sec"`
+	} `json:"serve"` // nil with -serve-n 0
 }
 
 type concurrentStats struct {

@@ -59,3 +59,25 @@ func TestWriteHook(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteServe renders hookbench's serve figures, and nothing without
+// them.
+func TestWriteServe(t *testing.T) {
+	const serve = `{"serve": [{"input": "typical", "calls": 200, "ratio_of_medians": 9.5,
+		"hook": {"median_ns": 3800000, "p90_ns": 4000000}, "serve": {"median_ns": 400000, "p90_ns": 530000}, "pipelined_per_sec": 6047.4}]}`
+	var h hookReport
+	if err := json.Unmarshal([]byte(serve), &h); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	writeServe(&b, &h, "go run ./bench/hookbench")
+	const row = "| typical | 200 | 3.80 ms | 400.0 µs | 10x | 530.0 µs | 6047 calls/s |\n"
+	if got := b.String(); !strings.HasPrefix(got, "## A stream: `guard serve`") || !strings.Contains(got, row) {
+		t.Errorf("serve section:\n%s\nwant the row %q", got, row)
+	}
+	b.Reset()
+	writeServe(&b, &hookReport{}, "x")
+	if b.Len() != 0 {
+		t.Errorf("a serve section without figures: %q", b.String())
+	}
+}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"guard"
 )
 
 // BenchmarkHook runs guard hook in process, warm: reading the call,
@@ -24,6 +26,25 @@ func BenchmarkHook(b *testing.B) {
 		out.Reset()
 		err := run(context.Background(), []string{"hook"}, stdio{in: bytes.NewReader(in), out: &out, err: io.Discard, start: time.Now()}, env)
 		if err != nil || !strings.Contains(out.String(), `"permissionDecision":"allow"`) {
+			b.Fatalf("err %v, output %q", err, out.String())
+		}
+	}
+}
+
+// BenchmarkServe decides the call of BenchmarkHook through guard serve's
+// stream, in process and warm: a line in, an answer out.
+func BenchmarkServe(b *testing.B) {
+	line := []byte(`{"id":"1","kind":"shell","input":{"command":"git -C sub log --oneline -5 | grep -v foo && cargo test --release -- --nocapture; ls -la | wc -l"},"cwd":"/nonexistent/project"}` + "\n")
+	opts := guard.Options{Env: func(string) string { return "" }}
+	e, err := guard.Load(opts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var out bytes.Buffer
+	b.ReportAllocs()
+	for b.Loop() {
+		out.Reset()
+		if err := serve(context.Background(), bytes.NewReader(line), &out, e, opts); err != nil || !strings.Contains(out.String(), `"decision":"allow"`) {
 			b.Fatalf("err %v, output %q", err, out.String())
 		}
 	}
