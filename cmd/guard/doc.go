@@ -9,11 +9,16 @@
 //
 // # Usage
 //
-//	guard hook [--config FILE] [--read-only] [--shell bash|zsh|auto] [--deadline DURATION]
+//	guard hook [--agent NAME|auto] [--config FILE] [--read-only] [--shell bash|zsh|auto] [--ask ask|deny] [--deadline DURATION]
 //	guard check [--json] [--show-policy] [--read-only] [--shell bash|zsh|auto] [--config FILE] [--cwd DIR] [--tool NAME --input JSON] [--] 'COMMAND'
 //	guard test [--config FILE] [-v] FILES...
 //	guard flags --agent claude [--config FILE] [--read-only]
 //	guard run [--read-only] [--config FILE] [--cwd DIR] [--profile NAME] [--explain] -- PROGRAM ARGS...
+//	guard serve [--read-only] [--config FILE] [--shell bash|zsh]
+//	guard init [--agent NAME] [--scope project|user] [--dry-run] [--cwd DIR] [--binary PATH]
+//	guard doctor [--agent NAME] [--cwd DIR] [--heartbeat]
+//	guard grants list [--session ID] [--json] | revoke ID | --session ID | --all
+//	guard log [--session ID] [--tool NAME] [--decision D] [--json] | guard log verify
 //	guard version
 //
 // guard hook reads one PreToolUse call from stdin. It uses the tool_name,
@@ -38,6 +43,18 @@
 // the work, and the most expensive call they allow takes well under a
 // second on a loaded machine. Keep it below the agent's own hook timeout,
 // which lets the call run when it passes.
+//
+// guard serve decides a stream of calls for an agent harness: one JSON
+// object a line on stdin ({"id", "kind", "input", "cwd", "session"}), one
+// answer a line on stdout ({"id", "decision", "reason", "hint", "rule",
+// "rewrite"}), in order. A line it cannot judge gets a deny saying why, and
+// the stream goes on; the policy file is loaded again when it changes.
+//
+// guard init registers guard as an agent's hook so that a failing hook
+// blocks, merging into the agent's settings; guard doctor proves the
+// installation: the registration, the binary, the policy, canaries through
+// the agent's protocol, and with --heartbeat a call through the agent
+// itself, run headless once.
 //
 // guard flags prints the Claude Code flags (--permission-mode,
 // --allowedTools, --disallowedTools) that match the policy.
