@@ -32,7 +32,7 @@ func Decide(p *policy.Policy, call Call) Decision {
 		for i := range out.Leaves {
 			if l := &out.Leaves[i]; l.Verdict == policy.Ask {
 				l.Verdict = policy.Deny
-				l.Why = "read-only mode: " + l.Why
+				l.Why = "read-only mode refuses what it would ask: " + l.Why
 			}
 		}
 	}

@@ -219,6 +219,9 @@ func (m *matcher) match(n *policy.Rule, args []shellparse.Word) result {
 			}
 		}
 	}
+	if n.Script == "sed" {
+		operands = m.sed(n, present, values, operands, &r)
+	}
 	if n.PathMode != "" {
 		for i, o := range operands {
 			acc := readAccess

@@ -26,7 +26,7 @@ func (d *decider) grantSession() {
 		}
 		l.Verdict = policy.Ask
 		switch {
-		case l.Scope == nil:
+		case l.Scope == nil && !d.readOnly():
 			l.Why += "; it cannot be granted for the session, so it asks each time"
 		case d.call.Grants != nil && d.call.Session != "":
 			if id := d.call.Grants.Granted(d.call.Session, *l.Scope); id != "" {
@@ -34,7 +34,7 @@ func (d *decider) grantSession() {
 				l.Why = fmt.Sprintf("%s: granted for this session (grant %s, %s)", l.Text, id, l.Scope)
 			}
 		}
-		if l.Verdict == policy.Ask && l.Scope != nil {
+		if l.Verdict == policy.Ask && l.Scope != nil && !d.readOnly() {
 			l.Why += fmt.Sprintf("; once approved, the session is granted %s", l.Scope)
 		}
 	}

@@ -159,7 +159,7 @@ var defaultPolicyFile = policyFile{
 }
 
 // defaultCommandNames lists the programs that have rules, sorted.
-var defaultCommandNames = []string{"[", "at", "awk", "base64", "basename", "bash", "builtin", "bun", "cargo", "cat", "cd", "chmod", "cksum", "column", "comm", "command", "cp", "crontab", "curl", "cut", "dash", "date", "dd", "diff", "dig", "dirname", "doas", "du", "echo", "egrep", "env", "expand", "false", "fgrep", "file", "find", "fish", "fold", "ftp", "gawk", "git", "go", "gofmt", "golangci-lint", "grep", "halt", "head", "host", "hostname", "id", "init", "join", "jq", "just", "ksh", "ln", "ls", "lua", "make", "mawk", "md5sum", "mkdir", "mke2fs", "mkfs", "mkfs.*", "mv", "mypy", "nawk", "nc", "ncat", "netcat", "nice", "nl", "node", "nohup", "npm", "nproc", "nslookup", "od", "openssl", "paste", "perl", "php", "ping", "pnpm", "poweroff", "powershell", "printf", "pwd", "pwsh", "pytest", "python", "python3", "readlink", "realpath", "reboot", "rev", "rg", "rm", "rmdir", "rsync", "ruby", "ruff", "scp", "seq", "sftp", "sh", "sha1sum", "sha256sum", "sha512sum", "shred", "shutdown", "sleep", "socat", "sort", "ssh", "stat", "stdbuf", "su", "sudo", "systemctl", "tac", "tail", "tee", "telinit", "telnet", "test", "time", "timeout", "touch", "tr", "tree", "true", "type", "uname", "uniq", "uv", "watch", "wc", "wget", "which", "whoami", "xargs", "xxd", "yarn", "zsh"}
+var defaultCommandNames = []string{"[", "at", "awk", "base64", "basename", "bash", "builtin", "bun", "cargo", "cat", "cd", "chmod", "cksum", "column", "comm", "command", "cp", "crontab", "curl", "cut", "dash", "date", "dd", "diff", "dig", "dirname", "doas", "du", "echo", "egrep", "env", "expand", "false", "fgrep", "file", "find", "fish", "fold", "ftp", "gawk", "git", "go", "gofmt", "golangci-lint", "grep", "halt", "head", "host", "hostname", "id", "init", "join", "jq", "just", "ksh", "ln", "ls", "lua", "make", "mawk", "md5sum", "mkdir", "mke2fs", "mkfs", "mkfs.*", "mv", "mypy", "nawk", "nc", "ncat", "netcat", "nice", "nl", "node", "nohup", "npm", "nproc", "nslookup", "od", "openssl", "paste", "perl", "php", "ping", "pnpm", "poweroff", "powershell", "printf", "pwd", "pwsh", "pytest", "python", "python3", "readlink", "realpath", "reboot", "rev", "rg", "rm", "rmdir", "rsync", "ruby", "ruff", "scp", "sed", "seq", "sftp", "sh", "sha1sum", "sha256sum", "sha512sum", "shred", "shutdown", "sleep", "socat", "sort", "ssh", "stat", "stdbuf", "su", "sudo", "systemctl", "tac", "tail", "tee", "telinit", "telnet", "test", "time", "timeout", "touch", "tr", "tree", "true", "type", "uname", "uniq", "uv", "watch", "wc", "wget", "which", "whoami", "xargs", "xxd", "yarn", "zsh"}
 
 // defaultCommand returns the rule for a program.
 func defaultCommand(name string) (ruleFile, bool) {
@@ -2185,6 +2185,49 @@ func defaultCommand(name string) (ruleFile, bool) {
 			Verdict: "deny",
 			Reason:  "it can send data over the network",
 		}, true
+	case "sed":
+		return ruleFile{
+			Verdict: "allow",
+			Flags:   []string{"-n", "--quiet", "--silent", "-E", "-r", "--regexp-extended", "-s", "--separate", "-u", "--unbuffered", "-z", "--null-data", "--posix", "--debug", "-b", "--binary", "--sandbox", "--version", "--help"},
+			Options: map[string]valueSpec{
+				"--expression": valueSpec{
+					Type: "any",
+				},
+				"--file": valueSpec{
+					Type: "any",
+				},
+				"--in-place": valueSpec{
+					Type: "any?",
+				},
+				"--line-length": valueSpec{
+					Type: "int",
+				},
+				"-e": valueSpec{
+					Type: "any",
+				},
+				"-f": valueSpec{
+					Type: "any",
+				},
+				"-i": valueSpec{
+					Type: "any?",
+				},
+				"-l": valueSpec{
+					Type: "int",
+				},
+			},
+			Session: []escalationFile{escalationFile{
+				Flags:  []string{"-i", "--in-place"},
+				Reason: "it changes the files in place",
+			}},
+			ReadOnly: true,
+			Paths:    "read",
+			Script:   "sed",
+			Examples: examplesFile{
+				Allow: []string{"sed -n '10,20p' main.go", "sed 's/foo/bar/g' notes.txt", "sed -e 's/a/b/' -e '/^#/d' f.txt", "sed -n '/start/,/end/p' log.txt", "sed -E 's/([a-z]+)=/\\1: /' conf.ini", "git log | sed 's/^/> /'"},
+				Ask:   []string{"sed -n 'w out.txt' f.txt", "sed 'r /etc/passwd' f.txt", "sed -f script.sed f.txt", "sed -i 's/old/new/' src/main.go", "sed -i.bak 's/a/b/' src/a.txt"},
+				Deny:  []string{"sed '1e touch pwned' f.txt", "sed 's/x/id/e' f.txt", "sed -i 's/a/b/' ~/.bashrc", "sed -n p ~/.ssh/id_rsa"},
+			},
+		}, true
 	case "seq":
 		return ruleFile{
 			Verdict: "allow",
@@ -2862,13 +2905,13 @@ func defaultCommand(name string) (ruleFile, bool) {
 func defaultExampleLine(key string) int {
 	switch key {
 	case "command\x00[\x00examples":
-		return 1017
+		return 1036
 	case "command\x00awk\x00examples":
-		return 1721
+		return 1740
 	case "command\x00bash\x00examples":
-		return 1410
+		return 1429
 	case "command\x00bun\x00examples":
-		return 1936
+		return 1955
 	case "command\x00cargo\x00examples":
 		return 613
 	case "command\x00cargo\x00sub\x00build\x00examples":
@@ -2880,33 +2923,33 @@ func defaultExampleLine(key string) int {
 	case "command\x00cargo\x00sub\x00fmt\x00examples":
 		return 682
 	case "command\x00cargo\x00sub\x00run\x00examples":
-		return 1905
+		return 1924
 	case "command\x00cargo\x00sub\x00test\x00examples":
 		return 649
 	case "command\x00cat\x00examples":
 		return 739
 	case "command\x00cd\x00examples":
-		return 1323
+		return 1342
 	case "command\x00chmod\x00examples":
-		return 1626
+		return 1645
 	case "command\x00command\x00examples":
-		return 1378
+		return 1397
 	case "command\x00cp\x00examples":
-		return 1606
+		return 1625
 	case "command\x00cut\x00examples":
 		return 918
 	case "command\x00date\x00examples":
-		return 1280
+		return 1299
 	case "command\x00diff\x00examples":
 		return 950
 	case "command\x00du\x00examples":
-		return 1080
+		return 1099
 	case "command\x00echo\x00examples":
-		return 981
+		return 1000
 	case "command\x00env\x00examples":
-		return 1371
+		return 1390
 	case "command\x00file\x00examples":
-		return 1051
+		return 1070
 	case "command\x00find\x00examples":
 		return 881
 	case "command\x00git\x00examples":
@@ -2978,9 +3021,9 @@ func defaultExampleLine(key string) int {
 	case "command\x00gofmt\x00examples":
 		return 595
 	case "command\x00golangci-lint\x00examples":
-		return 1865
+		return 1884
 	case "command\x00golangci-lint\x00sub\x00run\x00examples":
-		return 1872
+		return 1891
 	case "command\x00grep\x00examples":
 		return 794
 	case "command\x00head\x00examples":
@@ -2988,95 +3031,97 @@ func defaultExampleLine(key string) int {
 	case "command\x00jq\x00examples":
 		return 974
 	case "command\x00just\x00examples":
-		return 1960
+		return 1979
 	case "command\x00ln\x00examples":
-		return 1613
+		return 1632
 	case "command\x00ls\x00examples":
 		return 731
 	case "command\x00make\x00examples":
-		return 1878
+		return 1897
 	case "command\x00md5sum\x00examples":
-		return 1236
+		return 1255
 	case "command\x00mkdir\x00examples":
-		return 1591
+		return 1610
 	case "command\x00mkfs.*\x00examples":
-		return 1644
+		return 1663
 	case "command\x00mv\x00examples":
-		return 1598
+		return 1617
 	case "command\x00mypy\x00examples":
-		return 1862
+		return 1881
 	case "command\x00nice\x00examples":
-		return 1341
+		return 1360
 	case "command\x00node\x00examples":
-		return 1687
+		return 1706
 	case "command\x00npm\x00examples":
-		return 1747
+		return 1766
 	case "command\x00npm\x00sub\x00run\x00examples":
-		return 1760
+		return 1779
 	case "command\x00npm\x00sub\x00test\x00examples":
-		return 1752
+		return 1771
 	case "command\x00perl\x00examples":
-		return 1695
+		return 1714
 	case "command\x00pnpm\x00examples":
-		return 1780
+		return 1799
 	case "command\x00printf\x00examples":
-		return 987
+		return 1006
 	case "command\x00pytest\x00examples":
-		return 1839
+		return 1858
 	case "command\x00python\x00examples":
-		return 1673
+		return 1692
 	case "command\x00python3\x00examples":
-		return 1679
+		return 1698
 	case "command\x00rg\x00examples":
 		return 851
 	case "command\x00rm\x00examples":
-		return 1569
+		return 1588
 	case "command\x00ruff\x00examples":
-		return 1842
+		return 1861
 	case "command\x00ruff\x00sub\x00check\x00examples":
-		return 1849
+		return 1868
 	case "command\x00ruff\x00sub\x00format\x00examples":
-		return 1855
+		return 1874
+	case "command\x00sed\x00examples":
+		return 993
 	case "command\x00sh\x00examples":
-		return 1417
+		return 1436
 	case "command\x00sort\x00examples":
 		return 900
 	case "command\x00stat\x00examples":
-		return 1060
+		return 1079
 	case "command\x00systemctl\x00examples":
-		return 1631
+		return 1650
 	case "command\x00tail\x00examples":
 		return 759
 	case "command\x00tee\x00examples":
-		return 1619
+		return 1638
 	case "command\x00test\x00examples":
-		return 1010
+		return 1029
 	case "command\x00timeout\x00examples":
-		return 1333
+		return 1352
 	case "command\x00touch\x00examples":
-		return 1584
+		return 1603
 	case "command\x00tr\x00examples":
 		return 925
 	case "command\x00tree\x00examples":
-		return 1102
+		return 1121
 	case "command\x00type\x00examples":
-		return 1029
+		return 1048
 	case "command\x00uniq\x00examples":
 		return 909
 	case "command\x00uv\x00examples":
-		return 1912
+		return 1931
 	case "command\x00uv\x00sub\x00run\x00examples":
-		return 1915
+		return 1934
 	case "command\x00wc\x00examples":
 		return 769
 	case "command\x00which\x00examples":
-		return 1023
+		return 1042
 	case "command\x00xargs\x00examples":
-		return 1399
+		return 1418
 	case "command\x00xxd\x00examples":
-		return 1219
+		return 1238
 	case "command\x00yarn\x00examples":
-		return 1804
+		return 1823
 	}
 	return 0
 }

@@ -217,6 +217,9 @@ type ruleFile struct {
 	WritesCwd   bool                 `toml:"writes_cwd"`
 	Config      string               `toml:"config"`
 	RevPaths    bool                 `toml:"revpaths"`
+	// Script names the language of the program the command runs, which
+	// guard reads itself: "sed" (its -e scripts, else its first operand).
+	Script string `toml:"script"`
 	// Recursive readers: the command reads every file under its directory
 	// operands, or under its working directory without one.
 	Recursive     bool         `toml:"recursive"`      // always

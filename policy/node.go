@@ -31,6 +31,7 @@ type Rule struct {
 	WritesCwd    bool     // without an output option it writes a file named after its operand into its working directory (go build)
 	Config       string   // "git" or "go": the configuration it reads where it runs (the repository, go.mod's toolchain), which guard checks
 	RevPaths     bool     // its operands are revisions, REV:PATH and paths whose contents git prints from its object store
+	Script       string   // "sed": the program it runs (its -e scripts, else its first operand) is read by guard, and allowed only when it only reads its input and prints
 	Recursive    *recursion
 	OptionsFirst bool // options end at the first operand (xxd, POSIX getopt)
 	Escalations  []*escalation
@@ -117,7 +118,7 @@ func (c *compiler) compileNode(p *Policy, id string, parent *Rule, rf *ruleFile,
 		}
 		rf = merged
 	}
-	n := &Rule{ID: id, Options: make(map[string]*Option, len(rf.Flags)+len(rf.Options)), reason: rf.Reason, Hint: rf.Hint, Globs: rf.Globs, WritesCwd: rf.WritesCwd, Config: rf.Config, RevPaths: rf.RevPaths, OptionsFirst: rf.OptionsFirst}
+	n := &Rule{ID: id, Options: make(map[string]*Option, len(rf.Flags)+len(rf.Options)), reason: rf.Reason, Hint: rf.Hint, Globs: rf.Globs, WritesCwd: rf.WritesCwd, Config: rf.Config, RevPaths: rf.RevPaths, OptionsFirst: rf.OptionsFirst, Script: rf.Script}
 	if rf.Recursive || len(rf.RecursiveWith) > 0 {
 		n.Recursive = &recursion{always: rf.Recursive, with: rf.RecursiveWith, HiddenWith: rf.HiddenWith, PatternFirst: rf.PatternFirst}
 	}
@@ -256,6 +257,9 @@ func (c *compiler) compileNode(p *Policy, id string, parent *Rule, rf *ruleFile,
 	n.ReadOnly = rf.ReadOnly || parent != nil && parent.ReadOnly && strings.HasSuffix(id, " --")
 	if rf.Config != "" && rf.Config != "git" && rf.Config != "go" {
 		return nil, errf(append(key, "config"), "config = %q: want git or go", rf.Config)
+	}
+	if rf.Script != "" && rf.Script != "sed" {
+		return nil, errf(append(key, "script"), "script = %q: want sed", rf.Script)
 	}
 	switch rf.Paths {
 	case "", "read", "write", "copy":
