@@ -91,6 +91,9 @@ func TestCursorCopilotAnswer(t *testing.T) {
 	shellPre := &Event{Name: "PreToolUse", Call: engine.Call{Tool: "Shell", Kind: engine.KindShell}, Raw: map[string]any{"command": "ls", "working_directory": "/p"}}
 	shellBefore := &Event{Name: "PreToolUse", Call: engine.Call{Tool: "Shell", Kind: engine.KindShell}}
 	bash := &Event{Name: "PreToolUse", Call: engine.Call{Tool: "bash", Kind: engine.KindShell}, Raw: map[string]any{"command": "ls"}}
+	pascalBash := &Event{Name: "PreToolUse", Call: engine.Call{Tool: "Bash"}, Raw: map[string]any{"command": "ls", "description": "d"}}
+	view := &Event{Name: "PreToolUse", Call: engine.Call{Tool: "view", Kind: engine.KindRead}, Raw: map[string]any{"path": "/p/a", "command": "x"}}
+	denyHint := &engine.Decision{Verdict: engine.Deny, Leaves: []engine.Leaf{{Verdict: engine.Deny, Kind: "command", Text: "rm -rf /", Rule: "rm", Why: "rm -rf deletes directories", Hint: "delete single files"}}}
 	for _, tc := range []struct {
 		name   string
 		agent  Adapter
@@ -106,8 +109,13 @@ func TestCursorCopilotAnswer(t *testing.T) {
 		{"cursor cannot rewrite beforeShellExecution", Cursor{}, shellBefore, rewrite, "", "cannot rewrite a command"},
 		{"copilot allow", Copilot{}, bash, allow, `{"permissionDecision":"allow","permissionDecisionReason":"guard (p): allowed: ls is allowed"}` + "\n", ""},
 		{"copilot ask", Copilot{}, bash, ask, `{"permissionDecision":"ask","permissionDecisionReason":"guard (p): needs approval: make needs approval (rule make)"}` + "\n", ""},
-		{"copilot deny", Copilot{}, bash, deny, "", "rm -rf deletes directories"},
+		// Copilot gives the model the reason of its deny answer, and none
+		// of exit 2's.
+		{"copilot deny", Copilot{}, bash, deny, `{"permissionDecision":"deny","permissionDecisionReason":"guard: denied: rm -rf deletes directories (rule rm, p)"}` + "\n", ""},
+		{"copilot deny with a hint", Copilot{}, bash, denyHint, `{"permissionDecision":"deny","permissionDecisionReason":"guard: denied: rm -rf deletes directories (rule rm, p)\nguard: hint: delete single files"}` + "\n", ""},
 		{"copilot rewrite", Copilot{}, bash, rewrite, `{"permissionDecision":"allow","permissionDecisionReason":"guard (p): allowed: ls is allowed","modifiedArgs":{"command":"'/g' 'run' -- bash -c 'ls'"}}` + "\n", ""},
+		{"copilot rewrite of Bash", Copilot{}, pascalBash, rewrite, `{"permissionDecision":"allow","permissionDecisionReason":"guard (p): allowed: ls is allowed","modifiedArgs":{"command":"'/g' 'run' -- bash -c 'ls'","description":"d"}}` + "\n", ""},
+		{"copilot cannot rewrite view", Copilot{}, view, rewrite, `{"permissionDecision":"deny","permissionDecisionReason":"guard: denied: guard cannot rewrite the input of tool view"}` + "\n", ""},
 	} {
 		a := tc.agent.Answer(tc.ev, tc.d, "p")
 		switch {

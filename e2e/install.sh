@@ -9,12 +9,16 @@
 #   Gemini CLI   $GUARD_E2E_CACHE/node_modules/@google/gemini-cli/bundle/gemini.js (run with node)
 #   Codex CLI    $GUARD_E2E_CACHE/node_modules/@openai/codex-linux-<arch>/vendor/<triple>/bin/codex
 #                (the platform package, about 400 MB)
+#   Copilot CLI  $GUARD_E2E_CACHE/node_modules/@github/copilot-linux-<arch>/copilot
+#                (the platform package, about 190 MB; the tests unpack its
+#                runtime, another 235 MB, into $GUARD_E2E_CACHE/copilot-runtime)
 # Name the agents to install only some of them: e2e/install.sh gemini codex.
 set -uo pipefail
 
 claude_version=2.1.332
 gemini_version=0.61.0
 codex_version=0.169.0
+copilot_version=1.0.102
 cache="${GUARD_E2E_CACHE:-$HOME/.cache/guard-e2e}"
 case "$(uname -m)" in
 	x86_64 | amd64) arch=x64 triple=x86_64-unknown-linux-musl ;;
@@ -24,6 +28,7 @@ esac
 claude_dir="$cache/node_modules/@anthropic-ai/claude-code-linux-$arch"
 gemini_dir="$cache/node_modules/@google/gemini-cli"
 codex_dir="$cache/node_modules/@openai/codex-linux-$arch"
+copilot_dir="$cache/node_modules/@github/copilot-linux-$arch"
 
 # has_version DIR VERSION: DIR/package.json says VERSION (the Codex platform
 # package is an alias of @openai/codex@VERSION-linux-<arch>).
@@ -36,6 +41,7 @@ installed() {
 	claude) [ -x "$claude_dir/claude" ] && has_version "$claude_dir" "$claude_version" ;;
 	gemini) [ -f "$gemini_dir/bundle/gemini.js" ] && has_version "$gemini_dir" "$gemini_version" ;;
 	codex) [ -x "$codex_dir/vendor/$triple/bin/codex" ] && has_version "$codex_dir" "$codex_version" ;;
+	copilot) [ -x "$copilot_dir/copilot" ] && has_version "$copilot_dir" "$copilot_version" ;;
 	esac
 }
 
@@ -44,6 +50,7 @@ package() {
 	claude) echo "@anthropic-ai/claude-code@$claude_version" ;;
 	gemini) echo "@google/gemini-cli@$gemini_version" ;;
 	codex) echo "@openai/codex@$codex_version" ;;
+	copilot) echo "@github/copilot@$copilot_version" ;;
 	esac
 }
 
@@ -52,16 +59,17 @@ where() {
 	claude) echo "$claude_dir/claude" ;;
 	gemini) echo "$gemini_dir/bundle/gemini.js" ;;
 	codex) echo "$codex_dir/vendor/$triple/bin/codex" ;;
+	copilot) echo "$copilot_dir/copilot" ;;
 	esac
 }
 
 agents=("$@")
-[ ${#agents[@]} -gt 0 ] || agents=(claude gemini codex)
+[ ${#agents[@]} -gt 0 ] || agents=(claude gemini codex copilot)
 failed=()
 for agent in "${agents[@]}"; do
 	case $agent in
-	claude | gemini | codex) ;;
-	*) echo "e2e/install.sh: unknown agent $agent (claude, gemini, codex)" >&2; failed+=("$agent"); continue ;;
+	claude | gemini | codex | copilot) ;;
+	*) echo "e2e/install.sh: unknown agent $agent (claude, gemini, codex, copilot)" >&2; failed+=("$agent"); continue ;;
 	esac
 	if installed "$agent"; then
 		echo "$(package "$agent") already in $(where "$agent")"
