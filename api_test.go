@@ -242,3 +242,51 @@ func TestAPIConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestAPIApprove: the user's approval of an ask grants the session tier
+// for that session, as far as the grant reaches, and nothing else.
+func TestAPIApprove(t *testing.T) {
+	dir, env := project(t)
+	if err := os.MkdirAll(filepath.Join(dir, "docs"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	e, err := guard.Load(guard.Options{Env: env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	write := func(session, path string) guard.Call {
+		return guard.Call{Kind: guard.Write, Tool: "write_file", Path: path, Cwd: dir, Session: session}
+	}
+	if d := e.Decide(write("s1", "src/b.go")); d.Verdict != guard.Ask {
+		t.Fatalf("a write before approval: %+v", d)
+	}
+	if d := e.Approve(write("s1", "src/b.go")); d.Verdict != guard.Allow {
+		t.Errorf("the approved write: %+v", d)
+	}
+	for _, tc := range []struct {
+		call guard.Call
+		want guard.Verdict
+	}{
+		{write("s1", "src/c.go"), guard.Allow},     // the directory's grant
+		{write("s1", "docs/readme.md"), guard.Ask}, // another directory
+		{write("s2", "src/c.go"), guard.Ask},       // another session
+		{write("", "src/c.go"), guard.Ask},         // no session
+		{write("s1", ".git/config"), guard.Deny},   // never granted
+		{write("s1", "src/../../x"), guard.Ask},    // outside the project: not the grant's
+	} {
+		if d := e.Decide(tc.call); d.Verdict != tc.want {
+			t.Errorf("%s %s: %+v, want %s", tc.call.Session, tc.call.Path, d, tc.want)
+		}
+	}
+	// What asks each time stays an ask, and a deny a deny.
+	push := guard.Call{Kind: guard.Shell, Command: "git push origin main", Cwd: dir, Session: "s1"}
+	if d := e.Approve(push); d.Verdict != guard.Ask {
+		t.Errorf("git push approved: %+v", d)
+	}
+	if d := e.Approve(guard.Call{Kind: guard.Shell, Command: "rm -rf src", Cwd: dir, Session: "s1"}); d.Verdict != guard.Deny {
+		t.Errorf("rm -rf approved: %+v", d)
+	}
+	if d := e.Approve(write("", "docs/a.md")); d.Verdict != guard.Ask {
+		t.Errorf("a write without a session approved: %+v", d)
+	}
+}

@@ -30,8 +30,11 @@
 //   - guard judges a call; the harness runs it. A harness that runs a
 //     command otherwise than guard parsed it (another shell, another
 //     working directory) runs what guard did not judge. Run shell commands
-//     with bash -c in the call's working directory, or run
+//     with bash -c in the call's working directory, in an environment
+//     without BASH_ENV and ENV (which make bash run a file first), or run
 //     [Decision.Rewrite] where guard gives one.
+//   - An ask is the harness's to put to its user. [Engine.Approve] records
+//     the user's yes, so that the session tier does not ask again.
 //   - The API has no stability promise before guard's first release.
 package guard
 
@@ -138,7 +141,8 @@ type Engine struct {
 	env      setup.Getenv
 	// base is the context every call starts from: the homes, guard's own
 	// directories, the agents' configuration paths, the locale.
-	base engine.Call
+	base   engine.Call
+	grants memGrants
 	// mu guards reloads of the policy file.
 	mu      sync.RWMutex
 	config  string
@@ -355,12 +359,76 @@ func (e *Engine) Decide(c Call) Decision {
 		}
 		return Decision{Verdict: Deny, Reason: fmt.Sprintf("the policy does not offer %s", what), Rule: "tools." + c.Tool}
 	}
+	d := e.decide(l, c)
+	return decisionOf(&d)
+}
+
+// decide decides a call with the engine's context and session grants.
+func (e *Engine) decide(l *policy.Layers, c Call) engine.Decision {
 	call := e.base
 	call.Cwd = filepath.Clean(c.Cwd)
 	call.Project = setup.ProjectDir(e.env, call.Cwd)
 	call.Kind, call.Tool, call.Session = engine.Kind(c.Kind), c.Tool, c.Session
 	call.Input = engine.Input{Command: c.Command, Path: c.Path, Pattern: c.Pattern, URL: c.URL}
-	d := engine.DecideLayers(l, call)
+	call.Grants = &e.grants
+	return engine.DecideLayers(l, call)
+}
+
+// Approve records that the harness's user approved a call that Decide
+// asked about, and returns the call's decision after that: the parts of
+// the session tier (an edit in a directory, git commit, a tool) are
+// granted for the rest of the call's session, so that Decide allows the
+// same kind of call from then on without asking, and the decision is
+// then an allow if nothing else in the call asks. A part that asks each
+// time stays an ask: the harness runs the call once on its user's word,
+// and asks again next time. Approve grants nothing to a call without a
+// session, nor to one that is denied; grants last as long as the engine.
+func (e *Engine) Approve(c Call) Decision {
+	l, err := e.current()
+	if err != nil || c.Session == "" || !filepath.IsAbs(c.Cwd) {
+		return e.Decide(c)
+	}
+	if first := e.Decide(c); first.Verdict != Ask {
+		return first
+	}
+	d := e.decide(l, c)
+	for _, leaf := range d.Leaves {
+		if leaf.Grantable() {
+			e.grants.add(c.Session, *leaf.Scope)
+		}
+	}
+	return e.Decide(c)
+}
+
+// memGrants are the session tier's grants of an engine, in memory.
+type memGrants struct {
+	mu sync.Mutex
+	m  map[string][]engine.Scope // by session
+}
+
+func (g *memGrants) add(session string, s engine.Scope) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.m == nil {
+		g.m = map[string][]engine.Scope{}
+	}
+	g.m[session] = append(g.m[session], s)
+}
+
+// Granted returns "mem" when a grant of the session covers s.
+func (g *memGrants) Granted(session string, s engine.Scope) string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for _, have := range g.m[session] {
+		if have.Covers(s) {
+			return "mem"
+		}
+	}
+	return ""
+}
+
+// decisionOf is the API's form of an engine decision.
+func decisionOf(d *engine.Decision) Decision {
 	out := Decision{Verdict: verdictOf(d.Verdict), Reason: oneLine(d.Reason()), Hint: oneLine(d.Hint()), Rule: d.Deciding().Rule}
 	if d.Rewrite != nil {
 		out.Rewrite = d.Rewrite.Command
