@@ -34,7 +34,9 @@ type Event struct {
 }
 
 // Answer is what guard hook writes and how it exits: Stdout and exit 0,
-// or a Denial (exit 2, the reason on stderr).
+// or a Denial (exit 2, the reason on stderr), or both, for an agent that
+// reads its deny's reason from stdout and blocks on exit 2 as well
+// (Copilot): Stdout, then the reason on stderr and exit 2.
 type Answer struct {
 	Stdout []byte
 	Deny   *Denial

@@ -67,6 +67,11 @@ func ClaudeInput(tool string, in map[string]any) (engine.Input, error) {
 		return s
 	}
 	if f, ok := claudeFields[tool]; ok {
+		if _, ok := in["paths"]; ok && f.path != "" {
+			// Not a field of Claude Code's tool: another agent's (Copilot's
+			// grep reads the directories it lists there).
+			return engine.Input{}, deny("the %s call names paths, which guard does not know for this tool: it cannot tell what the tool reads", tool)
+		}
 		var out engine.Input
 		if f.command != "" {
 			out.Command = str(f.command)
@@ -104,6 +109,17 @@ func (Claude) Decode(data []byte) (*Event, error) {
 	ev, err := decodeEvent(data, "Claude Code", claudeEvents)
 	if err != nil || ev.Name == "SessionEnd" {
 		return ev, err
+	}
+	if raw, _ := readObject(data); copilotShape(raw) {
+		// GitHub Copilot CLI runs Claude Code's hooks too, giving its own
+		// tools Claude Code's names and keeping their arguments (path,
+		// paths), which Claude Code's fields would miss.
+		if name, ok := copilotClaudeNames[ev.Call.Tool]; ok {
+			if ev.Call.Input, err = copilotInput(ev.Call.Tool, copilotTools[name], ev.Raw); err != nil {
+				return nil, err
+			}
+			return ev, nil
+		}
 	}
 	input, err := ClaudeInput(ev.Call.Tool, ev.Raw)
 	if err != nil {
@@ -192,6 +208,15 @@ func (Claude) ConfigPaths() []string {
 		"{project}/.claude/**", "{project}/.claude", "**/.claude/settings*.json",
 		"~/.claude/**", "{project}/.mcp.json", "~/.mcp.json", "~/.claude.json",
 	}
+}
+
+// copilotShape reports whether a PascalCase hook input is GitHub Copilot
+// CLI's: an ISO timestamp, which Claude Code does not send, and no
+// transcript_path, which it does.
+func copilotShape(raw map[string]any) bool {
+	_, timestamp := raw["timestamp"].(string)
+	_, transcript := raw["transcript_path"]
+	return timestamp && !transcript
 }
 
 func deny(format string, a ...any) *Denial {

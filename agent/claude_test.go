@@ -153,3 +153,31 @@ func TestClaudeAnswerShape(t *testing.T) {
 		}
 	}
 }
+
+// TestClaudeUnderCopilot: Copilot CLI runs Claude Code's hooks (guard
+// hook --agent claude from .claude/settings.json) with its own tools'
+// arguments under Claude Code's names. guard reads them as Copilot's:
+// a Glob of ~/.ssh given in paths is judged as that directory, not as the
+// project, and a Read's path is the file read.
+func TestClaudeUnderCopilot(t *testing.T) {
+	for _, tc := range []struct {
+		file string
+		want engine.Input
+	}{
+		{"copilot/claude-compatible/pretooluse-glob.json", engine.Input{Path: "/tmp/e2e/home/.ssh", Pattern: "**/*"}},
+		{"copilot/claude-compatible/pretooluse-read.json", engine.Input{Path: "/tmp/e2e/proj/hello.txt"}},
+	} {
+		ev, err := Claude{}.Decode(readGolden(t, tc.file))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.file, err)
+		}
+		if ev.Call.Input != tc.want {
+			t.Errorf("%s: input %+v, want %+v", tc.file, ev.Call.Input, tc.want)
+		}
+	}
+	// Claude Code's own Grep never has paths: another agent's field is
+	// refused, not ignored.
+	if _, err := ClaudeInput("Grep", map[string]any{"pattern": "x", "paths": []any{"/home/u/.ssh"}}); err == nil {
+		t.Error("a Grep with paths was read")
+	}
+}

@@ -239,7 +239,9 @@ func (Copilot) Answer(ev *Event, d *engine.Decision, where string) Answer {
 }
 
 // copilotDeny is Copilot's deny answer for a denial: "guard: denied: ",
-// the reason, and a "guard: hint: " line for each hint.
+// the reason, and a "guard: hint: " line for each hint, as JSON on
+// stdout, and exit 2 as well: Copilot shows the JSON's reason, and blocks
+// on exit 2 even where it could not read the JSON.
 func copilotDeny(dn *Denial) Answer {
 	msg := "guard: denied: " + oneLine(dn.Why)
 	for _, h := range dn.Hints {
@@ -251,7 +253,7 @@ func copilotDeny(dn *Denial) Answer {
 	if err != nil {
 		return Answer{Deny: dn}
 	}
-	return Answer{Stdout: append(data, '\n')}
+	return Answer{Stdout: append(data, '\n'), Deny: dn}
 }
 
 // ConfigPaths are Copilot's hooks, settings and instructions.

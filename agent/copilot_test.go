@@ -83,10 +83,13 @@ func TestCopilotDecodeGolden(t *testing.T) {
 
 // TestCopilotDefaultPolicy decides the golden inputs with the default
 // policy, as guard hook would, and checks the exact answer: exit 0 and
-// Copilot's answer, a deny too.
+// Copilot's answer, or for a deny Copilot's answer and exit 2.
 func TestCopilotDefaultPolicy(t *testing.T) {
 	answer := func(decision, reason string) string {
 		b, _ := json.Marshal(map[string]string{"permissionDecision": decision, "permissionDecisionReason": reason})
+		if decision == "deny" {
+			return "exit 2 after: " + string(b) + "\n" // and the deny lines on stderr
+		}
 		return "exit 0: " + string(b) + "\n"
 	}
 	writing := func(tool, path, dir string) string {

@@ -110,7 +110,7 @@ func TestCursorCopilotAnswer(t *testing.T) {
 		{"copilot allow", Copilot{}, bash, allow, `{"permissionDecision":"allow","permissionDecisionReason":"guard (p): allowed: ls is allowed"}` + "\n", ""},
 		{"copilot ask", Copilot{}, bash, ask, `{"permissionDecision":"ask","permissionDecisionReason":"guard (p): needs approval: make needs approval (rule make)"}` + "\n", ""},
 		// Copilot gives the model the reason of its deny answer, and none
-		// of exit 2's.
+		// of exit 2's: guard writes the answer and exits 2 as well.
 		{"copilot deny", Copilot{}, bash, deny, `{"permissionDecision":"deny","permissionDecisionReason":"guard: denied: rm -rf deletes directories (rule rm, p)"}` + "\n", ""},
 		{"copilot deny with a hint", Copilot{}, bash, denyHint, `{"permissionDecision":"deny","permissionDecisionReason":"guard: denied: rm -rf deletes directories (rule rm, p)\nguard: hint: delete single files"}` + "\n", ""},
 		{"copilot rewrite", Copilot{}, bash, rewrite, `{"permissionDecision":"allow","permissionDecisionReason":"guard (p): allowed: ls is allowed","modifiedArgs":{"command":"'/g' 'run' -- bash -c 'ls'"}}` + "\n", ""},
@@ -118,6 +118,12 @@ func TestCursorCopilotAnswer(t *testing.T) {
 		{"copilot cannot rewrite view", Copilot{}, view, rewrite, `{"permissionDecision":"deny","permissionDecisionReason":"guard: denied: guard cannot rewrite the input of tool view"}` + "\n", ""},
 	} {
 		a := tc.agent.Answer(tc.ev, tc.d, "p")
+		if strings.HasPrefix(tc.stdout, `{"permissionDecision":"deny"`) {
+			if a.Deny == nil || string(a.Stdout) != tc.stdout {
+				t.Errorf("%s: stdout %s (deny %+v), want %s and a deny", tc.name, a.Stdout, a.Deny, tc.stdout)
+			}
+			continue
+		}
 		switch {
 		case tc.deny != "":
 			if a.Deny == nil || a.Stdout != nil || !strings.Contains(a.Deny.Why, tc.deny) {

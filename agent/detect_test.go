@@ -141,11 +141,14 @@ func decideDefault(t *testing.T, ad Adapter, data []byte, sandbox bool) (*Event,
 }
 
 // answerString renders an answer as guard hook does, for comparing:
-// "exit 0: " and stdout, "exit 0, silent", or "exit 2: " and the reason.
+// "exit 0: " and stdout, "exit 0, silent", "exit 2: " and the reason, or
+// "exit 2 after: " and stdout for a deny with an answer.
 func answerString(a Answer) string {
 	switch {
-	case a.Deny != nil && (a.Stdout != nil || a.Silent):
-		return fmt.Sprintf("a deny and an answer: %+v", a)
+	case a.Deny != nil && a.Silent:
+		return fmt.Sprintf("a silent deny: %+v", a)
+	case a.Deny != nil && a.Stdout != nil:
+		return "exit 2 after: " + string(a.Stdout)
 	case a.Deny != nil:
 		return "exit 2: " + a.Deny.Why
 	case a.Silent && a.Stdout == nil:

@@ -173,8 +173,8 @@ func agentShell(agentName string, env getenv) string {
 		if sh == "" {
 			sh = env("SHELL")
 		}
-	case "gemini":
-		sh = "bash"
+	case "gemini", "copilot":
+		sh = "bash" // both run commands with bash whatever $SHELL is (TestGeminiRunsBash, TestCopilotRunsBash)
 	}
 	if sh == "" {
 		return ""

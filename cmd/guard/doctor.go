@@ -174,6 +174,19 @@ func doctorSpecFor(name string, env getenv, dir string) doctorSpec {
 			},
 			allowed: func(code int, stdout string) bool {
 				return code == 0 && strings.HasPrefix(stdout, `{"permissionDecision":"allow"`)
+			},
+			extra: func(found map[string][]foundHook) []doctorCheck {
+				if !slices.ContainsFunc(found["preToolUse"], func(h foundHook) bool { return strings.HasPrefix(h.file, filepath.Join(dir, ".github")) }) {
+					return nil
+				}
+				_, cfg, _ := readJSONObject(filepath.Join(home, ".copilot", "config.json"))
+				folders, _ := cfg["trustedFolders"].([]any)
+				trusted := slices.ContainsFunc(folders, func(f any) bool {
+					s, _ := f.(string)
+					return s != "" && (s == dir || strings.HasPrefix(dir, strings.TrimSuffix(s, "/")+"/"))
+				})
+				return []doctorCheck{{ok: trusted, what: "Copilot trusts the project's folder, so that it runs its .github/hooks",
+					fix: "trust the folder in Copilot (its trust prompt, or trustedFolders in ~/.copilot/config.json), or guard init --agent copilot --scope user"}}
 			}}
 	case "antigravity":
 		return doctorSpec{agent: "antigravity", files: []string{filepath.Join(dir, ".agents", "hooks.json"), filepath.Join(home, ".gemini", "config", "hooks.json")},

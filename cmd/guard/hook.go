@@ -11,7 +11,9 @@ package main
 //     is allowed instead. Claude Code hands stderr to the model, so it is
 //     written for the model: what was denied, which rule, what to do. Where
 //     an agent takes only JSON for a deny (a PermissionRequest, Antigravity),
-//     the adapter answers the deny as JSON, exit 0, with the same text.
+//     the adapter answers the deny as JSON, exit 0, with the same text;
+//     where it reads the reason from JSON and blocks on exit 2 too
+//     (Copilot), both: the JSON on stdout, then the deny lines and exit 2.
 //   - Every error, a panic, input over a bound and a missed deadline are
 //     denies. No other exit code ever leaves this verb: in Claude Code only
 //     exit 2 blocks, and exit 1 would let the call run.
@@ -208,11 +210,16 @@ func (h *hookRun) end(err error) {
 func (h *hookRun) decide(decide func() ([]byte, error)) (err error, owner bool) {
 	data, err := recovered(decide)
 	if time.Now().After(h.deadline) {
-		err = h.late // whatever the decision found, even its own deadline deny
+		data, err = nil, h.late // whatever the decision found, even its own deadline deny
 	}
 	if err != nil {
 		if !h.claimDeny() {
 			return nil, false // the watchdog denied
+		}
+		if len(data) > 0 {
+			// The agent's own deny answer, before exit 2: a write that
+			// fails changes nothing, the exit still blocks.
+			h.s.out.Write(data)
 		}
 		return writeDeny(h.s, err), true
 	}
@@ -447,7 +454,7 @@ func decideHook(r io.Reader, env getenv, o hookOptions) ([]byte, error) {
 	ans := ad.Answer(ev, &d, where)
 	switch {
 	case ans.Deny != nil:
-		return nil, ans.Deny
+		return ans.Stdout, ans.Deny
 	case len(ans.Stdout) == 0 && !ans.Silent:
 		// Exit 0 with nothing on stdout lets the agent's own permission
 		// rules decide: never what guard means for a PreToolUse call.

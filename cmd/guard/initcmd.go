@@ -93,6 +93,9 @@ func runInit(_ context.Context, s stdio, env getenv, args []string) error {
 		fmt.Fprintf(s.out, "%s: written\n", c.path)
 	}
 	if changed > 0 && !*dryRun {
+		if *agentName == "copilot" && *scope == "project" {
+			fmt.Fprintln(s.out, "Copilot runs a project's hooks only in a folder its user trusts (trustedFolders in ~/.copilot/config.json): --scope user needs no trust")
+		}
 		fmt.Fprintf(s.out, "guard doctor --agent %s checks that the hook runs and blocks\n", *agentName)
 	}
 	return nil
