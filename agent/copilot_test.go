@@ -109,7 +109,7 @@ func TestCopilotDefaultPolicy(t *testing.T) {
 		{"claude-compatible/pretooluse-write.json", answer("ask", writing("Write", proj+"/new.txt", proj))},
 		{"claude-compatible/pretooluse-edit.json", answer("ask", writing("Edit", proj+"/hello.txt", proj))},
 		{"claude-compatible/pretooluse-glob.json", answer("deny", "guard: denied: Glob"+sshDenied)},
-		{"claude-compatible/pretooluse-read_bash.json", answer("ask", "guard (policy default): needs approval: tool read_bash is not in the policy's [tools] table; it needs approval")},
+		{"claude-compatible/pretooluse-read_bash.json", answer("allow", "guard (policy default): allowed: tool read_bash is allowed")},
 	} {
 		_, a := decideDefault(t, Copilot{}, readGolden(t, "copilot/"+tc.file), false)
 		if got := answerString(a); got != tc.want {
