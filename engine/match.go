@@ -219,8 +219,11 @@ func (m *matcher) match(n *policy.Rule, args []shellparse.Word) result {
 			}
 		}
 	}
-	if n.Script == "sed" {
+	switch n.Script {
+	case "sed":
 		operands = m.sed(n, present, values, operands, &r)
+	case "awk":
+		operands = m.awk(n, present, operands, &r)
 	}
 	if n.PathMode != "" {
 		for i, o := range operands {

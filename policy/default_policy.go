@@ -188,11 +188,33 @@ func defaultCommand(name string) (ruleFile, bool) {
 		}, true
 	case "awk":
 		return ruleFile{
-			Verdict: "deny",
-			Reason:  "its program is code that can run commands and write files, which guard cannot check",
-			Hint:    "use cut, grep, sort, uniq, tr or jq",
+			Verdict: "allow",
+			Options: map[string]valueSpec{
+				"--assign": valueSpec{
+					Type: "any",
+				},
+				"--field-separator": valueSpec{
+					Type: "any",
+				},
+				"--file": valueSpec{
+					Type: "any",
+				},
+				"-F": valueSpec{
+					Type: "any",
+				},
+				"-f": valueSpec{
+					Type: "any",
+				},
+				"-v": valueSpec{
+					Type: "any",
+				},
+			},
+			ReadOnly: true,
+			Script:   "awk",
 			Examples: examplesFile{
-				Deny: []string{"awk '{print $1}' data.txt", "awk 'BEGIN { system(\"id\") }'"},
+				Allow: []string{"awk '{print $1}' data.txt", "awk -F: '{print $1}' /etc/passwd", "awk 'NR==2' f.txt", "git log --oneline | awk '$1 > 5 {print $2}'", "awk -v n=3 'NR<=n' f.txt", "awk '{s+=$1} END {print s}' nums.txt"},
+				Ask:   []string{"awk '{print > \"out.txt\"}' f.txt", "awk 'BEGIN {print ENVIRON[\"HOME\"]}'", "awk -f prog.awk f.txt", "awk 'BEGIN {while ((getline l < \"/etc/shadow\") > 0) print l}'"},
+				Deny:  []string{"awk 'BEGIN { system(\"id\") }'", "awk '{print | \"sh\"}' f.txt", "awk '{print}' ~/.ssh/id_rsa"},
 			},
 		}, true
 	case "base64":
@@ -1040,9 +1062,29 @@ func defaultCommand(name string) (ruleFile, bool) {
 		}, true
 	case "gawk":
 		return ruleFile{
-			Verdict: "deny",
-			Reason:  "its program is code that can run commands and write files, which guard cannot check",
-			Hint:    "use cut, grep, sort, uniq, tr or jq",
+			Verdict: "allow",
+			Options: map[string]valueSpec{
+				"--assign": valueSpec{
+					Type: "any",
+				},
+				"--field-separator": valueSpec{
+					Type: "any",
+				},
+				"--file": valueSpec{
+					Type: "any",
+				},
+				"-F": valueSpec{
+					Type: "any",
+				},
+				"-f": valueSpec{
+					Type: "any",
+				},
+				"-v": valueSpec{
+					Type: "any",
+				},
+			},
+			ReadOnly: true,
+			Script:   "awk",
 		}, true
 	case "git":
 		return ruleFile{
@@ -1470,9 +1512,29 @@ func defaultCommand(name string) (ruleFile, bool) {
 		}, true
 	case "mawk":
 		return ruleFile{
-			Verdict: "deny",
-			Reason:  "its program is code that can run commands and write files, which guard cannot check",
-			Hint:    "use cut, grep, sort, uniq, tr or jq",
+			Verdict: "allow",
+			Options: map[string]valueSpec{
+				"--assign": valueSpec{
+					Type: "any",
+				},
+				"--field-separator": valueSpec{
+					Type: "any",
+				},
+				"--file": valueSpec{
+					Type: "any",
+				},
+				"-F": valueSpec{
+					Type: "any",
+				},
+				"-f": valueSpec{
+					Type: "any",
+				},
+				"-v": valueSpec{
+					Type: "any",
+				},
+			},
+			ReadOnly: true,
+			Script:   "awk",
 		}, true
 	case "md5sum":
 		return ruleFile{
@@ -1578,9 +1640,29 @@ func defaultCommand(name string) (ruleFile, bool) {
 		}, true
 	case "nawk":
 		return ruleFile{
-			Verdict: "deny",
-			Reason:  "its program is code that can run commands and write files, which guard cannot check",
-			Hint:    "use cut, grep, sort, uniq, tr or jq",
+			Verdict: "allow",
+			Options: map[string]valueSpec{
+				"--assign": valueSpec{
+					Type: "any",
+				},
+				"--field-separator": valueSpec{
+					Type: "any",
+				},
+				"--file": valueSpec{
+					Type: "any",
+				},
+				"-F": valueSpec{
+					Type: "any",
+				},
+				"-f": valueSpec{
+					Type: "any",
+				},
+				"-v": valueSpec{
+					Type: "any",
+				},
+			},
+			ReadOnly: true,
+			Script:   "awk",
 		}, true
 	case "nc":
 		return ruleFile{
@@ -2914,11 +2996,11 @@ func defaultExampleLine(key string) int {
 	case "command\x00[\x00examples":
 		return 1045
 	case "command\x00awk\x00examples":
-		return 1749
+		return 1754
 	case "command\x00bash\x00examples":
 		return 1438
 	case "command\x00bun\x00examples":
-		return 1964
+		return 1972
 	case "command\x00cargo\x00examples":
 		return 622
 	case "command\x00cargo\x00sub\x00build\x00examples":
@@ -2930,7 +3012,7 @@ func defaultExampleLine(key string) int {
 	case "command\x00cargo\x00sub\x00fmt\x00examples":
 		return 691
 	case "command\x00cargo\x00sub\x00run\x00examples":
-		return 1933
+		return 1941
 	case "command\x00cargo\x00sub\x00test\x00examples":
 		return 658
 	case "command\x00cat\x00examples":
@@ -3028,9 +3110,9 @@ func defaultExampleLine(key string) int {
 	case "command\x00gofmt\x00examples":
 		return 604
 	case "command\x00golangci-lint\x00examples":
-		return 1893
+		return 1901
 	case "command\x00golangci-lint\x00sub\x00run\x00examples":
-		return 1900
+		return 1908
 	case "command\x00grep\x00examples":
 		return 803
 	case "command\x00head\x00examples":
@@ -3038,13 +3120,13 @@ func defaultExampleLine(key string) int {
 	case "command\x00jq\x00examples":
 		return 983
 	case "command\x00just\x00examples":
-		return 1988
+		return 1996
 	case "command\x00ln\x00examples":
 		return 1641
 	case "command\x00ls\x00examples":
 		return 740
 	case "command\x00make\x00examples":
-		return 1906
+		return 1914
 	case "command\x00md5sum\x00examples":
 		return 1264
 	case "command\x00mkdir\x00examples":
@@ -3054,25 +3136,25 @@ func defaultExampleLine(key string) int {
 	case "command\x00mv\x00examples":
 		return 1626
 	case "command\x00mypy\x00examples":
-		return 1890
+		return 1898
 	case "command\x00nice\x00examples":
 		return 1369
 	case "command\x00node\x00examples":
 		return 1715
 	case "command\x00npm\x00examples":
-		return 1775
+		return 1783
 	case "command\x00npm\x00sub\x00run\x00examples":
-		return 1788
+		return 1796
 	case "command\x00npm\x00sub\x00test\x00examples":
-		return 1780
+		return 1788
 	case "command\x00perl\x00examples":
 		return 1723
 	case "command\x00pnpm\x00examples":
-		return 1808
+		return 1816
 	case "command\x00printf\x00examples":
 		return 1015
 	case "command\x00pytest\x00examples":
-		return 1867
+		return 1875
 	case "command\x00python\x00examples":
 		return 1701
 	case "command\x00python3\x00examples":
@@ -3082,11 +3164,11 @@ func defaultExampleLine(key string) int {
 	case "command\x00rm\x00examples":
 		return 1597
 	case "command\x00ruff\x00examples":
-		return 1870
+		return 1878
 	case "command\x00ruff\x00sub\x00check\x00examples":
-		return 1877
+		return 1885
 	case "command\x00ruff\x00sub\x00format\x00examples":
-		return 1883
+		return 1891
 	case "command\x00sed\x00examples":
 		return 1002
 	case "command\x00sh\x00examples":
@@ -3116,9 +3198,9 @@ func defaultExampleLine(key string) int {
 	case "command\x00uniq\x00examples":
 		return 918
 	case "command\x00uv\x00examples":
-		return 1940
+		return 1948
 	case "command\x00uv\x00sub\x00run\x00examples":
-		return 1943
+		return 1951
 	case "command\x00wc\x00examples":
 		return 778
 	case "command\x00which\x00examples":
@@ -3128,7 +3210,7 @@ func defaultExampleLine(key string) int {
 	case "command\x00xxd\x00examples":
 		return 1247
 	case "command\x00yarn\x00examples":
-		return 1832
+		return 1840
 	}
 	return 0
 }

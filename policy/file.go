@@ -218,7 +218,8 @@ type ruleFile struct {
 	Config      string               `toml:"config"`
 	RevPaths    bool                 `toml:"revpaths"`
 	// Script names the language of the program the command runs, which
-	// guard reads itself: "sed" (its -e scripts, else its first operand).
+	// guard reads itself: "sed" (its -e scripts, else its first operand)
+	// or "awk" (its first operand).
 	Script string `toml:"script"`
 	// Recursive readers: the command reads every file under its directory
 	// operands, or under its working directory without one.

@@ -31,7 +31,7 @@ type Rule struct {
 	WritesCwd    bool     // without an output option it writes a file named after its operand into its working directory (go build)
 	Config       string   // "git" or "go": the configuration it reads where it runs (the repository, go.mod's toolchain), which guard checks
 	RevPaths     bool     // its operands are revisions, REV:PATH and paths whose contents git prints from its object store
-	Script       string   // "sed": the program it runs (its -e scripts, else its first operand) is read by guard, and allowed only when it only reads its input and prints
+	Script       string   // "sed" or "awk": the program it runs (sed's -e scripts, else the first operand) is read by guard, and allowed only when it only reads its input and prints
 	Recursive    *recursion
 	OptionsFirst bool // options end at the first operand (xxd, POSIX getopt)
 	Escalations  []*escalation
@@ -258,8 +258,8 @@ func (c *compiler) compileNode(p *Policy, id string, parent *Rule, rf *ruleFile,
 	if rf.Config != "" && rf.Config != "git" && rf.Config != "go" {
 		return nil, errf(append(key, "config"), "config = %q: want git or go", rf.Config)
 	}
-	if rf.Script != "" && rf.Script != "sed" {
-		return nil, errf(append(key, "script"), "script = %q: want sed", rf.Script)
+	if rf.Script != "" && rf.Script != "sed" && rf.Script != "awk" {
+		return nil, errf(append(key, "script"), "script = %q: want sed or awk", rf.Script)
 	}
 	switch rf.Paths {
 	case "", "read", "write", "copy":

@@ -1,0 +1,322 @@
+// Copyright 2026 The guard Authors. SPDX-License-Identifier: MIT
+
+package engine
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"guard/policy"
+	"guard/shellparse"
+)
+
+// awkProgram reads an awk program and reports what in it does more than
+// read its input and print to standard output, with the verdict that
+// deserves: a pipe or system() runs a command (deny); output redirected
+// from print or printf writes a file, getline < reads one the program
+// names, ENVIRON reads the environment and ARGV, ARGC and PROCINFO change
+// which files awk reads and how (ask). It reads the program as the POSIX
+// grammar says and as gawk, mawk and the one true awk all do, and refuses
+// what they could read differently: a gawk directive (@include, @load), a
+// namespace, a / inside a bracket expression of a regex literal, a line
+// break inside a string or regex. Where a / could start a regex literal or
+// be a division, guard takes it for a division: it then reads more as
+// code than awk does, never less.
+func awkProgram(prog string) (policy.Verdict, error) {
+	toks, err := awkLex(prog)
+	if err != nil {
+		return policy.Ask, err
+	}
+	for i, t := range toks {
+		switch {
+		case t.kind == awkName && awkRuns[t.text]:
+			return policy.Deny, fmt.Errorf("awk program %s: %s runs a command", quoteScript(prog), t.text)
+		case t.kind == awkName && awkWide[t.text] != "":
+			return policy.Ask, fmt.Errorf("awk program %s: %s %s", quoteScript(prog), t.text, awkWide[t.text])
+		case t.kind == awkOp && (t.text == "|" || t.text == "|&"):
+			return policy.Deny, fmt.Errorf("awk program %s: a pipe (%s) runs a command", quoteScript(prog), t.text)
+		case t.kind == awkName && (t.text == "print" || t.text == "printf"):
+			if redirect := printRedirect(toks[i+1:]); redirect != "" {
+				return policy.Ask, fmt.Errorf("awk program %s: %s %s writes to a file", quoteScript(prog), t.text, redirect)
+			}
+		case t.kind == awkName && t.text == "getline":
+			if getlineFile(toks[i+1:]) {
+				return policy.Ask, fmt.Errorf("awk program %s: getline < reads a file the program names", quoteScript(prog))
+			}
+		}
+	}
+	return policy.Allow, nil
+}
+
+// awkRuns are the names that run commands.
+var awkRuns = map[string]bool{"system": true, "extension": true}
+
+// awkWide are the names that reach beyond the program's input, with what
+// they do.
+var awkWide = map[string]string{
+	"ENVIRON":  "reads the environment, secrets too",
+	"ARGV":     "can change which files awk reads",
+	"ARGC":     "can change which files awk reads",
+	"PROCINFO": "is gawk's window on the process",
+	"SYMTAB":   "reaches every variable by name",
+	"FUNCTAB":  "reaches every function by name",
+}
+
+// printRedirect returns the redirection of a print or printf statement,
+// whose tokens follow: a > or >> outside parentheses and brackets before
+// the statement ends ("" when there is none).
+func printRedirect(toks []awkToken) string {
+	depth := 0
+	for i, t := range toks {
+		switch {
+		case t.kind == awkNewline && depth <= 0 && !awkGoesOn(toks[:i]):
+			return ""
+		case t.kind == awkNewline:
+		case t.kind != awkOp:
+		case t.text == "(" || t.text == "[":
+			depth++
+		case t.text == ")" || t.text == "]":
+			depth--
+		case depth <= 0 && (t.text == ";" || t.text == "}"):
+			return ""
+		case depth <= 0 && (t.text == ">" || t.text == ">>"):
+			return t.text
+		}
+	}
+	return ""
+}
+
+// awkGoesOn reports whether a line break after toks goes on with the
+// statement: after a comma, && or || (awk reads on), and inside the
+// statement's own parentheses.
+func awkGoesOn(toks []awkToken) bool {
+	if len(toks) == 0 {
+		return false
+	}
+	t := toks[len(toks)-1]
+	return t.kind == awkOp && (t.text == "," || t.text == "&&" || t.text == "||")
+}
+
+// getlineFile reports whether getline, whose tokens follow, reads from a
+// file: getline [var] < file.
+func getlineFile(toks []awkToken) bool {
+	i := 0
+	if i < len(toks) && toks[i].kind == awkName {
+		i++
+		if i < len(toks) && toks[i].kind == awkOp && toks[i].text == "[" {
+			depth := 0
+			for ; i < len(toks); i++ {
+				if toks[i].kind == awkOp && toks[i].text == "[" {
+					depth++
+				} else if toks[i].kind == awkOp && toks[i].text == "]" {
+					if depth--; depth == 0 {
+						i++
+						break
+					}
+				}
+			}
+		}
+	} else if i < len(toks) && toks[i].kind == awkOp && toks[i].text == "$" {
+		return true // getline $expr < file and the like: guard does not follow the field's expression
+	}
+	return i < len(toks) && toks[i].kind == awkOp && toks[i].text == "<"
+}
+
+type awkKind int
+
+const (
+	awkName awkKind = iota
+	awkNumber
+	awkString
+	awkRegex
+	awkOp
+	awkNewline
+)
+
+type awkToken struct {
+	kind awkKind
+	text string
+}
+
+// awkOps are the operators, longest first.
+var awkOps = []string{
+	"**=", "&&", "||", "|&", ">>", "<=", ">=", "==", "!=", "!~", "++", "--", "+=", "-=", "*=", "/=", "%=", "^=", "**",
+	"|", ">", "<", "=", "!", "~", "+", "-", "*", "/", "%", "^", "?", ":", ",", ";", "{", "}", "(", ")", "[", "]", "$",
+}
+
+// awkNameRE is a name.
+var awkNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*`)
+
+// awkNumberRE is a number, loosely: whatever it holds is a number's.
+var awkNumberRE = regexp.MustCompile(`^(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?[A-Za-z0-9_]*`)
+
+// awkKeywords may be followed by a regex literal; the other names are
+// operands, which a / after divides.
+var awkKeywords = map[string]bool{
+	"print": true, "printf": true, "return": true, "in": true, "do": true, "else": true, "case": true,
+	"if": true, "while": true, "for": true, "getline": true,
+}
+
+func awkLex(prog string) ([]awkToken, error) {
+	bad := func(format string, a ...any) error {
+		return fmt.Errorf("awk program %s: "+format, append([]any{quoteScript(prog)}, a...)...)
+	}
+	var toks []awkToken
+	// regexNext reports whether a / here starts a regex literal: only
+	// after what cannot end an operand.
+	regexNext := func() bool {
+		if len(toks) == 0 {
+			return true
+		}
+		t := toks[len(toks)-1]
+		switch t.kind {
+		case awkNumber, awkString, awkRegex:
+			return false
+		case awkName:
+			return awkKeywords[t.text]
+		case awkOp:
+			return t.text != ")" && t.text != "]" && t.text != "$" && t.text != "++" && t.text != "--"
+		}
+		return true // after a newline
+	}
+	for i := 0; i < len(prog); {
+		c := prog[i]
+		switch {
+		case c == ' ' || c == '\t':
+			i++
+		case c == '\\' && i+1 < len(prog) && prog[i+1] == '\n':
+			i += 2 // a line continued
+		case c == '\n':
+			toks = append(toks, awkToken{awkNewline, "\n"})
+			i++
+		case c == '#':
+			for i < len(prog) && prog[i] != '\n' {
+				i++
+			}
+		case c == '"':
+			j := i + 1
+			for ; j < len(prog) && prog[j] != '"'; j++ {
+				if prog[j] == '\n' {
+					return nil, bad("a string holds a line break")
+				}
+				if prog[j] == '\\' {
+					if j++; j < len(prog) && prog[j] == '\n' {
+						return nil, bad("a string is continued on the next line")
+					}
+				}
+			}
+			if j >= len(prog) {
+				return nil, bad("a string is not ended")
+			}
+			toks = append(toks, awkToken{awkString, prog[i : j+1]})
+			i = j + 1
+		case c == '/' && regexNext():
+			j, err := awkRegexEnd(prog, i+1)
+			if err != nil {
+				return nil, bad("%v", err)
+			}
+			toks = append(toks, awkToken{awkRegex, prog[i:j]})
+			i = j
+		case c == '@':
+			return nil, bad("it has a gawk directive (@)")
+		case c >= '0' && c <= '9' || c == '.' && i+1 < len(prog) && prog[i+1] >= '0' && prog[i+1] <= '9':
+			m := awkNumberRE.FindString(prog[i:])
+			toks = append(toks, awkToken{awkNumber, m})
+			i += len(m)
+		case awkNameRE.MatchString(prog[i:]):
+			m := awkNameRE.FindString(prog[i:])
+			if strings.HasPrefix(prog[i+len(m):], "::") {
+				return nil, bad("it names a gawk namespace (%s::)", m)
+			}
+			toks = append(toks, awkToken{awkName, m})
+			i += len(m)
+		default:
+			op := ""
+			for _, o := range awkOps {
+				if strings.HasPrefix(prog[i:], o) {
+					op = o
+					break
+				}
+			}
+			if op == "" {
+				return nil, bad("%q is not awk guard can read", c)
+			}
+			toks = append(toks, awkToken{awkOp, op})
+			i += len(op)
+		}
+	}
+	return toks, nil
+}
+
+// awkRegexEnd returns the index after the / that ends a regex literal
+// whose text starts at i. A line break ends none; a / inside a bracket
+// expression is refused, since awks differ on whether it ends the
+// literal.
+func awkRegexEnd(prog string, i int) (int, error) {
+	for ; i < len(prog); i++ {
+		switch prog[i] {
+		case '\n':
+			return 0, fmt.Errorf("a regex literal holds a line break")
+		case '\\':
+			if i++; i < len(prog) && prog[i] == '\n' {
+				return 0, fmt.Errorf("a regex literal is continued on the next line")
+			}
+		case '/':
+			return i + 1, nil
+		case '[':
+			j := i + 1
+			if j < len(prog) && prog[j] == '^' {
+				j++
+			}
+			if j < len(prog) && prog[j] == ']' {
+				j++
+			}
+			for ; j < len(prog) && prog[j] != ']'; j++ {
+				switch prog[j] {
+				case '/':
+					return 0, fmt.Errorf("a regex literal has a / inside a bracket expression, which awks read differently")
+				case '\n':
+					return 0, fmt.Errorf("a regex literal holds a line break")
+				}
+			}
+			if j >= len(prog) {
+				return 0, fmt.Errorf("a bracket expression of a regex literal is not ended")
+			}
+			i = j
+		}
+	}
+	return 0, fmt.Errorf("a regex literal is not ended")
+}
+
+// awk judges an awk call's program, its first operand, and the files it
+// reads: its other operands, but for the assignments (NAME=value) awk
+// makes of them. It returns no operands for the rule's own path checks.
+func (m *matcher) awk(n *policy.Rule, present map[string]bool, operands []shellparse.Word, r *result) []shellparse.Word {
+	if present["-f"] || present["--file"] {
+		r.add(policy.Ask, n.ID, fmt.Sprintf("%s -f: guard cannot check a program in a file", n.ID), "give the program on the command line")
+		return nil
+	}
+	if len(operands) == 0 {
+		r.add(n.Unknown, n.ID, fmt.Sprintf("%s without a program", n.ID), "")
+		return nil
+	}
+	o := operands[0]
+	if !o.Constant() {
+		r.add(n.Unknown, n.ID, fmt.Sprintf("%s: the program %s is not known until run time, or is a glob the shell may expand", n.ID, o.Source), "quote the program")
+		return nil
+	}
+	if v, err := awkProgram(o.Value); err != nil {
+		r.add(v, n.ID, fmt.Sprintf("%s: %v", n.ID, err), "print to standard output; use cut, grep or jq where awk would reach further")
+	}
+	for _, f := range operands[1:] {
+		if f.Constant() && awkAssignRE.MatchString(f.Value) || f.Constant() && f.Value == "-" {
+			continue
+		}
+		m.operandPath(n, f, readAccess, r)
+	}
+	return nil
+}
+
+// awkAssignRE is an operand awk takes for an assignment, not a file.
+var awkAssignRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`)
