@@ -3,14 +3,12 @@
 package engine
 
 import (
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"guard/internal/testnote"
 	"guard/policy"
 )
 
@@ -88,23 +86,11 @@ func TestAwkProgramReal(t *testing.T) {
 			awks = append(awks, p)
 		}
 	}
-	if out, err := exec.Command("bwrap", "--ro-bind", "/", "/", "--unshare-all", "--", "true").CombinedOutput(); err != nil || len(awks) == 0 {
-		msg := fmt.Sprintf("guard/engine: SKIPPED %s: no awk (%v) or bubblewrap cannot run: %v %s", t.Name(), awks, err, out)
-		if os.Getenv("GUARD_ORACLE") == "require" {
-			t.Fatal(msg + " (GUARD_ORACLE=require)")
-		}
-		testnote.Print(msg)
-		t.Skip(msg)
+	what := ""
+	if len(awks) > 0 {
+		what = "awk"
 	}
-	dir := t.TempDir()
-	in := filepath.Join(dir, "in.txt")
-	if err := os.WriteFile(in, []byte("alpha 1 x\nbeta 200 y\nerror 3 z\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	secret := filepath.Join(dir, "secret")
-	if err := os.WriteFile(secret, []byte("the-secret-a41b\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dir, in, secret := scratchWorld(t, what, "alpha 1 x\nbeta 200 y\nerror 3 z\n", "the-secret-a41b\n")
 	progs := []string{}
 	for _, tc := range awkCases {
 		if tc.want == policy.Allow {
