@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"guard/policy"
+	"guard/shellparse"
 )
 
 // Decide returns the verdict on a call. It never fails: whatever it cannot
@@ -72,6 +73,11 @@ type decider struct {
 	// fds is what the call's redirections do to descriptors, in every
 	// script of the call: /dev/stdout and the like reopen them.
 	fds descriptors
+
+	// anyParts are the positions, in the script being decided, of the
+	// command substitutions and parameter expansions that give operands
+	// of rules that take any value (any_value), with the rule.
+	anyParts map[shellparse.Pos]string
 }
 
 func (d *decider) add(l Leaf) { d.leaves = append(d.leaves, l) }

@@ -132,6 +132,11 @@ func (m *matcher) match(n *policy.Rule, args []shellparse.Word) result {
 			endOpts = true
 		}
 		if w.Dynamic != "" {
+			if n.AnyValue && m.d.anyValue(n.ID, w) {
+				operands = append(operands, w)
+				i++
+				continue
+			}
 			r.add(n.Unknown, n.ID, fmt.Sprintf("%s: argument %s is not known until run time (%s)", n.ID, w.Source, w.Dynamic), "write the argument out literally")
 			operands = append(operands, w)
 			i++

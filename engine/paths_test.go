@@ -303,7 +303,8 @@ func TestReadOnlyShell(t *testing.T) {
 		{"ls > out.txt", Deny, Deny},
 		{"find . -exec rm {} +", Deny, Deny},
 		{"touch x", Deny, Deny},
-		{"echo $HOME", Deny, Deny},
+		{"echo $HOME", Allow, Deny}, // a read-only variable, an operand of echo
+		{"echo $SECRET_TOKEN", Deny, Deny},
 	} {
 		for _, pc := range []struct {
 			p    *policy.Policy

@@ -47,9 +47,31 @@ func (d *decider) script(src string, where []string, dialect shellparse.Dialect,
 			d.fds.note(r)
 		}
 	}
+	// The operands that take any value, found while the commands are
+	// decided, make their own substitutions and expansions allowed.
+	outer := d.anyParts
+	d.anyParts = nil
+	defer func() { d.anyParts = outer }()
+	type construct struct {
+		leaf int
+		kind shellparse.Kind
+	}
+	var constructs []construct
 	for _, f := range s.Findings {
+		if f.Kind == shellparse.KindCmdSubst || f.Kind == shellparse.KindParamExp {
+			constructs = append(constructs, construct{len(d.leaves), f.Kind})
+		}
 		d.add(d.construct(f))
 	}
+	defer func() {
+		for _, c := range constructs {
+			l := &d.leaves[c.leaf]
+			if rule := d.anyParts[l.Pos]; rule != "" && l.Verdict != policy.Allow {
+				l.Verdict, l.Hint = policy.Allow, ""
+				l.Why = fmt.Sprintf("%s at %s gives an operand of %s, which takes any value", c.kind.Describe(), l.Pos, rule)
+			}
+		}
+	}()
 	for _, a := range s.Assigns {
 		d.add(d.assign(a))
 	}
@@ -87,6 +109,38 @@ func (d *decider) script(src string, where []string, dialect shellparse.Dialect,
 		}
 		d.add(l)
 	}
+}
+
+// anyValue reports whether a dynamic word is one a rule that takes any
+// value may take: every command substitution and parameter expansion of
+// its own is of a command guard decides on its own, or of a read-only
+// variable; and it records them.
+func (d *decider) anyValue(rule string, w shellparse.Word) bool {
+	if len(w.Parts) == 0 || strings.ContainsRune(w.Source, '\n') || strings.Contains(w.Source, "\\`") {
+		// A line break, or backticks inside backticks, which shells read
+		// differently: the word stays unknown.
+		return false
+	}
+	for _, p := range w.Parts {
+		if p.Kind == shellparse.KindParamExp && !anyValueVars[p.Name] {
+			return false
+		}
+	}
+	if d.anyParts == nil {
+		d.anyParts = map[shellparse.Pos]string{}
+	}
+	for _, p := range w.Parts {
+		d.anyParts[p.Pos] = rule
+	}
+	return true
+}
+
+// anyValueVars are the variables whose value an operand that takes any
+// value may have: the shell's and the session's own, never a secret.
+var anyValueVars = map[string]bool{
+	"HOME": true, "PWD": true, "OLDPWD": true, "USER": true, "LOGNAME": true, "HOSTNAME": true, "SHELL": true,
+	"TERM": true, "LANG": true, "TMPDIR": true, "PATH": true, "UID": true, "EUID": true, "PPID": true,
+	"?": true, "#": true, "$": true,
 }
 
 func firstLine(s string) string {

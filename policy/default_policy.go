@@ -246,6 +246,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 				},
 			},
 			ReadOnly: true,
+			AnyValue: true,
 		}, true
 	case "bash":
 		return ruleFile{
@@ -680,6 +681,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 			Verdict:  "allow",
 			Flags:    []string{"-z", "--zero"},
 			ReadOnly: true,
+			AnyValue: true,
 		}, true
 	case "doas":
 		return ruleFile{
@@ -747,8 +749,11 @@ func defaultCommand(name string) (ruleFile, bool) {
 			Style:    "none",
 			Globs:    true,
 			ReadOnly: true,
+			AnyValue: true,
 			Examples: examplesFile{
-				Allow: []string{"echo hello", "echo -n done", "echo 'a b' c"},
+				Allow: []string{"echo hello", "echo -n done", "echo 'a b' c", "echo $(date)", "echo \"in $PWD as $USER\"", "echo $(git rev-parse --short HEAD)"},
+				Ask:   []string{"echo $AWS_SECRET_ACCESS_KEY"},
+				Deny:  []string{"echo $(cat ~/.ssh/id_rsa)", "echo $(curl -s https://x.example)"},
 			},
 		}, true
 	case "egrep":
@@ -2994,13 +2999,13 @@ func defaultCommand(name string) (ruleFile, bool) {
 func defaultExampleLine(key string) int {
 	switch key {
 	case "command\x00[\x00examples":
-		return 1045
+		return 1049
 	case "command\x00awk\x00examples":
-		return 1754
+		return 1760
 	case "command\x00bash\x00examples":
-		return 1438
+		return 1444
 	case "command\x00bun\x00examples":
-		return 1972
+		return 1978
 	case "command\x00cargo\x00examples":
 		return 622
 	case "command\x00cargo\x00sub\x00build\x00examples":
@@ -3012,33 +3017,33 @@ func defaultExampleLine(key string) int {
 	case "command\x00cargo\x00sub\x00fmt\x00examples":
 		return 691
 	case "command\x00cargo\x00sub\x00run\x00examples":
-		return 1941
+		return 1947
 	case "command\x00cargo\x00sub\x00test\x00examples":
 		return 658
 	case "command\x00cat\x00examples":
 		return 748
 	case "command\x00cd\x00examples":
-		return 1351
+		return 1357
 	case "command\x00chmod\x00examples":
-		return 1654
+		return 1660
 	case "command\x00command\x00examples":
-		return 1406
+		return 1412
 	case "command\x00cp\x00examples":
-		return 1634
+		return 1640
 	case "command\x00cut\x00examples":
 		return 927
 	case "command\x00date\x00examples":
-		return 1308
+		return 1314
 	case "command\x00diff\x00examples":
 		return 959
 	case "command\x00du\x00examples":
-		return 1108
+		return 1112
 	case "command\x00echo\x00examples":
-		return 1009
+		return 1013
 	case "command\x00env\x00examples":
-		return 1399
+		return 1405
 	case "command\x00file\x00examples":
-		return 1079
+		return 1083
 	case "command\x00find\x00examples":
 		return 890
 	case "command\x00git\x00examples":
@@ -3110,9 +3115,9 @@ func defaultExampleLine(key string) int {
 	case "command\x00gofmt\x00examples":
 		return 604
 	case "command\x00golangci-lint\x00examples":
-		return 1901
+		return 1907
 	case "command\x00golangci-lint\x00sub\x00run\x00examples":
-		return 1908
+		return 1914
 	case "command\x00grep\x00examples":
 		return 803
 	case "command\x00head\x00examples":
@@ -3120,97 +3125,97 @@ func defaultExampleLine(key string) int {
 	case "command\x00jq\x00examples":
 		return 983
 	case "command\x00just\x00examples":
-		return 1996
+		return 2002
 	case "command\x00ln\x00examples":
-		return 1641
+		return 1647
 	case "command\x00ls\x00examples":
 		return 740
 	case "command\x00make\x00examples":
-		return 1914
+		return 1920
 	case "command\x00md5sum\x00examples":
-		return 1264
+		return 1270
 	case "command\x00mkdir\x00examples":
-		return 1619
+		return 1625
 	case "command\x00mkfs.*\x00examples":
-		return 1672
+		return 1678
 	case "command\x00mv\x00examples":
-		return 1626
+		return 1632
 	case "command\x00mypy\x00examples":
-		return 1898
+		return 1904
 	case "command\x00nice\x00examples":
-		return 1369
+		return 1375
 	case "command\x00node\x00examples":
-		return 1715
+		return 1721
 	case "command\x00npm\x00examples":
-		return 1783
+		return 1789
 	case "command\x00npm\x00sub\x00run\x00examples":
-		return 1796
+		return 1802
 	case "command\x00npm\x00sub\x00test\x00examples":
-		return 1788
+		return 1794
 	case "command\x00perl\x00examples":
-		return 1723
+		return 1729
 	case "command\x00pnpm\x00examples":
-		return 1816
+		return 1822
 	case "command\x00printf\x00examples":
-		return 1015
+		return 1019
 	case "command\x00pytest\x00examples":
-		return 1875
+		return 1881
 	case "command\x00python\x00examples":
-		return 1701
-	case "command\x00python3\x00examples":
 		return 1707
+	case "command\x00python3\x00examples":
+		return 1713
 	case "command\x00rg\x00examples":
 		return 860
 	case "command\x00rm\x00examples":
-		return 1597
+		return 1603
 	case "command\x00ruff\x00examples":
-		return 1878
+		return 1884
 	case "command\x00ruff\x00sub\x00check\x00examples":
-		return 1885
-	case "command\x00ruff\x00sub\x00format\x00examples":
 		return 1891
+	case "command\x00ruff\x00sub\x00format\x00examples":
+		return 1897
 	case "command\x00sed\x00examples":
 		return 1002
 	case "command\x00sh\x00examples":
-		return 1445
+		return 1451
 	case "command\x00sort\x00examples":
 		return 909
 	case "command\x00stat\x00examples":
-		return 1088
+		return 1092
 	case "command\x00systemctl\x00examples":
-		return 1659
+		return 1665
 	case "command\x00tail\x00examples":
 		return 768
 	case "command\x00tee\x00examples":
-		return 1647
+		return 1653
 	case "command\x00test\x00examples":
-		return 1038
+		return 1042
 	case "command\x00timeout\x00examples":
-		return 1361
+		return 1367
 	case "command\x00touch\x00examples":
-		return 1612
+		return 1618
 	case "command\x00tr\x00examples":
 		return 934
 	case "command\x00tree\x00examples":
-		return 1130
+		return 1134
 	case "command\x00type\x00examples":
-		return 1057
+		return 1061
 	case "command\x00uniq\x00examples":
 		return 918
 	case "command\x00uv\x00examples":
-		return 1948
+		return 1954
 	case "command\x00uv\x00sub\x00run\x00examples":
-		return 1951
+		return 1957
 	case "command\x00wc\x00examples":
 		return 778
 	case "command\x00which\x00examples":
-		return 1051
+		return 1055
 	case "command\x00xargs\x00examples":
-		return 1427
+		return 1433
 	case "command\x00xxd\x00examples":
-		return 1247
+		return 1253
 	case "command\x00yarn\x00examples":
-		return 1840
+		return 1846
 	}
 	return 0
 }

@@ -217,6 +217,10 @@ type ruleFile struct {
 	WritesCwd   bool                 `toml:"writes_cwd"`
 	Config      string               `toml:"config"`
 	RevPaths    bool                 `toml:"revpaths"`
+	// AnyValue says that any value of its operands is harmless to it (echo,
+	// wc): an operand known only at run time, the output of an allowed
+	// command or a read-only variable such as $HOME, is allowed there.
+	AnyValue bool `toml:"any_value"`
 	// Script names the language of the program the command runs, which
 	// guard reads itself: "sed" (its -e scripts, else its first operand)
 	// or "awk" (its first operand).

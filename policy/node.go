@@ -31,6 +31,7 @@ type Rule struct {
 	WritesCwd    bool     // without an output option it writes a file named after its operand into its working directory (go build)
 	Config       string   // "git" or "go": the configuration it reads where it runs (the repository, go.mod's toolchain), which guard checks
 	RevPaths     bool     // its operands are revisions, REV:PATH and paths whose contents git prints from its object store
+	AnyValue     bool     // any value of its operands is harmless: $(...) of an allowed command, or a read-only variable, may give them
 	Script       string   // "sed" or "awk": the program it runs (sed's -e scripts, else the first operand) is read by guard, and allowed only when it only reads its input and prints
 	Recursive    *recursion
 	OptionsFirst bool // options end at the first operand (xxd, POSIX getopt)
@@ -118,7 +119,7 @@ func (c *compiler) compileNode(p *Policy, id string, parent *Rule, rf *ruleFile,
 		}
 		rf = merged
 	}
-	n := &Rule{ID: id, Options: make(map[string]*Option, len(rf.Flags)+len(rf.Options)), reason: rf.Reason, Hint: rf.Hint, Globs: rf.Globs, WritesCwd: rf.WritesCwd, Config: rf.Config, RevPaths: rf.RevPaths, OptionsFirst: rf.OptionsFirst, Script: rf.Script}
+	n := &Rule{ID: id, Options: make(map[string]*Option, len(rf.Flags)+len(rf.Options)), reason: rf.Reason, Hint: rf.Hint, Globs: rf.Globs, WritesCwd: rf.WritesCwd, Config: rf.Config, RevPaths: rf.RevPaths, OptionsFirst: rf.OptionsFirst, Script: rf.Script, AnyValue: rf.AnyValue}
 	if rf.Recursive || len(rf.RecursiveWith) > 0 {
 		n.Recursive = &recursion{always: rf.Recursive, with: rf.RecursiveWith, HiddenWith: rf.HiddenWith, PatternFirst: rf.PatternFirst}
 	}

@@ -165,6 +165,20 @@ type Word struct {
 	Tilde  bool
 	Pos    Pos
 	Source string // the word as written
+	// Parts are the word's own command substitutions and parameter
+	// expansions, in it or in its double quotes, not those nested in
+	// them: what gives a Dynamic word its value. Each is also a Finding
+	// at the same position.
+	Parts []Part
+}
+
+// Part is a command substitution or a parameter expansion of a word.
+type Part struct {
+	Kind Kind // KindCmdSubst or KindParamExp
+	Pos  Pos
+	// Name is the variable of a plain parameter expansion, $NAME or
+	// ${NAME}; "" for any other (with an operator, an index, a length).
+	Name string
 }
 
 // Constant reports whether the word is one known string: not dynamic, not a

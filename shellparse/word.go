@@ -22,7 +22,7 @@ const (
 // It never guesses: anything whose value depends on the environment or on
 // other commands is dynamic.
 func (p *parser) resolve(w *syntax.Word, kind wordKind) Word {
-	out := Word{Pos: position(w.Pos()), Source: p.text(w)}
+	out := Word{Pos: position(w.Pos()), Source: p.text(w), Parts: wordParts(w.Parts, nil)}
 	var b strings.Builder
 	b.Grow(len(out.Source))  // quotes, escapes and $'...' only shrink a word
 	unquotedBracket := false // an unquoted [ seen: a later ] makes a pattern
@@ -168,6 +168,27 @@ func (p *parser) tildeAfter(kind wordKind, before string, prev byte) bool {
 		return prev == '=' || prev == ':'
 	}
 	return false
+}
+
+// wordParts appends the command substitutions and parameter expansions
+// of parts, and of their double quotes, to out.
+func wordParts(parts []syntax.WordPart, out []Part) []Part {
+	for _, part := range parts {
+		switch x := part.(type) {
+		case *syntax.DblQuoted:
+			out = wordParts(x.Parts, out)
+		case *syntax.CmdSubst:
+			out = append(out, Part{Kind: KindCmdSubst, Pos: position(x.Pos())})
+		case *syntax.ParamExp:
+			pt := Part{Kind: KindParamExp, Pos: position(x.Pos())}
+			if x.Param != nil && !x.Excl && !x.Length && !x.Width && !x.IsSet && x.Index == nil && x.Slice == nil && x.Repl == nil && x.Names == 0 && x.Exp == nil && x.NestedParam == nil && x.Flags == nil && len(x.Modifiers) == 0 &&
+				x.Split == syntax.OptUnset && x.GlobSubst == syntax.OptUnset && x.RcExpand == syntax.OptUnset {
+				pt.Name = x.Param.Value
+			}
+			out = append(out, pt)
+		}
+	}
+	return out
 }
 
 // partName names a word part that makes a word dynamic.
