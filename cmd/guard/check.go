@@ -25,7 +25,9 @@ func runCheck(_ context.Context, s stdio, env getenv, args []string) error {
 	readOnly := fs.Bool("read-only", false, "decide in read-only mode, as guard hook --read-only does")
 	showPolicy := fs.Bool("show-policy", false, "print the policies in effect and what each decides, then the decision")
 	shellFlag := fs.String("shell", "auto", "the `shell` the agent runs commands in: bash, zsh, or auto ($CLAUDE_CODE_SHELL, else $SHELL)")
-	if err := fs.Parse(args); err != nil {
+	if helped, err := parseFlags(fs, s, args); helped {
+		return nil
+	} else if err != nil {
 		return &exitError{code: 2}
 	}
 	shell, err := callShell(*shellFlag, "claude", env)

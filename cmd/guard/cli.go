@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -44,7 +45,7 @@ var commands []*command
 
 func init() {
 	commands = []*command{
-		{"hook", "guard hook [--config FILE] [--read-only] [--shell bash|zsh|auto] [--deadline DURATION]", "decide a Claude Code PreToolUse call read from stdin", runHook},
+		{"hook", "guard hook [--agent NAME|auto] [--config FILE] [--read-only] [--shell bash|zsh|auto] [--ask ask|deny] [--deadline DURATION]", "decide an agent's tool call read from stdin, in that agent's protocol", runHook},
 		{"check", "guard check [--json] [--show-policy] [--read-only] [--shell bash|zsh|auto] [--config FILE] [--cwd DIR] [--tool NAME --input JSON] [--] 'COMMAND'", "explain the decision on a command or tool call", runCheck},
 		{"flags", "guard flags --agent claude [--config FILE] [--read-only]", "print the agent's flags that match the policy", runFlags},
 		{"test", "guard test [--config FILE] FILES...", "run [[case]] files and the policy's examples", runTest},
@@ -55,7 +56,7 @@ func init() {
 		{"grants", "guard grants list [--session ID] [--json] | revoke ID | --session ID | --all", "list and revoke the session tier's grants", runGrants},
 		{"log", "guard log [--session ID] [--tool NAME] [--decision D] [--json] | guard log verify", "reconstruct sessions from the decision log, or verify it", runLog},
 		{"version", "guard version", "print guard's version", runVersion},
-		{"help", "guard help", "print this help", runHelp},
+		{"help", "guard help [VERB]", "print this help, or a verb's", runHelp},
 	}
 }
 
@@ -87,6 +88,9 @@ func run(ctx context.Context, args []string, s stdio, env getenv) (err error) {
 		printUsage(s.err)
 		return &exitError{code: 2}
 	}
+	if args[0] == "--help" || args[0] == "-h" || args[0] == "-help" {
+		return runHelp(ctx, s, env, args[1:])
+	}
 	for _, c := range commands {
 		if c.name == args[0] {
 			return c.run(ctx, s, env, args[1:])
@@ -104,10 +108,41 @@ func printUsage(w io.Writer) {
 	}
 }
 
-func runHelp(_ context.Context, s stdio, _ getenv, _ []string) error {
-	fmt.Fprintln(s.out, "guard is a fail-closed pre-tool hook for AI coding agents.")
-	printUsage(s.out)
-	return nil
+// runHelp prints guard's help, or a verb's: guard help VERB is VERB --help.
+func runHelp(ctx context.Context, s stdio, env getenv, args []string) error {
+	if len(args) == 0 {
+		fmt.Fprintln(s.out, "guard is a fail-closed pre-tool hook and policy engine for AI coding agents.")
+		printUsage(s.out)
+		fmt.Fprintln(s.out, "\nguard help VERB, or guard VERB --help, describes a verb and its flags.")
+		return nil
+	}
+	if len(args) > 1 {
+		return usageError(s, "help", "guard help takes one verb, got %d", len(args))
+	}
+	for _, c := range commands {
+		switch {
+		case c.name != args[0]:
+		case c.name == "hook":
+			fs, _, _, _, _, _, _ := hookFlags(s)
+			printHelp(s.out, fs)
+			return nil
+		case c.name == "help" || c.name == "version":
+			fmt.Fprintf(s.out, "usage: %s\n\n%s.\n", c.usage, c.short)
+			return nil
+		default:
+			return c.run(ctx, s, env, []string{"--help"})
+		}
+	}
+	return usageError(s, "help", "no verb %q: the verbs are %s", args[0], strings.Join(verbNames(), ", "))
+}
+
+// verbNames are guard's verbs, as commands lists them.
+func verbNames() []string {
+	var names []string
+	for _, c := range commands {
+		names = append(names, c.name)
+	}
+	return names
 }
 
 func runVersion(_ context.Context, s stdio, _ getenv, args []string) error {
@@ -149,7 +184,55 @@ func usageError(s stdio, name, format string, a ...any) error {
 func newFlagSet(name string, s stdio) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(s.err)
+	fs.Usage = func() {} // a bad flag's error line is enough: usageError prints the usage
 	return fs
+}
+
+// parseFlags parses a verb's arguments. With -h or --help it prints the
+// verb's help on stdout and reports that it did: the verb then returns
+// nil, having done nothing else.
+func parseFlags(fs *flag.FlagSet, s stdio, args []string) (helped bool, err error) {
+	err = fs.Parse(args)
+	if errors.Is(err, flag.ErrHelp) {
+		printHelp(s.out, fs)
+		return true, nil
+	}
+	return false, err
+}
+
+// printHelp prints a verb's help: its usage, what it does, and its flags
+// as guard takes them, GNU style.
+func printHelp(w io.Writer, fs *flag.FlagSet) {
+	usage := false
+	for _, c := range commands {
+		if c.name == fs.Name() {
+			fmt.Fprintf(w, "usage: %s\n\n%s.\n", c.usage, c.short)
+			usage = true
+		}
+	}
+	if !usage {
+		fmt.Fprintf(w, "usage: guard %s [flags]\n", fs.Name())
+	}
+	first := true
+	fs.VisitAll(func(f *flag.Flag) {
+		if first {
+			fmt.Fprintf(w, "\nflags:\n")
+			first = false
+		}
+		value, usage := flag.UnquoteUsage(f)
+		dash := "--"
+		if len(f.Name) == 1 {
+			dash = "-"
+		}
+		line := "  " + dash + f.Name
+		if value != "" {
+			line += " " + strings.ToUpper(value)
+		}
+		if d := f.DefValue; d != "" && d != "false" && d != "0" && d != "0s" {
+			usage += fmt.Sprintf(" (default %s)", d)
+		}
+		fmt.Fprintf(w, "%s\n      %s\n", line, usage)
+	})
 }
 
 // oneLine flattens a message for a single output line.

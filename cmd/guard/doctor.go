@@ -38,7 +38,9 @@ func runDoctor(ctx context.Context, s stdio, env getenv, args []string) error {
 	agentName := fs.String("agent", "claude", "the `agent` whose installation to check")
 	cwd := fs.String("cwd", "", "the project `directory` (default: $CLAUDE_PROJECT_DIR, else the current one)")
 	beat := fs.Bool("heartbeat", false, "run the agent headless once, asking its model to run "+heartbeatCommand+", and check that guard decided it (one model call on the user's account)")
-	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
+	if helped, err := parseFlags(fs, s, args); helped {
+		return nil
+	} else if err != nil || fs.NArg() > 0 {
 		return usageError(s, "doctor", "guard doctor [--agent NAME] [--cwd DIR] [--heartbeat]")
 	}
 	if installers[*agentName] == nil {

@@ -19,7 +19,9 @@ func runFlags(_ context.Context, s stdio, env getenv, args []string) error {
 	agent := fs.String("agent", "", "the agent: claude")
 	config := fs.String("config", "", "policy `file` (default: the user's and the project's policies, else the embedded default)")
 	readOnly := fs.Bool("read-only", false, "read-only mode, as guard hook --read-only")
-	if err := fs.Parse(args); err != nil {
+	if helped, err := parseFlags(fs, s, args); helped {
+		return nil
+	} else if err != nil {
 		return &exitError{code: 2}
 	}
 	if *agent != "claude" {

@@ -19,6 +19,10 @@ func runGrants(_ context.Context, s stdio, env getenv, args []string) error {
 	if len(args) == 0 {
 		return usageError(s, "grants", "guard grants needs list or revoke")
 	}
+	if args[0] == "--help" || args[0] == "-h" || args[0] == "-help" {
+		fmt.Fprintf(s.out, "usage: guard grants list [--session ID] [--json]\n       guard grants revoke ID | --session ID | --all\n\nlist and revoke the session tier's grants: guard grants list --help and guard grants revoke --help say more.\n")
+		return nil
+	}
 	store := grantStore(env, nil)
 	if store == nil {
 		fmt.Fprintln(s.err, "guard grants: no state directory: set HOME or XDG_STATE_HOME")
@@ -37,7 +41,9 @@ func listGrants(s stdio, store *state.Store, args []string) error {
 	fs := newFlagSet("grants list", s)
 	session := fs.String("session", "", "only the grants of this `session`")
 	asJSON := fs.Bool("json", false, "print the grants as JSON")
-	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
+	if helped, err := parseFlags(fs, s, args); helped {
+		return nil
+	} else if err != nil || fs.NArg() > 0 {
 		return usageError(s, "grants", "guard grants list [--session ID] [--json]")
 	}
 	gs, err := store.List(*session)
@@ -79,7 +85,9 @@ func revokeGrants(s stdio, env getenv, store *state.Store, args []string) error 
 	fs := newFlagSet("grants revoke", s)
 	session := fs.String("session", "", "revoke every grant of this `session`")
 	all := fs.Bool("all", false, "revoke every grant of every session")
-	if err := fs.Parse(args); err != nil {
+	if helped, err := parseFlags(fs, s, args); helped {
+		return nil
+	} else if err != nil {
 		return usageError(s, "grants", "guard grants revoke ID | --session ID | --all")
 	}
 	var revoked []state.Grant

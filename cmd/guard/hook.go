@@ -21,6 +21,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"maps"
@@ -103,14 +104,7 @@ func runHook(ctx context.Context, s stdio, env getenv, args []string) error {
 	if s.signals {
 		signal.Ignore(hookSignals...)
 	}
-	fs := newFlagSet("hook", s)
-	fs.SetOutput(io.Discard) // the deny line carries the error; stderr holds nothing else
-	config := fs.String("config", "", "policy `file` (default: .claude/guard.toml in the project, else the embedded default)")
-	deadline := fs.Duration("deadline", defaultDeadline, "deny if the decision is not made this long after guard started")
-	readOnly := fs.Bool("read-only", false, "read-only mode: allow only reading tools, whatever the policy says")
-	shellFlag := fs.String("shell", "auto", "the `shell` the agent runs commands in: bash, zsh, or auto (as the agent finds it)")
-	askFlag := fs.String("ask", "ask", "what an ask is: ask, or deny where nobody can answer one (an agent run headless)")
-	agentFlag := fs.String("agent", "auto", "the `agent` that runs guard: "+strings.Join(agentNames(), ", ")+", or auto (by the input's shape)")
+	fs, config, deadline, readOnly, shellFlag, askFlag, agentFlag := hookFlags(s)
 	// A bad command line is denied like any other call: through the
 	// decision, whose writes the watchdog bounds.
 	var bad error
@@ -155,6 +149,21 @@ func runHook(ctx context.Context, s stdio, env getenv, args []string) error {
 		h.end(err)
 	}
 	return <-h.result
+}
+
+// hookFlags are guard hook's flags. Its -h and --help are bad arguments,
+// and deny, as any: an agent whose hook command holds one must not take
+// the help for an answer.
+func hookFlags(s stdio) (fs *flag.FlagSet, config *string, deadline *time.Duration, readOnly *bool, shell, ask, agentName *string) {
+	fs = newFlagSet("hook", s)
+	fs.SetOutput(io.Discard) // the deny line carries the error; stderr holds nothing else
+	config = fs.String("config", "", "policy `file` (default: .claude/guard.toml in the project, else the embedded default)")
+	deadline = fs.Duration("deadline", defaultDeadline, "deny if the decision is not made this long after guard started")
+	readOnly = fs.Bool("read-only", false, "read-only mode: allow only reading tools, whatever the policy says")
+	shell = fs.String("shell", "auto", "the `shell` the agent runs commands in: bash, zsh, or auto (as the agent finds it)")
+	ask = fs.String("ask", "ask", "what guard's `ask|deny` is: ask, or deny where nobody can answer one (an agent run headless)")
+	agentName = fs.String("agent", "auto", "the `agent` that runs guard: "+strings.Join(agentNames(), ", ")+", or auto (by the input's shape)")
+	return
 }
 
 // hookRun is one run of guard hook: its decision and its watchdog race to

@@ -53,7 +53,9 @@ func runInit(_ context.Context, s stdio, env getenv, args []string) error {
 	dryRun := fs.Bool("dry-run", false, "print what would change, and change nothing")
 	cwd := fs.String("cwd", "", "the project `directory` (default: $CLAUDE_PROJECT_DIR, else the current one)")
 	binary := fs.String("binary", "", "the guard `binary` to register (default: this one)")
-	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
+	if helped, err := parseFlags(fs, s, args); helped {
+		return nil
+	} else if err != nil || fs.NArg() > 0 {
 		return usageError(s, "init", "guard init [--agent NAME] [--scope project|user] [--dry-run] [--cwd DIR] [--binary PATH]")
 	}
 	inst := installers[*agentName]

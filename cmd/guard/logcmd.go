@@ -29,7 +29,9 @@ func runLog(_ context.Context, s stdio, env getenv, args []string) error {
 	tool := fs.String("tool", "", "only calls of this `tool`")
 	decision := fs.String("decision", "", "only calls with this `decision`: allowed, asked, denied or blocked-error")
 	asJSON := fs.Bool("json", false, "print the log's entries as JSON lines, with whether each call ran")
-	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
+	if helped, err := parseFlags(fs, s, args); helped {
+		return nil
+	} else if err != nil || fs.NArg() > 0 {
 		return usageError(s, "log", "guard log [--session ID] [--tool NAME] [--decision D] [--json] | guard log verify")
 	}
 	if d := *decision; d != "" && !slices.Contains([]string{"allowed", "asked", "denied", "blocked-error"}, d) {

@@ -56,7 +56,9 @@ func runSandboxed(ctx context.Context, s stdio, env getenv, args []string) error
 		profiles = append(profiles, v)
 		return nil
 	})
-	if err := fs.Parse(args); err != nil {
+	if helped, err := parseFlags(fs, s, args); helped {
+		return nil
+	} else if err != nil {
 		return &exitError{code: runFailed}
 	}
 	argv := fs.Args()

@@ -73,7 +73,9 @@ func runServe(ctx context.Context, s stdio, env getenv, args []string) error {
 	config := fs.String("config", "", "policy `file` (default: the user's policy, else the embedded default)")
 	readOnly := fs.Bool("read-only", false, "read-only mode: offer and allow only reading tools")
 	shell := fs.String("shell", "", "the `shell` the harness runs commands in: bash or zsh (default: judge them as both read them)")
-	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
+	if helped, err := parseFlags(fs, s, args); helped {
+		return nil
+	} else if err != nil || fs.NArg() > 0 {
 		return usageError(s, "serve", "guard serve [--read-only] [--config FILE] [--shell bash|zsh]")
 	}
 	opts := guard.Options{Config: *config, ReadOnly: *readOnly, Shell: *shell, Env: env}

@@ -17,7 +17,9 @@ func runTest(_ context.Context, s stdio, env getenv, args []string) error {
 	fs := newFlagSet("test", s)
 	config := fs.String("config", "", "policy `file` (default: the user's and the project's policies, as guard hook loads them, else the embedded default)")
 	verbose := fs.Bool("v", false, "print every case, not only failures")
-	if err := fs.Parse(args); err != nil {
+	if helped, err := parseFlags(fs, s, args); helped {
+		return nil
+	} else if err != nil {
 		return &exitError{code: 2}
 	}
 	wd, err := os.Getwd()
