@@ -188,14 +188,21 @@ func makeDir(dir string) error {
 }
 
 // lockDir takes the lock on a log directory, which holds until the
-// returned file is closed: exclusive (syscall.LOCK_EX) to append, made if
-// missing, or shared (syscall.LOCK_SH) to read.
+// returned file is closed: exclusive (syscall.LOCK_EX) to append, or
+// shared (syscall.LOCK_SH) to read; the lock file is made if it is
+// missing.
 func lockDir(dir string, how int) (*os.File, error) {
 	flag := os.O_RDWR | os.O_CREATE
 	if how == syscall.LOCK_SH {
 		flag = os.O_RDONLY
 	}
 	f, err := openFile(filepath.Join(dir, lockFile), flag)
+	if errors.Is(err, fs.ErrNotExist) && how == syscall.LOCK_SH {
+		// A reader before the first append: without the lock file it
+		// would read unlocked while that append writes. It makes the file
+		// where it can (not in a directory it may not write).
+		f, err = openFile(filepath.Join(dir, lockFile), os.O_RDWR|os.O_CREATE)
+	}
 	if err != nil {
 		return nil, err
 	}
