@@ -50,10 +50,20 @@ func compile(name string, pf *policyFile, rules ruleSource, src []byte) (*Policy
 	c := &compiler{rules: rules, name: name, src: src, ids: map[string]string{}}
 	p := &Policy{name: name, src: src, rules: rules, comp: c, tools: map[string]Tier{}, Shell: map[shellparse.Kind]Verdict{},
 		commands: map[string]*Rule{}, broken: map[string]error{}}
+	if pf.Version == 0 {
+		e := c.newError("", []string{"version"}, "the policy has no version: write version = 1 at its top")
+		e.Line = max(e.Line, 1)
+		return nil, e
+	}
 	if pf.Version != 1 {
 		return nil, c.errorf([]string{"version"}, "version = %d: this guard reads version 1 policies", pf.Version)
 	}
 	def, err := ParseVerdict(pf.Default)
+	if pf.Default == "" {
+		e := c.newError("", []string{"default"}, `the policy has no default verdict: write default = "ask" (or "deny"), or extends = "default" to build on the default policy`)
+		e.Line = max(e.Line, 1)
+		return nil, e
+	}
 	if err != nil || def == Allow || def == Session {
 		return nil, c.errorf([]string{"default"}, "default = %q: want ask or deny", pf.Default)
 	}

@@ -14,8 +14,9 @@ import (
 // compile, and [Policy.Command] and [Policy.CompileAll] for a rule compiled
 // when a call first names it.
 //
-// Its text is "file:line: message", or "file: message" without a line. The
-// errors of a command rule read "file:line: rule "id": message".
+// Its text is "file:line:col: message", or "file:line: message" without
+// a column, or "file: message" without a line. The errors of a command
+// rule read "file:line:col: rule "id": message".
 type Error struct {
 	File string // the policy's name: the file name given to LoadUnchecked, or a built-in policy's name
 	// Line and Col are where the problem is, 1-based; Col counts bytes.
@@ -31,6 +32,9 @@ func (e *Error) Error() string {
 	where := e.File
 	if e.Line > 0 {
 		where += ":" + strconv.Itoa(e.Line)
+		if e.Col > 0 {
+			where += ":" + strconv.Itoa(e.Col)
+		}
 	}
 	if e.Rule != "" {
 		return fmt.Sprintf("%s: rule %q: %s", where, e.Rule, e.Msg)

@@ -339,7 +339,11 @@ func decodeFile(name string, src []byte) (*policyFile, error) {
 	}
 	if un := md.Undecoded(); len(un) > 0 {
 		k := un[0]
-		return nil, keyErrorf(name, indexKeys(src), k, "unknown key %q", k.String())
+		msg := fmt.Sprintf("unknown key %q", k.String())
+		if near := nearKey(k[len(k)-1]); near != "" {
+			msg += fmt.Sprintf(" (did you mean %q?)", near)
+		}
+		return nil, keyErrorf(name, indexKeys(src), k, "%s", msg)
 	}
 	return &pf, nil
 }
@@ -485,6 +489,44 @@ func formatField(t reflect.Type, key string) (reflect.StructField, bool) {
 		}
 	}
 	return reflect.StructField{}, false
+}
+
+// nearKey returns the key of the file format nearest to key, at most two
+// edits away, for an unknown key's error; "" when none is.
+func nearKey(key string) string {
+	best, dist := "", 3
+	for _, fields := range formatFields() {
+		for name := range fields {
+			if d := editDistance(key, name); d < dist || d == dist && name < best {
+				best, dist = name, d
+			}
+		}
+	}
+	if best == key {
+		return ""
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance of a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }
 
 // formatFields is the fields of each struct of the file format, by the

@@ -130,8 +130,8 @@ func TestHookDeniesBadInput(t *testing.T) {
 		{"ZWSP", hook, call("echo a\u200bb"), env, "invisible character (U+200B) is not allowed in a command at 1:7"},
 
 		// The policy.
-		{"broken policy", hook, hookTestCall(broken, "git status"), env, `the policy does not load, so every call is denied: ` + filepath.Join(broken, ".claude", "guard.toml") + `:3: unknown key "defualt"`},
-		{"broken policy via CLAUDE_PROJECT_DIR", hook, ok, envProject(broken), `the policy does not load, so every call is denied: ` + filepath.Join(broken, ".claude", "guard.toml") + `:3: unknown key "defualt"`},
+		{"broken policy", hook, hookTestCall(broken, "git status"), env, `the policy does not load, so every call is denied: ` + filepath.Join(broken, ".claude", "guard.toml") + `:3:1: unknown key "defualt"`},
+		{"broken policy via CLAUDE_PROJECT_DIR", hook, ok, envProject(broken), `the policy does not load, so every call is denied: ` + filepath.Join(broken, ".claude", "guard.toml") + `:3:1: unknown key "defualt"`},
 		{"policy is a directory", hook, hookTestCall(unreadable, "git status"), env, "is a directory"},
 		{"policy is a dangling symlink", hook, hookTestCall(dangling, "git status"), env, "no such file or directory"},
 		{"missing --config", []string{"hook", "--config", filepath.Join(dir, "missing.toml")}, ok, env, "no such file or directory"},
