@@ -14,6 +14,7 @@
 //	guard test [--config FILE] [-v] FILES...
 //	guard flags --agent claude [--config FILE] [--read-only]
 //	guard run [--read-only] [--config FILE] [--cwd DIR] [--profile NAME] [--explain] -- PROGRAM ARGS...
+//	guard diff [--cases GLOB] [--log] [--json] OLD.toml NEW.toml
 //	guard serve [--read-only] [--config FILE] [--shell bash|zsh]
 //	guard init [--agent NAME] [--scope project|user] [--dry-run] [--cwd DIR] [--binary PATH]
 //	guard doctor [--agent NAME] [--cwd DIR] [--heartbeat]
