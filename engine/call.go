@@ -77,6 +77,9 @@ type Call struct {
 	// ReadOnly puts the call in read-only mode, whatever the policy says
 	// (guard hook --read-only). Nothing in the call can take it away.
 	ReadOnly bool
+	// readOnlyShell is read_only_shell from the layer that put the call
+	// in read-only mode, for a layer that did not (DecideLayers).
+	readOnlyShell bool
 	// Run is the command line of guard run for the call (the guard binary,
 	// "run" and its flags), with which an allowed shell command is
 	// rewritten when the policy's [sandbox] says run. Empty, the call

@@ -157,7 +157,7 @@ func (d *decider) decide() {
 	// In read-only mode the read-only shell commands run in the read-only
 	// sandbox where it can run (sandboxed rewrites them), and only where
 	// the policy says read_only_shell otherwise.
-	if d.readOnly() && !readOnlyKind(kind, t) && (kind != KindShell || !d.p.ReadOnlyShell && len(d.call.Run) == 0) {
+	if d.readOnly() && !readOnlyKind(kind, t) && (kind != KindShell || !d.p.ReadOnlyShell && !d.call.readOnlyShell && len(d.call.Run) == 0) {
 		why := fmt.Sprintf("%s may write files or run code", name)
 		hint := "read, search and list files instead"
 		if kind == KindShell {

@@ -50,11 +50,19 @@ func decideUserProject(l *policy.Layers, call Call) Decision {
 	if l.Project == nil {
 		return Decide(user, call)
 	}
-	// Read-only mode in either layer holds for both.
+	// Read-only mode in either layer holds for both. Where it comes from
+	// the project's alone, the project's read_only_shell holds for the
+	// user's layer too, which asked nothing of read-only mode: a project
+	// that extends "review" gets what the review profile says.
+	userCall := call
+	if !call.ReadOnly && !user.ReadOnly() && l.Project.ReadOnly() && l.Project.ReadOnlyShell {
+		userCall.readOnlyShell = true
+	}
 	call.ReadOnly = call.ReadOnly || user.ReadOnly() || l.Project.ReadOnly()
+	userCall.ReadOnly = call.ReadOnly
 	if l.Trusted() {
 		return Decide(l.Project, call)
 	}
-	u, p := Decide(user, call), Decide(l.Project, call)
+	u, p := Decide(user, userCall), Decide(l.Project, call)
 	return stricterOf(u, p, user.Name()+" and "+l.Project.Name())
 }

@@ -316,6 +316,33 @@ func TestReadOnlyShell(t *testing.T) {
 			}
 		}
 	}
+	// The review profile as a project's policy, over a user's policy that
+	// says nothing of read-only mode: its read_only_shell holds for both
+	// layers, with no sandbox, as where it stands alone. A user's policy
+	// that is read-only itself keeps its own word.
+	def, err := policy.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	strict, err := Load("strict.toml", strings.NewReader("version = 1\nextends = \"default\"\nread_only = true\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		user *policy.Policy
+		cmd  string
+		want Verdict
+	}{
+		{def, "git status", Allow},
+		{def, "rg TODO src | wc -l", Allow},
+		{def, "touch x", Deny},
+		{strict, "git status", Deny},
+	} {
+		call := w.call("Bash", map[string]any{"command": tc.cmd})
+		if d := DecideLayers(&policy.Layers{User: tc.user, Project: review}, call); d.Verdict != tc.want || !d.ReadOnly {
+			t.Errorf("user %s, project review: %q: %s (read-only %v): %s; want %s", tc.user.Name(), tc.cmd, d.Verdict, d.ReadOnly, d.Reason(), tc.want)
+		}
+	}
 	// The refactor profile lets edits in the project run without asking.
 	refactor, err := policy.Builtin("refactor")
 	if err != nil {
