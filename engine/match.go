@@ -174,7 +174,7 @@ func (m *matcher) match(n *policy.Rule, args []shellparse.Word) result {
 				return r
 			}
 			if sub == nil {
-				r.add(n.Unknown, n.ID, fmt.Sprintf("no rule for %s %s", n.ID, w.Source), "rules exist for: "+n.ID+" "+strings.Join(n.SubNames(), "|"))
+				r.add(n.Unknown, n.ID, fmt.Sprintf("no rule for %s %s", n.ID, w.Source), n.SubcommandHint(w.Value))
 				return r
 			}
 			r.notRO = nil // the subcommand's own mark decides
@@ -194,7 +194,7 @@ func (m *matcher) match(n *policy.Rule, args []shellparse.Word) result {
 		i++
 	}
 	if n.HasSubs() && !n.HasVerdict {
-		r.add(n.Unknown, n.ID, fmt.Sprintf("%s needs a subcommand", n.ID), "rules exist for: "+n.ID+" "+strings.Join(n.SubNames(), "|"))
+		r.add(n.Unknown, n.ID, fmt.Sprintf("%s needs a subcommand", n.ID), n.SubcommandHint(""))
 		return r
 	}
 	if n.Wrap != nil && len(operands) == 0 {
@@ -381,7 +381,7 @@ func restHas(args []shellparse.Word, opt string) bool {
 func (m *matcher) option(n *policy.Rule, args []shellparse.Word, i int, present map[string]bool, values map[string][]string, r *result) int {
 	tok := args[i].Value
 	unknown := func(why string) int {
-		r.add(n.Unknown, n.ID, why, n.OptionHint())
+		r.add(n.Unknown, n.ID, why, n.OptionHintFor(tok))
 		return i + 1
 	}
 	if tok[0] == '+' {
@@ -507,7 +507,10 @@ func (m *matcher) value(n *policy.Rule, o *policy.Option, val string, attached b
 			return bad(fmt.Sprintf("the value %s of %s is not known until run time (%s)", w.Source, o.Name, w.Dynamic))
 		case w.Glob:
 			return bad(fmt.Sprintf("the value %s of %s is a glob", w.Source, o.Name))
-		case strings.HasPrefix(w.Value, "-") && o.Type != "int":
+		case strings.HasPrefix(w.Value, "-") && o.Type != "int" && n.Style != policy.StyleFind:
+			// find takes the next word as the value, whatever it is
+			// (find -mtime -1), and takes no -opt=value; another program's
+			// parser may read such a word as an option.
 			return bad(fmt.Sprintf("the value %s of %s starts with -; attach it as %s=%s", w.Source, o.Name, o.Name, w.Value))
 		}
 		val = w.Value

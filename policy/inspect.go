@@ -17,6 +17,7 @@ type CommandInfo struct {
 	Exec    []string     // options that start a command ended by ; or + (find -exec)
 	Wrapper bool         // it runs the command in its operands (timeout, env, xargs)
 	Shell   bool         // it runs the script of -c (bash, sh)
+	Hints   []string     // the hints of the rule and of its deny, ask and session rules, as written
 }
 
 // OptionInfo describes an option a command rule names.
@@ -69,6 +70,14 @@ func (n *Rule) info(name string) CommandInfo {
 			}
 		}
 		ci.Options = append(ci.Options, oi)
+	}
+	if n.Hint != "" {
+		ci.Hints = append(ci.Hints, n.Hint)
+	}
+	for _, e := range n.Escalations {
+		if e.Hint != "" {
+			ci.Hints = append(ci.Hints, e.Hint)
+		}
 	}
 	for e := range n.Exec {
 		ci.Exec = append(ci.Exec, e)

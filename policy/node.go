@@ -646,18 +646,56 @@ func (n *Rule) Why(v Verdict) string {
 	return fmt.Sprintf("%s is not allowed by policy", n.ID)
 }
 
-func (n *Rule) OptionHint() string {
+func (n *Rule) OptionHint() string { return n.OptionHintFor("") }
+
+// OptionHintFor says what options the rule accepts, for a word it did
+// not: how many, and the few nearest to the word (the first few without
+// one), never the whole list.
+func (n *Rule) OptionHintFor(word string) string {
 	list := n.acceptedList()
 	if len(list) == 0 {
 		return fmt.Sprintf("%s takes no options", n.ID)
 	}
-	const max = 40
-	more := ""
-	if len(list) > max {
-		more = fmt.Sprintf(" and %d more", len(list)-max)
-		list = list[:max]
+	if len(list) <= 6 {
+		return fmt.Sprintf("%s accepts: %s", n.ID, strings.Join(list, ", "))
 	}
-	return fmt.Sprintf("%s accepts: %s%s", n.ID, strings.Join(list, ", "), more)
+	name, _, _ := strings.Cut(word, "=")
+	return fmt.Sprintf("%s accepts %d options, such as %s", n.ID, len(list), strings.Join(Nearest(name, list, 4), ", "))
+}
+
+// SubcommandHint says what subcommands a rule has rules for, for a word
+// that is none of them: how many, and the few nearest to it.
+func (n *Rule) SubcommandHint(word string) string {
+	names := n.SubNames()
+	if len(names) <= 6 {
+		return fmt.Sprintf("rules exist for: %s %s", n.ID, strings.Join(names, "|"))
+	}
+	return fmt.Sprintf("rules exist for %d subcommands of %s, such as %s", len(names), n.ID, strings.Join(Nearest(word, names, 4), ", "))
+}
+
+// Nearest returns the k names nearest to word by edit distance, the
+// nearest first and in their order among equals; for an empty word, the
+// first k.
+func Nearest(word string, names []string, k int) []string {
+	if word == "" || k >= len(names) {
+		return names[:min(k, len(names))]
+	}
+	type near struct {
+		name string
+		d, i int
+	}
+	ns := make([]near, len(names))
+	for i, name := range names {
+		// A name's first word is what a person mistypes (--format ANY).
+		first, _, _ := strings.Cut(name, " ")
+		ns[i] = near{name, editDistance(word, first), i}
+	}
+	slices.SortStableFunc(ns, func(a, b near) int { return a.d - b.d })
+	out := make([]string, k)
+	for i := range out {
+		out[i] = ns[i].name
+	}
+	return out
 }
 
 // isOption reports whether a word is an option in the node's style.
