@@ -7,6 +7,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"guard/policy"
 	"io"
 	"path/filepath"
 	"runtime/debug"
@@ -56,6 +57,7 @@ func init() {
 		{"doctor", "guard doctor [--agent NAME] [--cwd DIR] [--heartbeat]", "prove that the installed hook runs and blocks what guard denies", runDoctor},
 		{"grants", "guard grants list [--session ID] [--json] | revoke ID | --session ID | --all", "list and revoke the session tier's grants", runGrants},
 		{"log", "guard log [--session ID] [--tool NAME] [--decision D] [--json] | guard log verify", "reconstruct sessions from the decision log, or verify it", runLog},
+		{"schema", "guard schema", "print the JSON Schema of guard.toml, for editors", runSchema},
 		{"version", "guard version", "print guard's version", runVersion},
 		{"help", "guard help [VERB]", "print this help, or a verb's", runHelp},
 	}
@@ -144,6 +146,14 @@ func verbNames() []string {
 		names = append(names, c.name)
 	}
 	return names
+}
+
+func runSchema(_ context.Context, s stdio, _ getenv, args []string) error {
+	if len(args) > 0 {
+		return usageError(s, "schema", "guard schema takes no arguments")
+	}
+	_, err := s.out.Write(policy.Schema())
+	return err
 }
 
 func runVersion(_ context.Context, s stdio, _ getenv, args []string) error {

@@ -20,6 +20,7 @@
 //	guard doctor [--agent NAME] [--cwd DIR] [--heartbeat]
 //	guard grants list [--session ID] [--json] | revoke ID | --session ID | --all
 //	guard log [--session ID] [--tool NAME] [--decision D] [--json] | guard log verify
+//	guard schema
 //	guard version
 //
 // guard hook reads one PreToolUse call from stdin. It uses the tool_name,

@@ -14,6 +14,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"guard/policy"
 )
 
 // guard init registers guard as an agent's hook, so that a hook that
@@ -325,12 +327,30 @@ func starterPolicy(name string) (*fileChange, error) {
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
-	src := `# guard's policy: the embedded default, and what this file adds or restricts.
-# guard check --show-policy shows it; guard test checks its examples.
+	src := `#:schema ./guard.schema.json
+# guard's policy: the embedded default, and what this file adds or restricts.
+# guard check --show-policy shows it; guard test checks its examples; the
+# schema beside it (guard schema writes it again) lets an editor check it.
 version = 1
 extends = "default"
 `
 	return &fileChange{path: name, new: []byte(src)}, nil
+}
+
+// schemaFile is the JSON Schema of the policy format, beside a policy
+// file, for the starter policy's #:schema line: written where it is
+// missing or is another guard's.
+func schemaFile(policyName string) (*fileChange, error) {
+	name := filepath.Join(filepath.Dir(policyName), "guard.schema.json")
+	old, err := os.ReadFile(name)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	schema := policy.Schema()
+	if bytes.Equal(old, schema) {
+		return nil, nil
+	}
+	return &fileChange{path: name, old: old, new: schema}, nil
 }
 
 // writeInitFile writes a file whole, through a new file renamed over it.

@@ -110,8 +110,15 @@ func withStarterPolicy(changes []fileChange, dir string, project bool) ([]fileCh
 		policy = filepath.Join(dir, ".config", "guard", "guard.toml")
 	}
 	c, err := starterPolicy(policy)
-	if err != nil || c == nil {
+	if err != nil {
 		return changes, err
 	}
-	return append(changes, *c), nil
+	if c != nil {
+		changes = append(changes, *c)
+	}
+	sc, err := schemaFile(policy)
+	if err != nil || sc == nil {
+		return changes, err
+	}
+	return append(changes, *sc), nil
 }

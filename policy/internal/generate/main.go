@@ -1,7 +1,7 @@
 // Copyright 2026 The guard Authors. SPDX-License-Identifier: MIT
 
 // Command generate writes policy/default_policy.go from the built-in
-// policies. go generate ./policy runs it in the policy directory, with the
+// policies, and policy/guard.schema.json from the file format's types. go generate ./policy runs it in the policy directory, with the
 // guardgen tag:
 //
 //	go run -tags guardgen ./internal/generate
@@ -18,6 +18,9 @@ func main() {
 	src, err := policy.Generate(os.DirFS("."))
 	if err == nil {
 		err = os.WriteFile("default_policy.go", src, 0o644)
+	}
+	if err == nil {
+		err = os.WriteFile("guard.schema.json", policy.Schema(), 0o644)
 	}
 	if err != nil {
 		// Only guard's own main exits by os.Exit; a panic exits 2.
