@@ -50,6 +50,7 @@ func init() {
 		{"check", "guard check [--json] [--show-policy] [--read-only] [--shell bash|zsh|auto] [--config FILE] [--cwd DIR] [--tool NAME --input JSON] [--] 'COMMAND'", "explain the decision on a command or tool call", runCheck},
 		{"flags", "guard flags --agent claude [--config FILE] [--read-only]", "print the agent's flags that match the policy", runFlags},
 		{"test", "guard test [--config FILE] FILES...", "run [[case]] files and the policy's examples", runTest},
+		{"lint", "guard lint [--config FILE] [--json] [FILE...]", "flag what policies allow too broadly, for policy authors and CI", runLint},
 		{"diff", "guard diff [--cases GLOB] [--log] [--json] OLD.toml NEW.toml", "replay calls under two policies and print every verdict that changes, widenings first", runDiff},
 		{"serve", "guard serve [--read-only] [--config FILE] [--shell bash|zsh]", "decide a stream of a harness's calls, a JSON object a line", runServe},
 		{"run", "guard run [--read-only] [--config FILE] [--cwd DIR] [--profile NAME] [--explain] -- PROGRAM ARGS...", "run a program in the sandbox the policy gives the project", runSandboxed},

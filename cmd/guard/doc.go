@@ -12,6 +12,7 @@
 //	guard hook [--agent NAME|auto] [--config FILE] [--read-only] [--shell bash|zsh|auto] [--ask ask|deny] [--deadline DURATION]
 //	guard check [--json] [--show-policy] [--read-only] [--shell bash|zsh|auto] [--config FILE] [--cwd DIR] [--tool NAME --input JSON] [--] 'COMMAND'
 //	guard test [--config FILE] [-v] FILES...
+//	guard lint [--config FILE] [--json] [FILE...]
 //	guard flags --agent claude [--config FILE] [--read-only]
 //	guard run [--read-only] [--config FILE] [--cwd DIR] [--profile NAME] [--explain] -- PROGRAM ARGS...
 //	guard diff [--cases GLOB] [--log] [--json] OLD.toml NEW.toml
