@@ -51,6 +51,7 @@ func init() {
 		{"flags", "guard flags --agent claude [--config FILE] [--read-only]", "print the agent's flags that match the policy", runFlags},
 		{"test", "guard test [--config FILE] FILES...", "run [[case]] files and the policy's examples", runTest},
 		{"lint", "guard lint [--config FILE] [--json] [FILE...]", "flag what policies allow too broadly, for policy authors and CI", runLint},
+		{"suggest", "guard suggest [--config FILE] [--cases GLOB] [--min N]", "propose rules for what the decision log shows was asked for want of one", runSuggest},
 		{"diff", "guard diff [--cases GLOB] [--log] [--json] OLD.toml NEW.toml", "replay calls under two policies and print every verdict that changes, widenings first", runDiff},
 		{"serve", "guard serve [--read-only] [--config FILE] [--shell bash|zsh]", "decide a stream of a harness's calls, a JSON object a line", runServe},
 		{"run", "guard run [--read-only] [--config FILE] [--cwd DIR] [--profile NAME] [--explain] -- PROGRAM ARGS...", "run a program in the sandbox the policy gives the project", runSandboxed},

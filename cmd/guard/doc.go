@@ -15,6 +15,7 @@
 //	guard lint [--config FILE] [--json] [FILE...]
 //	guard flags --agent claude [--config FILE] [--read-only]
 //	guard run [--read-only] [--config FILE] [--cwd DIR] [--profile NAME] [--explain] -- PROGRAM ARGS...
+//	guard suggest [--config FILE] [--cases GLOB] [--min N]
 //	guard diff [--cases GLOB] [--log] [--json] OLD.toml NEW.toml
 //	guard serve [--read-only] [--config FILE] [--shell bash|zsh]
 //	guard init [--agent NAME] [--scope project|user] [--dry-run] [--cwd DIR] [--binary PATH]
