@@ -302,8 +302,9 @@ func quoteList(xs []string) string {
 }
 
 // checkSuggestion returns why a proposed rule is not kept, "" when it is:
-// the policy with it must load (its examples get their verdicts) and
-// deny every deny case that the policy without it denies.
+// the policy with it must load (its examples get their verdicts), give
+// guard lint no new warning or error, and deny every deny case that the
+// policy without it denies.
 func checkSuggestion(base []byte, name, rule string, denyCases []corpus.Case) string {
 	src := append(append(slices.Clone(base), '\n'), rule...)
 	p, err := engine.Load(name, bytes.NewReader(src))
@@ -313,6 +314,17 @@ func checkSuggestion(base []byte, name, rule string, denyCases []corpus.Case) st
 	before, err := engine.Load(name, bytes.NewReader(base))
 	if err != nil {
 		return err.Error()
+	}
+	// guard lint must find nothing wrong with it that it does not find
+	// already.
+	had := map[string]bool{}
+	for _, f := range policy.Lint(before) {
+		had[f.Check+"\x00"+f.Rule+"\x00"+f.Msg] = true
+	}
+	for _, f := range policy.Lint(p) {
+		if f.Severity >= policy.SeverityWarning && !had[f.Check+"\x00"+f.Rule+"\x00"+f.Msg] {
+			return fmt.Sprintf("guard lint finds it broad (%s: %s)", f.Check, f.Msg)
+		}
 	}
 	for _, c := range denyCases {
 		if c.Profile != "" {
