@@ -14,7 +14,9 @@ import (
 	"guard/policy"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/BurntSushi/toml"
 )
@@ -36,7 +38,8 @@ import (
 //	want = "ask"
 //
 // A case can name a built-in policy to decide it instead of the one under
-// test (profile = "review"), read-only mode (read_only = true), the shell
+// test (profile = "review"), packs that policy includes (packs = ["go"],
+// over the default when no profile is named), read-only mode (read_only = true), the shell
 // that runs the command (shell = "bash" or "zsh"; without it the shell is
 // unknown and the command must be safe in both), and the agent's locale
 // (locale = "zh_CN.GBK").
@@ -51,6 +54,7 @@ type Case struct {
 	Rule     string
 	Why      string
 	Profile  string
+	Packs    []string
 	ReadOnly bool
 	Shell    string
 	Locale   string
@@ -66,6 +70,7 @@ type caseFile struct {
 		Rule     string         `toml:"rule"`
 		Why      string         `toml:"why"`
 		Profile  string         `toml:"profile"`
+		Packs    []string       `toml:"packs"`
 		ReadOnly bool           `toml:"read_only"`
 		Shell    string         `toml:"shell"`
 		Locale   string         `toml:"locale"`
@@ -111,8 +116,13 @@ func LoadCases(name string, src []byte) ([]Case, error) {
 		case c.Shell != "" && c.Shell != "bash" && c.Shell != "zsh":
 			return nil, fmt.Errorf("%s: shell %q: want bash or zsh, or no shell for one that is unknown", where, c.Shell)
 		}
+		for _, pk := range c.Packs {
+			if !slices.Contains(policy.Packs(), pk) {
+				return nil, fmt.Errorf("%s: pack %q: want one of %s", where, pk, strings.Join(policy.Packs(), ", "))
+			}
+		}
 		out = append(out, Case{File: name, Line: line, Command: c.Command, Tool: c.Tool, Input: c.Input,
-			Cwd: c.Cwd, Want: want, Rule: c.Rule, Why: c.Why, Profile: c.Profile, ReadOnly: c.ReadOnly,
+			Cwd: c.Cwd, Want: want, Rule: c.Rule, Why: c.Why, Profile: c.Profile, Packs: c.Packs, ReadOnly: c.ReadOnly,
 			Shell: c.Shell, Locale: c.Locale})
 	}
 	return out, nil
@@ -156,11 +166,11 @@ func (c *Case) Call() (engine.Call, error) {
 
 // Check decides the case with the layers, as guard hook would, and
 // returns an error if the verdict, or the rule that decided, is not the one
-// the case wants. A case that names a profile is decided by that built-in
-// policy instead.
+// the case wants. A case that names a profile or packs is decided by that
+// built-in policy instead.
 func Check(l *policy.Layers, c Case) (engine.Decision, error) {
-	if c.Profile != "" {
-		bp, err := policy.Builtin(c.Profile)
+	if c.Profile != "" || len(c.Packs) > 0 {
+		bp, err := Policy(c.Profile, c.Packs)
 		if err != nil {
 			return engine.Decision{}, fmt.Errorf("%s:%d: %v", c.File, c.Line, err)
 		}
@@ -197,4 +207,37 @@ func Check(l *policy.Layers, c Case) (engine.Decision, error) {
 		return d, fmt.Errorf("%s:%d: %q: want rule %q to decide, but %q did: %s", c.File, c.Line, what, c.Rule, d.Deciding().Rule, d.Reason())
 	}
 	return d, nil
+}
+
+// packPolicies holds the policies Policy made, by profile and packs.
+var packPolicies sync.Map
+
+// Policy returns the built-in policy profile ("" for the default) with the
+// packs included in order, as a policy file that extends the profile and
+// includes them would have it.
+func Policy(profile string, packs []string) (*policy.Policy, error) {
+	if len(packs) == 0 {
+		if profile == "" {
+			return policy.Default()
+		}
+		return policy.Builtin(profile)
+	}
+	if profile == "" {
+		profile = "default"
+	}
+	key := profile + " with " + strings.Join(packs, ", ")
+	if p, ok := packPolicies.Load(key); ok {
+		return p.(*policy.Policy), nil
+	}
+	quoted := make([]string, len(packs))
+	for i, pk := range packs {
+		quoted[i] = strconv.Quote(pk)
+	}
+	src := fmt.Sprintf("version = 1\nextends = %q\ninclude = [%s]\n", profile, strings.Join(quoted, ", "))
+	p, err := policy.LoadUnchecked(key, strings.NewReader(src))
+	if err != nil {
+		return nil, err
+	}
+	packPolicies.Store(key, p)
+	return p, nil
 }

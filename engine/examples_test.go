@@ -37,3 +37,33 @@ func TestLoadExampleError(t *testing.T) {
 		t.Errorf("error %+v, want p.toml line 6, rule ls, the example's verdicts", pe)
 	}
 }
+
+// TestPackExamples decides every example of every pack, each pack included
+// over the default policy and all of them together: a pack's examples are
+// the including policy's, and must get their verdicts from its rules.
+func TestPackExamples(t *testing.T) {
+	check := func(packs ...string) {
+		src := "version = 1\nextends = \"default\"\ninclude = [\"" + strings.Join(packs, "\", \"") + "\"]\n"
+		p, err := policy.LoadUnchecked("p.toml", strings.NewReader(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, ex := range p.Examples() {
+			if ex.File == "" {
+				t.Errorf("packs %v: example %q of %s is not a pack's", packs, ex.Command, ex.Rule)
+			}
+			n++
+		}
+		if n < 3*len(packs) {
+			t.Errorf("packs %v: %d examples", packs, n)
+		}
+		for _, err := range CheckExamples(p) {
+			t.Errorf("packs %v: %v", packs, err)
+		}
+	}
+	for _, name := range policy.Packs() {
+		check(name)
+	}
+	check(policy.Packs()...)
+}

@@ -19,18 +19,18 @@ import (
 //go:embed default.toml
 var defaultPolicySource []byte
 
-//go:embed default.toml profiles/*.toml
+//go:embed default.toml profiles/*.toml packs/*.toml
 var profileSources embed.FS
 
 // As in default_policy.go, the command rules are apart from the rest.
-var defaultPolicyFile, defaultCommands, defaultProfiles = func() (policyFile, map[string]ruleFile, map[string]*policyFile) {
-	pf, profiles, err := builtinFiles(profileSources)
+var defaultPolicyFile, defaultCommands, defaultProfiles, defaultPacks = func() (policyFile, map[string]ruleFile, map[string]*policyFile, map[string]*policyFile) {
+	b, err := builtinFiles(profileSources)
 	if err != nil {
 		panic(err)
 	}
-	top := *pf
+	top := *b.pf
 	top.Command = nil
-	return top, pf.Command, profiles
+	return top, b.pf.Command, b.profiles, b.packs
 }()
 
 var defaultCommandNames = slices.Sorted(maps.Keys(defaultCommands))
@@ -42,6 +42,19 @@ func profileSource(name string) string {
 
 func profileFile(name string) (policyFile, bool) {
 	pf, ok := defaultProfiles[name]
+	if !ok {
+		return policyFile{}, false
+	}
+	return *pf, true
+}
+
+func packSource(name string) []byte {
+	data, _ := fs.ReadFile(profileSources, packFileName(name))
+	return data
+}
+
+func packFile(name string) (policyFile, bool) {
+	pf, ok := defaultPacks[name]
 	if !ok {
 		return policyFile{}, false
 	}

@@ -52,5 +52,9 @@ func keyErrorf(name string, ix *keyIndex, key []string, format string, a ...any)
 // ExampleErrorf returns an error of the policy for one of its examples,
 // at the line of the rule's examples: "file:line: rule "id": message".
 func (p *Policy) ExampleErrorf(ex Example, format string, a ...any) error {
-	return &Error{File: p.Name(), Line: ex.Line, Key: slices.Clone(ex.key), Rule: ex.Rule, Msg: fmt.Sprintf(format, a...)}
+	file := p.Name()
+	if ex.File != "" {
+		file = ex.File
+	}
+	return &Error{File: file, Line: ex.Line, Key: slices.Clone(ex.key), Rule: ex.Rule, Msg: fmt.Sprintf(format, a...)}
 }

@@ -22,6 +22,7 @@ import (
 type policyFile struct {
 	Version       int                 `toml:"version"`
 	Extends       string              `toml:"extends"`
+	Include       []string            `toml:"include"` // packs of command rules laid over the base policy (policy/packs)
 	Default       string              `toml:"default"`
 	ReadOnly      bool                `toml:"read_only"`
 	ReadOnlyShell bool                `toml:"read_only_shell"`
@@ -238,6 +239,9 @@ type ruleFile struct {
 	// lazy, in the generated default policy, stands for Sub: it builds a
 	// subcommand's rule only when a call names it.
 	lazy *subSource
+	// origin is the file of a rule a pack gave (packs/go.toml), for the
+	// lines of its examples; "" for the policy's own and a built-in's.
+	origin string
 }
 
 // subSource gives the subcommand rules of a rule by name.
@@ -545,6 +549,9 @@ var formatFields = sync.OnceValue(func() map[reflect.Type]map[string]reflect.Str
 		structs[t] = fields
 		for i := range t.NumField() {
 			f := t.Field(i)
+			if !f.IsExported() {
+				continue // lazy, origin: never a key
+			}
 			name, _, _ := strings.Cut(f.Tag.Get("toml"), ",")
 			if name == "" {
 				name = f.Name

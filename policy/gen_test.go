@@ -24,10 +24,11 @@ func TestDefaultPolicyGenerated(t *testing.T) {
 	if !bytes.Equal(old, src) {
 		t.Fatal("default_policy.go is stale: run go generate ./policy")
 	}
-	pf, profiles, err := builtinFiles(os.DirFS("."))
+	b, err := builtinFiles(os.DirFS("."))
 	if err != nil {
 		t.Fatal(err)
 	}
+	pf, profiles := b.pf, b.profiles
 	gen := defaultPolicyFile
 	gen.Command = map[string]ruleFile{}
 	for _, name := range defaultCommandNames {
@@ -48,6 +49,24 @@ func TestDefaultPolicyGenerated(t *testing.T) {
 		if !ok || !reflect.DeepEqual(*ppf, got) {
 			t.Fatalf("the generated profile %q differs from profiles/%s.toml", name, name)
 		}
+	}
+	if len(b.packs) != len(Packs()) {
+		t.Fatalf("%d packs decoded, want %d", len(b.packs), len(Packs()))
+	}
+	for name, ppf := range b.packs {
+		got, ok := packFile(name)
+		if !ok {
+			t.Fatalf("packFile(%q) has no pack", name)
+		}
+		for cmd, rf := range got.Command {
+			got.Command[cmd] = expandLazy(rf)
+		}
+		if !reflect.DeepEqual(ppf, &got) {
+			t.Fatalf("the generated pack %q differs from packs/%s.toml", name, name)
+		}
+	}
+	if _, ok := packFile("no-such-pack"); ok {
+		t.Fatal("packFile returns a pack for a name there is none of")
 	}
 }
 

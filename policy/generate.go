@@ -2,7 +2,8 @@
 
 package policy
 
-// The built-in policies are TOML files (default.toml, profiles/*.toml),
+// The built-in policies are TOML files (default.toml, profiles/*.toml,
+// and the packs a policy includes, packs/*.toml),
 // checked by the tests and compiled into default_policy.go by
 // go generate ./policy: Go literals of the file format, one switch case
 // per program, so that a hook builds only the rules its call names and
@@ -29,9 +30,10 @@ import (
 )
 
 // Generate returns the source of default_policy.go for the built-in
-// policies in fsys: default.toml and profiles/NAME.toml for each profile.
+// policies in fsys: default.toml, profiles/NAME.toml for each profile and
+// packs/NAME.toml for each pack.
 func Generate(fsys fs.FS) ([]byte, error) {
-	pf, profiles, err := builtinFiles(fsys)
+	b, err := builtinFiles(fsys)
 	if err != nil {
 		return nil, err
 	}
@@ -39,7 +41,7 @@ func Generate(fsys fs.FS) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return generate(pf, profiles, exampleLines(pf, indexKeys(src)))
+	return generate(b, exampleLines(b.pf, indexKeys(src)))
 }
 
 // exampleLines returns the line of each rule's examples in the default
@@ -67,37 +69,56 @@ func exampleLines(pf *policyFile, ix *keyIndex) map[string]int {
 	return out
 }
 
-// builtinFiles decodes the built-in policies. A profile has no command
-// rules of its own.
-func builtinFiles(fsys fs.FS) (*policyFile, map[string]*policyFile, error) {
-	src, err := fs.ReadFile(fsys, "default.toml")
-	if err != nil {
-		return nil, nil, err
-	}
-	pf, err := decodeFile("default.toml", src)
-	if err != nil {
-		return nil, nil, err
-	}
-	profiles := map[string]*policyFile{}
-	for _, name := range Profiles()[1:] {
-		file := "profiles/" + name + ".toml"
-		data, err := fs.ReadFile(fsys, file)
-		if err != nil {
-			return nil, nil, err
-		}
-		ppf, err := decodeFile(file, data)
-		if err != nil {
-			return nil, nil, err
-		}
-		if len(ppf.Command) > 0 {
-			return nil, nil, fmt.Errorf("%s: a profile has no command rules of its own; put them in default.toml", file)
-		}
-		profiles[name] = ppf
-	}
-	return pf, profiles, nil
+// builtins is the built-in policies, decoded.
+type builtins struct {
+	pf       *policyFile            // default.toml
+	profiles map[string]*policyFile // profiles/NAME.toml
+	packs    map[string]*policyFile // packs/NAME.toml
 }
 
-func generate(pf *policyFile, profiles map[string]*policyFile, lines map[string]int) ([]byte, error) {
+// builtinFiles decodes the built-in policies. A profile has no command
+// rules of its own; a pack has nothing else.
+func builtinFiles(fsys fs.FS) (*builtins, error) {
+	read := func(file string, decode func(string, []byte) (*policyFile, error)) (*policyFile, error) {
+		data, err := fs.ReadFile(fsys, file)
+		if err != nil {
+			return nil, err
+		}
+		return decode(file, data)
+	}
+	pf, err := read("default.toml", decodeFile)
+	if err != nil {
+		return nil, err
+	}
+	b := &builtins{pf: pf, profiles: map[string]*policyFile{}, packs: map[string]*policyFile{}}
+	for _, name := range Profiles()[1:] {
+		if b.profiles[name], err = read("profiles/"+name+".toml", decodeProfile); err != nil {
+			return nil, err
+		}
+	}
+	for _, name := range Packs() {
+		if b.packs[name], err = read(packFileName(name), decodePack); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+// decodeProfile decodes a profile: settings over the default policy, and
+// no command rules.
+func decodeProfile(file string, src []byte) (*policyFile, error) {
+	pf, err := decodeFile(file, src)
+	if err == nil && len(pf.Command) > 0 {
+		return nil, fmt.Errorf("%s: a profile has no command rules of its own; put them in default.toml", file)
+	}
+	if err == nil && len(pf.Include) > 0 {
+		return nil, fmt.Errorf("%s: a profile includes no pack; a policy that extends it does", file)
+	}
+	return pf, err
+}
+
+func generate(bf *builtins, lines map[string]int) ([]byte, error) {
+	pf, profiles := bf.pf, bf.profiles
 	g := &generator{}
 	var b strings.Builder
 	b.WriteString("// Copyright 2026 The guard Authors. SPDX-License-Identifier: MIT\n\n")
@@ -117,6 +138,16 @@ func generate(pf *policyFile, profiles map[string]*policyFile, lines map[string]
 	for _, n := range pnames {
 		b.WriteString("case " + strconv.Quote(n) + ":\nreturn ")
 		g.literal(&b, reflect.ValueOf(*profiles[n]))
+		b.WriteString(", true\n")
+	}
+	b.WriteString("}\nreturn policyFile{}, false\n}\n\n")
+	b.WriteString("//go:embed packs/*.toml\nvar packSources embed.FS\n\n")
+	b.WriteString("// packSource returns the TOML of a pack, for the lines of its examples.\n")
+	b.WriteString("func packSource(name string) []byte {\ndata, _ := packSources.ReadFile(packFileName(name))\nreturn data\n}\n\n")
+	b.WriteString("// packFile returns a pack: its command rules.\nfunc packFile(name string) (policyFile, bool) {\nswitch name {\n")
+	for _, n := range sortedKeys(bf.packs) {
+		b.WriteString("case " + strconv.Quote(n) + ":\nreturn ")
+		g.literal(&b, reflect.ValueOf(*bf.packs[n]))
 		b.WriteString(", true\n")
 	}
 	b.WriteString("}\nreturn policyFile{}, false\n}\n\n")

@@ -84,6 +84,9 @@ func (p *Policy) Describe(w io.Writer) {
 		}
 	}
 	fmt.Fprintf(w, "  mode: %s; default verdict: %s\n", mode, p.Default)
+	if len(p.packs) > 0 {
+		fmt.Fprintf(w, "  packs: %s\n", strings.Join(p.packs, ", "))
+	}
 	var tools []string
 	for _, name := range sortedKeys(p.tools) {
 		tools = append(tools, name+"="+p.tools[name].String())

@@ -44,10 +44,21 @@ func LoadUnchecked(name string, r io.Reader) (*Policy, error) {
 		return nil, err
 	}
 	rules := mapSource(pf.Command, true)
-	if pf.Extends != "" {
-		base, baseRules, err := builtin(pf.Extends, 0)
-		if err != nil {
-			return nil, keyErrorf(name, indexKeys(src), []string{"extends"}, "extends = %q: %v", pf.Extends, err)
+	packs := pf.Include
+	if pf.Extends != "" || len(packs) > 0 {
+		// The base: the built-in policy the file extends, or none; the
+		// packs over it; the file over both.
+		base, baseRules := &policyFile{}, mapSource(nil, false)
+		if pf.Extends != "" {
+			base, baseRules, err = builtin(pf.Extends, 0)
+			if err != nil {
+				return nil, keyErrorf(name, indexKeys(src), []string{"extends"}, "extends = %q: %v", pf.Extends, err)
+			}
+		}
+		if len(packs) > 0 {
+			if baseRules, err = includePacks(baseRules, packs); err != nil {
+				return nil, keyErrorf(name, indexKeys(src), []string{"include"}, "include: %v", err)
+			}
 		}
 		pf, rules = extend(base, baseRules, pf)
 	}
@@ -55,6 +66,7 @@ func LoadUnchecked(name string, r io.Reader) (*Policy, error) {
 	if err != nil {
 		return nil, err
 	}
+	p.packs = slices.Clone(packs)
 	return p, nil
 }
 
@@ -130,10 +142,12 @@ func Default() (*Policy, error) {
 // base's; a command rule in top replaces base's rule for that command
 // whole. The examples of base are dropped: top's changes may rightly
 // change their verdicts, and base's own tests check them. Top's rules are
-// compiled and checked at load, base's when a call names them.
+// compiled and checked at load, base's when a call names them. The
+// examples of the rules a pack gave base are kept: the including policy's
+// tests decide them, as guard test does.
 func extend(base *policyFile, baseRules ruleSource, top *policyFile) (*policyFile, ruleSource) {
 	out := *top
-	out.Extends = ""
+	out.Extends, out.Include = "", nil
 	if out.Default == "" {
 		out.Default = base.Default
 	}
@@ -236,26 +250,13 @@ func mergeProfiles(base, top map[string]sandboxProfileFile) map[string]sandboxPr
 	return out
 }
 
-// withoutExamples copies a rule and its subcommands without their examples.
+// withoutExamples copies a rule and its subcommands without their
+// examples, but for those of the rules a pack gave.
 func withoutExamples(rf ruleFile) ruleFile {
-	rf.Examples = examplesFile{}
-	if rf.lazy != nil {
-		src := *rf.lazy
-		rf.lazy = &subSource{names: src.names, get: func(name string) (ruleFile, bool) {
-			sub, ok := src.get(name)
-			return withoutExamples(sub), ok
-		}}
-	}
-	if rf.Sub != nil {
-		subs := make(map[string]ruleFile, len(rf.Sub))
-		for k, v := range rf.Sub {
-			subs[k] = withoutExamples(v)
+	return mapRule(rf, func(rf ruleFile) ruleFile {
+		if rf.origin == "" {
+			rf.Examples = examplesFile{}
 		}
-		rf.Sub = subs
-	}
-	if rf.Rest != nil {
-		rest := withoutExamples(*rf.Rest)
-		rf.Rest = &rest
-	}
-	return rf
+		return rf
+	})
 }

@@ -351,7 +351,7 @@ func (c *compiler) compileNode(p *Policy, id string, parent *Rule, rf *ruleFile,
 	}{{rf.Examples.Allow, Allow}, {rf.Examples.Ask, Ask}, {rf.Examples.Deny, Deny}}
 	for _, ex := range exs {
 		for _, cmd := range ex.list {
-			p.examples = append(p.examples, Example{Rule: n.ID, Command: cmd, Want: ex.want, key: append(slices.Clone(key), "examples")})
+			p.examples = append(p.examples, Example{File: rf.origin, Rule: n.ID, Command: cmd, Want: ex.want, key: append(slices.Clone(key), "examples")})
 		}
 	}
 	return n, nil

@@ -48,6 +48,7 @@ type Policy struct {
 	comp          *compiler
 	src           []byte                 // the policy's source, for the lines of examples
 	exampleLine   func(key []string) int // the lines of examples, for a policy without its source
+	packs         []string               // the packs the policy includes, in order
 	ok            bool                   // set by compile: the zero Policy denies
 
 	// Command rules are compiled when a call first names them, so that a
@@ -116,7 +117,10 @@ func builtinProfile(name string) bool {
 
 // Example is a command that a policy rule says must get a verdict.
 type Example struct {
-	Line    int     // the line of the rule's examples in the policy file, or 0
+	// File is the file that holds the rule when it is not the policy's
+	// own: packs/NAME.toml for a rule an included pack gave.
+	File    string
+	Line    int     // the line of the rule's examples in the policy file (or File), or 0
 	Rule    string  // the id of the rule that gives it
 	Command string  // a Bash command line
 	Want    Verdict // the verdict it must get
@@ -145,18 +149,37 @@ func (p *Policy) Examples() []Example {
 	return out
 }
 
-// exampleLines sets the lines of examples, from the policy's source.
+// exampleLines sets the lines of examples, from the policy's source, or
+// from the pack's that gave the rule.
 func (p *Policy) exampleLines(exs []Example) {
-	if p.exampleLine != nil {
-		for i := range exs {
-			exs[i].Line = p.exampleLine(exs[i].key)
-		}
-		return
-	}
-	ix := indexKeys(p.src)
+	var ix *keyIndex
+	packs := map[string]*keyIndex{}
 	for i := range exs {
-		exs[i].Line, _ = ix.pos(exs[i].key)
+		ex := &exs[i]
+		switch {
+		case ex.File != "":
+			if packs[ex.File] == nil {
+				packs[ex.File] = indexKeys(packSource(packName(ex.File)))
+			}
+			ex.Line, _ = packs[ex.File].pos(ex.key)
+		case p.exampleLine != nil:
+			ex.Line = p.exampleLine(ex.key)
+		default:
+			if ix == nil {
+				ix = indexKeys(p.src)
+			}
+			ex.Line, _ = ix.pos(ex.key)
+		}
 	}
+}
+
+// Included returns the packs the policy includes, in the order it names
+// them.
+func (p *Policy) Included() []string {
+	if p == nil {
+		return nil
+	}
+	return slices.Clone(p.packs)
 }
 
 // allowedHint lists the programs the policy allows, for the hint after an
