@@ -35,6 +35,17 @@ var hintAlternatives = map[string]string{
 	"give the script with -e":                                                     "sed -e 's/a/b/' f.txt",
 	"give the program on the command line":                                        "awk '{print $1}' f.txt",
 	"print to standard output; use cut, grep or jq where awk would reach further": "",
+	"git checkout -b NAME makes a branch; git switch BRANCH changes to one; git checkout FILE discards the file's changes: ask the user": "git switch main",
+	"git restore --staged FILE unstages it; without --staged, git restore discards the file's changes: ask the user":                     "git restore --staged a.go",
+	// The rules of the tools a pack allows say which pack; the user
+	// includes it, the agent cannot.
+	"the docker pack (include = [\"docker\"]) allows docker ps, images and logs":                                                                           "",
+	"the kubernetes pack (include = [\"kubernetes\"]) allows kubectl get and describe, secrets not":                                                        "",
+	"the github pack (include = [\"github\"]) allows gh pr view|list|diff and gh issue view|list":                                                          "",
+	"the terraform pack (include = [\"terraform\"]) allows terraform validate in the sandbox and fmt -check":                                               "",
+	"the aws pack (include = [\"aws\"]) allows read-only describe, list and get calls, those that print secrets not":                                       "",
+	"env without a command prints every environment variable, tokens and keys too: printenv NAME prints one that holds no secret (HOME, PATH, SHELL, ...)": "printenv HOME",
+	"printenv NAME prints one variable, for the names that hold no secret: HOME, PATH, SHELL, USER, PWD, LANG, TERM, GOPATH, ...":                          "printenv PATH",
 }
 
 // TestHintsAreAllowed: every hint of the default policy is known, and the

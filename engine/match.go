@@ -3,7 +3,9 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"path"
 	"slices"
 	"strconv"
@@ -198,7 +200,7 @@ func (m *matcher) match(n *policy.Rule, args []shellparse.Word) result {
 		return r
 	}
 	if n.Wrap != nil && len(operands) == 0 {
-		r.add(n.Unknown, n.ID, fmt.Sprintf("%s without a command", n.ID), "")
+		r.add(n.Unknown, n.ID, fmt.Sprintf("%s without a command", n.ID), n.Hint)
 	}
 	// The rule's own deny and ask rules first: their reasons say most.
 	m.escalate(n, present, values, operands, &r)
@@ -240,7 +242,7 @@ func (m *matcher) match(n *policy.Rule, args []shellparse.Word) result {
 		}
 	}
 	if n.WritesCwd {
-		m.cwdOutput(n, operands, &r)
+		m.cwdOutput(n, operands, values, &r)
 	}
 	if n.Config != "" {
 		m.programConfig(n, values, &r)
@@ -252,7 +254,11 @@ func (m *matcher) match(n *policy.Rule, args []shellparse.Word) result {
 		m.recursiveRead(n, present, values, operands, &r)
 	}
 	if len(n.Require) > 0 && !slices.ContainsFunc(n.Require, func(o string) bool { return present[o] || restHas(args, o) }) {
-		r.add(n.Unknown, n.ID, fmt.Sprintf("%s is allowed only with %s", n.ID, strings.Join(n.Require, " or ")), fmt.Sprintf("add %s", n.Require[0]))
+		hint := n.Hint // what the rule says to do instead, else add what it needs
+		if hint == "" {
+			hint = fmt.Sprintf("add %s", n.Require[0])
+		}
+		r.add(n.Unknown, n.ID, fmt.Sprintf("%s is allowed only with %s", n.ID, strings.Join(n.Require, " or ")), hint)
 	}
 	if n.Interp && (len(operands) == 0 || operands[0].Constant() && operands[0].Value == "-") && !valueOptionPresent(n, present) {
 		r.add(policy.Deny, n.ID, fmt.Sprintf("%s reads code from standard input, which guard cannot check", n.ID), "write the code to a file with the edit tools, and ask to run it")
@@ -294,8 +300,10 @@ func (m *matcher) programConfig(n *policy.Rule, values map[string][]string, r *r
 
 // cwdOutput checks the file a command like go build writes into its
 // working directory, named after the package it builds: cd .git/hooks &&
-// go build ../../pre-commit writes a hook.
-func (m *matcher) cwdOutput(n *policy.Rule, operands []shellparse.Word, r *result) {
+// go build ../../pre-commit writes a hook. go build -o names the output
+// instead: a file, which the option's own check judged, or a directory
+// (one that exists, or a name that ends in /) that gets the same names.
+func (m *matcher) cwdOutput(n *policy.Rule, operands []shellparse.Word, values map[string][]string, r *result) {
 	var names []string
 	for _, o := range operands {
 		switch {
@@ -318,17 +326,49 @@ func (m *matcher) cwdOutput(n *policy.Rule, operands []shellparse.Word, r *resul
 		r.add(policy.Deny, "paths.writable", fmt.Sprintf("%s writes into a directory guard does not know", n.ID), "")
 		return
 	}
+	var outDirs []string // where -o puts the outputs; nil: the working directory
+	if o := n.Options["-o"]; o != nil && o.Type == "write" && len(values["-o"]) > 0 {
+		out := values["-o"][len(values["-o"])-1]
+		if dir := path.Base(out); !strings.HasSuffix(out, "/") && dir != "." && dir != ".." && !m.d.mayBeDir(m.where, out) {
+			return
+		}
+		if outDirs = m.d.chdirAll(m.where, out); outDirs == nil {
+			r.add(policy.Deny, "paths.writable", fmt.Sprintf("%s writes into %s, which guard cannot resolve", n.ID, out), "")
+			return
+		}
+	}
 	for _, dir := range m.where {
 		for _, name := range names {
 			if name == "." || name == "/" {
 				name = path.Base(dir)
 			}
-			if pc := m.d.checkPath(path.Join(dir, name), false, nil, writeAccess, policy.Allow); pc.verdict != policy.Allow {
-				r.add(pc.verdict, pc.rule, fmt.Sprintf("%s writes its output into its directory: %s", n.ID, pc.why), "build with -o into the project, or from the project's root")
-				return
+			targets := []string{path.Join(dir, name)}
+			if outDirs != nil {
+				targets = targets[:0]
+				for _, od := range outDirs {
+					targets = append(targets, path.Join(od, name))
+				}
+			}
+			for _, t := range targets {
+				if pc := m.d.checkPath(t, false, nil, writeAccess, policy.Allow); pc.verdict != policy.Allow {
+					r.add(pc.verdict, pc.rule, fmt.Sprintf("%s writes its output into its directory: %s", n.ID, pc.why), "build with -o into the project, or from the project's root")
+					return
+				}
 			}
 		}
 	}
+}
+
+// mayBeDir reports whether p, written relative to any of where, may name
+// a directory: one that is there, or that guard cannot tell.
+func (d *decider) mayBeDir(where []string, p string) bool {
+	for _, a := range d.absPaths(p, p == "~" || strings.HasPrefix(p, "~/"), where) {
+		fi, err := d.fsys.Stat(a)
+		if err == nil && fi.IsDir() || err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return true
+		}
+	}
+	return false
 }
 
 // operandPath checks an operand that names a path the command reads or
@@ -542,6 +582,9 @@ func (m *matcher) value(n *policy.Rule, o *policy.Option, val string, attached b
 		l.Text = o.Name + "=" + val
 		m.d.add(l)
 	case "write":
+		if path.Clean(val) == "/dev/null" {
+			break // what goes there is gone: go build -o /dev/null only checks that it builds
+		}
 		tilde := val == "~" || strings.HasPrefix(val, "~/")
 		if pc := m.d.checkPath(val, tilde, m.where, writeAccess, policy.Allow); pc.verdict != policy.Allow {
 			r.add(pc.verdict, pc.rule, fmt.Sprintf("%s %s: %s", n.ID, o.Name, pc.why), "")

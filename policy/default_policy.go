@@ -923,7 +923,7 @@ var defaultPolicyFile = policyFile{
 }
 
 // defaultCommandNames lists the programs that have rules, sorted.
-var defaultCommandNames = []string{"[", "at", "awk", "base64", "basename", "bash", "builtin", "bun", "cargo", "cat", "cd", "chmod", "cksum", "column", "comm", "command", "cp", "crontab", "curl", "cut", "dash", "date", "dd", "diff", "dig", "dirname", "doas", "du", "echo", "egrep", "env", "expand", "false", "fgrep", "file", "find", "fish", "fold", "ftp", "gawk", "git", "go", "gofmt", "golangci-lint", "grep", "halt", "head", "host", "hostname", "id", "init", "join", "jq", "just", "ksh", "ln", "ls", "lua", "make", "mawk", "md5sum", "mkdir", "mke2fs", "mkfs", "mkfs.*", "mv", "mypy", "nawk", "nc", "ncat", "netcat", "nice", "nl", "node", "nohup", "npm", "nproc", "nslookup", "od", "openssl", "paste", "perl", "php", "ping", "pnpm", "poweroff", "powershell", "printf", "pwd", "pwsh", "pytest", "python", "python3", "readlink", "realpath", "reboot", "rev", "rg", "rm", "rmdir", "rsync", "ruby", "ruff", "scp", "sed", "seq", "sftp", "sh", "sha1sum", "sha256sum", "sha512sum", "shred", "shutdown", "sleep", "socat", "sort", "ssh", "stat", "stdbuf", "su", "sudo", "systemctl", "tac", "tail", "tee", "telinit", "telnet", "test", "time", "timeout", "touch", "tr", "tree", "true", "type", "uname", "uniq", "uv", "watch", "wc", "wget", "which", "whoami", "xargs", "xxd", "yarn", "zsh"}
+var defaultCommandNames = []string{"[", "at", "awk", "aws", "base64", "basename", "bash", "builtin", "bun", "cargo", "cat", "cd", "chmod", "cksum", "column", "comm", "command", "cp", "crontab", "curl", "cut", "dash", "date", "dd", "diff", "dig", "dirname", "doas", "docker", "du", "echo", "egrep", "env", "expand", "false", "fgrep", "file", "find", "fish", "fold", "ftp", "gawk", "gh", "git", "go", "gofmt", "golangci-lint", "grep", "halt", "head", "host", "hostname", "id", "init", "join", "jq", "just", "ksh", "kubectl", "ln", "ls", "lua", "make", "mawk", "md5sum", "mkdir", "mke2fs", "mkfs", "mkfs.*", "mv", "mypy", "nawk", "nc", "ncat", "netcat", "nice", "nl", "node", "nohup", "npm", "nproc", "nslookup", "od", "openssl", "paste", "perl", "php", "ping", "pnpm", "poweroff", "powershell", "printenv", "printf", "ps", "pwd", "pwsh", "pytest", "python", "python3", "readlink", "realpath", "reboot", "rev", "rg", "rm", "rmdir", "rsync", "ruby", "ruff", "scp", "sed", "seq", "sftp", "sh", "sha1sum", "sha256sum", "sha512sum", "shred", "shutdown", "sleep", "socat", "sort", "ssh", "stat", "stdbuf", "su", "sudo", "systemctl", "tac", "tail", "tee", "telinit", "telnet", "terraform", "test", "time", "timeout", "touch", "tr", "tree", "true", "type", "uname", "uniq", "uv", "watch", "wc", "wget", "which", "whoami", "xargs", "xxd", "yarn", "zsh"}
 
 // defaultCommand returns the rule for a program.
 func defaultCommand(name string) (ruleFile, bool) {
@@ -972,6 +972,15 @@ func defaultCommand(name string) (ruleFile, bool) {
 				Allow: []string{"awk '{print $1}' data.txt", "awk -F: '{print $1}' /etc/passwd", "awk 'NR==2' f.txt", "git log --oneline | awk '$1 > 5 {print $2}'", "awk -v n=3 'NR<=n' f.txt", "awk '{s+=$1} END {print s}' nums.txt"},
 				Ask:   []string{"awk '{print > \"out.txt\"}' f.txt", "awk 'BEGIN {print ENVIRON[\"HOME\"]}'", "awk -f prog.awk f.txt", "awk 'BEGIN {while ((getline l < \"/etc/shadow\") > 0) print l}'"},
 				Deny:  []string{"awk 'BEGIN { system(\"id\") }'", "awk '{print | \"sh\"}' f.txt", "awk '{print}' ~/.ssh/id_rsa"},
+			},
+		}, true
+	case "aws":
+		return ruleFile{
+			Verdict: "ask",
+			Reason:  "it calls AWS with the user's credentials, over the network",
+			Hint:    "the aws pack (include = [\"aws\"]) allows read-only describe, list and get calls, those that print secrets not",
+			Examples: examplesFile{
+				Ask: []string{"aws sts get-caller-identity", "aws s3 cp x s3://b/"},
 			},
 		}, true
 	case "base64":
@@ -1445,6 +1454,15 @@ func defaultCommand(name string) (ruleFile, bool) {
 			Verdict: "deny",
 			Reason:  "it runs commands as another user",
 		}, true
+	case "docker":
+		return ruleFile{
+			Verdict: "ask",
+			Reason:  "it talks to the docker daemon, which runs containers as root",
+			Hint:    "the docker pack (include = [\"docker\"]) allows docker ps, images and logs",
+			Examples: examplesFile{
+				Ask: []string{"docker ps", "docker run --rm alpine"},
+			},
+		}, true
 	case "du":
 		return ruleFile{
 			Verdict: "allow",
@@ -1525,6 +1543,8 @@ func defaultCommand(name string) (ruleFile, bool) {
 	case "env":
 		return ruleFile{
 			Verdict: "allow",
+			Reason:  "it runs the command with the environment changed, each variable and the command judged as if they stood alone; without a command it prints every variable, secrets too, so that asks",
+			Hint:    "env without a command prints every environment variable, tokens and keys too: printenv NAME prints one that holds no secret (HOME, PATH, SHELL, ...)",
 			Flags:   []string{"-0", "--null", "-v", "--debug"},
 			Options: map[string]valueSpec{
 				"--chdir": valueSpec{
@@ -1555,7 +1575,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 			ReadOnly: true,
 			Examples: examplesFile{
 				Allow: []string{"env RUST_BACKTRACE=1 cargo test", "env -u FOO ls"},
-				Ask:   []string{"env"},
+				Ask:   []string{"env", "env -0", "env -u HOME", "env | grep TOKEN"},
 				Deny:  []string{"env PATH=/tmp git status", "env -S 'rm -rf x'"},
 			},
 		}, true
@@ -1847,6 +1867,15 @@ func defaultCommand(name string) (ruleFile, bool) {
 			},
 			ReadOnly: true,
 			Script:   "awk",
+		}, true
+	case "gh":
+		return ruleFile{
+			Verdict: "ask",
+			Reason:  "it reads and changes GitHub with the user's token, over the network",
+			Hint:    "the github pack (include = [\"github\"]) allows gh pr view|list|diff and gh issue view|list",
+			Examples: examplesFile{
+				Ask: []string{"gh pr view 12", "gh pr create --fill"},
+			},
 		}, true
 	case "git":
 		return ruleFile{
@@ -2149,6 +2178,15 @@ func defaultCommand(name string) (ruleFile, bool) {
 		return ruleFile{
 			Verdict: "deny",
 			Reason:  "guard does not parse ksh scripts",
+		}, true
+	case "kubectl":
+		return ruleFile{
+			Verdict: "ask",
+			Reason:  "it reads and changes a cluster with the user's credentials",
+			Hint:    "the kubernetes pack (include = [\"kubernetes\"]) allows kubectl get and describe, secrets not",
+			Examples: examplesFile{
+				Ask: []string{"kubectl get pods", "kubectl get secret db -o yaml"},
+			},
 		}, true
 	case "ln":
 		return ruleFile{
@@ -2690,6 +2728,19 @@ func defaultCommand(name string) (ruleFile, bool) {
 			Verdict: "deny",
 			Reason:  "guard cannot parse PowerShell",
 		}, true
+	case "printenv":
+		return ruleFile{
+			Verdict:  "ask",
+			Reason:   "printenv without a name prints every environment variable, tokens and keys too",
+			Hint:     "printenv NAME prints one variable, for the names that hold no secret: HOME, PATH, SHELL, USER, PWD, LANG, TERM, GOPATH, ...",
+			Flags:    []string{"-0", "--null"},
+			lazy:     &defaultSubs69,
+			ReadOnly: true,
+			Examples: examplesFile{
+				Allow: []string{"printenv HOME", "printenv PATH", "printenv -0 GOPATH"},
+				Ask:   []string{"printenv", "printenv GITHUB_TOKEN", "printenv AWS_SECRET_ACCESS_KEY", "printenv HOME PATH", "printenv home", "printenv | grep -i key"},
+			},
+		}, true
 	case "printf":
 		return ruleFile{
 			Verdict: "allow",
@@ -2701,6 +2752,96 @@ func defaultCommand(name string) (ruleFile, bool) {
 			Examples: examplesFile{
 				Allow: []string{"printf '%s\\n' a b", "printf -- '--%s\\n' x"},
 				Deny:  []string{"printf -v PATH /tmp"},
+			},
+		}, true
+	case "ps":
+		return ruleFile{
+			Verdict: "allow",
+			Flags:   []string{"-e", "-A", "-a", "-d", "-N", "--deselect", "-f", "-F", "-l", "-j", "-H", "-w", "-y", "-c", "-M", "-Z", "-P", "--context", "--forest", "--no-headers", "--headers", "--cumulative", "-V", "--version"},
+			Options: map[string]valueSpec{
+				"--Group": valueSpec{
+					Type: "any",
+				},
+				"--User": valueSpec{
+					Type: "any",
+				},
+				"--cols": valueSpec{
+					Type: "int",
+				},
+				"--columns": valueSpec{
+					Type: "int",
+				},
+				"--format": valueSpec{
+					Type: "any",
+				},
+				"--group": valueSpec{
+					Type: "any",
+				},
+				"--lines": valueSpec{
+					Type: "int",
+				},
+				"--pid": valueSpec{
+					Type: "any",
+				},
+				"--ppid": valueSpec{
+					Type: "any",
+				},
+				"--quick-pid": valueSpec{
+					Type: "any",
+				},
+				"--rows": valueSpec{
+					Type: "int",
+				},
+				"--sid": valueSpec{
+					Type: "any",
+				},
+				"--sort": valueSpec{
+					Type: "any",
+				},
+				"--tty": valueSpec{
+					Type: "any",
+				},
+				"--user": valueSpec{
+					Type: "any",
+				},
+				"--width": valueSpec{
+					Type: "int",
+				},
+				"-C": valueSpec{
+					Type: "any",
+				},
+				"-G": valueSpec{
+					Type: "any",
+				},
+				"-O": valueSpec{
+					Type: "any",
+				},
+				"-U": valueSpec{
+					Type: "any",
+				},
+				"-o": valueSpec{
+					Type: "any",
+				},
+				"-p": valueSpec{
+					Type: "any",
+				},
+				"-q": valueSpec{
+					Type: "any",
+				},
+				"-t": valueSpec{
+					Type: "any",
+				},
+			},
+			Ask: []escalationFile{escalationFile{
+				Flags:  []string{"-o", "-O", "--format"},
+				Values: []string{"*environ*"},
+				Reason: "the environ column prints each process's environment, secrets too",
+			}},
+			lazy:     &defaultSubs70,
+			ReadOnly: true,
+			Examples: examplesFile{
+				Allow: []string{"ps", "ps -ef", "ps -e -o pid,ppid,etime,cmd", "ps -p 1234 -o comm=", "ps -fp 42", "ps aux", "ps aux --sort=-%mem", "ps auxww", "ps -eH", "ps --user root -o pid,cmd", "ps -C go -o pid,args"},
+				Ask:   []string{"ps auxe", "ps e", "ps -uxe", "ps -u root", "ps -e -o pid,environ", "ps -eL", "ps -x", "ps 1234", "ps aux -e"},
 			},
 		}, true
 	case "pwd":
@@ -3026,7 +3167,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 		}, true
 	case "ruff":
 		return ruleFile{
-			lazy: &defaultSubs69,
+			lazy: &defaultSubs71,
 			Examples: examplesFile{
 				Ask: []string{"ruff server"},
 			},
@@ -3358,6 +3499,15 @@ func defaultCommand(name string) (ruleFile, bool) {
 			Verdict: "deny",
 			Reason:  "it can send data over the network",
 		}, true
+	case "terraform":
+		return ruleFile{
+			Verdict: "ask",
+			Reason:  "it runs providers, which reach cloud APIs with the user's credentials",
+			Hint:    "the terraform pack (include = [\"terraform\"]) allows terraform validate in the sandbox and fmt -check",
+			Examples: examplesFile{
+				Ask: []string{"terraform validate", "terraform apply"},
+			},
+		}, true
 	case "test":
 		return ruleFile{
 			Verdict:  "allow",
@@ -3550,7 +3700,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 		}, true
 	case "uv":
 		return ruleFile{
-			lazy: &defaultSubs70,
+			lazy: &defaultSubs72,
 			Examples: examplesFile{
 				Allow: []string{"uv run pytest -x", "uv run ruff check ."},
 				Ask:   []string{"uv pip install requests", "uv run python x.py"},
@@ -3736,7 +3886,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 	case "yarn":
 		return ruleFile{
 			Like: "npm",
-			lazy: &defaultSubs73,
+			lazy: &defaultSubs75,
 			Examples: examplesFile{
 				Allow: []string{"yarn test", "yarn run build", "yarn lint"},
 				Ask:   []string{"yarn add left-pad"},
@@ -3756,67 +3906,75 @@ func defaultCommand(name string) (ruleFile, bool) {
 func defaultExampleLine(key string) int {
 	switch key {
 	case "command\x00[\x00examples":
-		return 1049
+		return 1076
 	case "command\x00awk\x00examples":
-		return 1760
+		return 2163
+	case "command\x00aws\x00examples":
+		return 1860
 	case "command\x00bash\x00examples":
-		return 1444
+		return 1811
 	case "command\x00bun\x00examples":
-		return 1978
+		return 2381
 	case "command\x00cargo\x00examples":
-		return 622
+		return 649
 	case "command\x00cargo\x00sub\x00build\x00examples":
-		return 645
+		return 672
 	case "command\x00cargo\x00sub\x00check\x00examples":
-		return 651
+		return 678
 	case "command\x00cargo\x00sub\x00clippy\x00examples":
-		return 674
+		return 701
 	case "command\x00cargo\x00sub\x00fmt\x00examples":
-		return 691
+		return 718
 	case "command\x00cargo\x00sub\x00run\x00examples":
-		return 1947
+		return 2350
 	case "command\x00cargo\x00sub\x00test\x00examples":
-		return 658
+		return 685
 	case "command\x00cat\x00examples":
-		return 748
+		return 775
 	case "command\x00cd\x00examples":
-		return 1357
+		return 1470
 	case "command\x00chmod\x00examples":
-		return 1660
+		return 2063
 	case "command\x00command\x00examples":
-		return 1412
+		return 1779
 	case "command\x00cp\x00examples":
-		return 1640
+		return 2043
 	case "command\x00cut\x00examples":
-		return 927
+		return 954
 	case "command\x00date\x00examples":
-		return 1314
+		return 1341
 	case "command\x00diff\x00examples":
-		return 959
+		return 986
+	case "command\x00docker\x00examples":
+		return 1836
 	case "command\x00du\x00examples":
-		return 1112
+		return 1139
 	case "command\x00echo\x00examples":
-		return 1013
+		return 1040
 	case "command\x00env\x00examples":
-		return 1405
+		return 1524
 	case "command\x00file\x00examples":
-		return 1083
+		return 1110
 	case "command\x00find\x00examples":
-		return 890
+		return 917
+	case "command\x00gh\x00examples":
+		return 1848
 	case "command\x00git\x00examples":
 		return 172
 	case "command\x00git\x00sub\x00add\x00examples":
-		return 473
+		return 498
 	case "command\x00git\x00sub\x00blame\x00examples":
 		return 280
 	case "command\x00git\x00sub\x00branch\x00examples":
 		return 295
 	case "command\x00git\x00sub\x00cat-file\x00examples":
 		return 379
+	case "command\x00git\x00sub\x00checkout\x00examples":
+		return 467
 	case "command\x00git\x00sub\x00clean\x00examples":
 		return 452
 	case "command\x00git\x00sub\x00commit\x00examples":
-		return 483
+		return 508
 	case "command\x00git\x00sub\x00describe\x00examples":
 		return 392
 	case "command\x00git\x00sub\x00diff\x00examples":
@@ -3837,6 +3995,8 @@ func defaultExampleLine(key string) int {
 		return 405
 	case "command\x00git\x00sub\x00reset\x00examples":
 		return 446
+	case "command\x00git\x00sub\x00restore\x00examples":
+		return 481
 	case "command\x00git\x00sub\x00rev-list\x00examples":
 		return 254
 	case "command\x00git\x00sub\x00rev-parse\x00examples":
@@ -3846,133 +4006,141 @@ func defaultExampleLine(key string) int {
 	case "command\x00git\x00sub\x00show\x00examples":
 		return 239
 	case "command\x00git\x00sub\x00stash\x00examples":
-		return 490
+		return 515
 	case "command\x00git\x00sub\x00stash\x00sub\x00clear\x00examples":
 		return 422
 	case "command\x00git\x00sub\x00stash\x00sub\x00push\x00examples":
-		return 496
+		return 521
 	case "command\x00git\x00sub\x00status\x00examples":
 		return 183
 	case "command\x00git\x00sub\x00switch\x00examples":
-		return 463
+		return 488
 	case "command\x00git\x00sub\x00tag\x00examples":
 		return 304
 	case "command\x00go\x00sub\x00build\x00examples":
-		return 537
+		return 563
 	case "command\x00go\x00sub\x00env\x00examples":
-		return 575
+		return 602
 	case "command\x00go\x00sub\x00list\x00examples":
-		return 589
+		return 616
 	case "command\x00go\x00sub\x00test\x00examples":
-		return 550
+		return 577
 	case "command\x00go\x00sub\x00version\x00examples":
-		return 567
+		return 594
 	case "command\x00go\x00sub\x00vet\x00examples":
-		return 559
+		return 586
 	case "command\x00gofmt\x00examples":
-		return 604
+		return 631
 	case "command\x00golangci-lint\x00examples":
-		return 1907
+		return 2310
 	case "command\x00golangci-lint\x00sub\x00run\x00examples":
-		return 1914
+		return 2317
 	case "command\x00grep\x00examples":
-		return 803
+		return 830
 	case "command\x00head\x00examples":
-		return 757
+		return 784
 	case "command\x00jq\x00examples":
-		return 983
+		return 1010
 	case "command\x00just\x00examples":
-		return 2002
+		return 2405
+	case "command\x00kubectl\x00examples":
+		return 1842
 	case "command\x00ln\x00examples":
-		return 1647
+		return 2050
 	case "command\x00ls\x00examples":
-		return 740
+		return 767
 	case "command\x00make\x00examples":
-		return 1920
+		return 2323
 	case "command\x00md5sum\x00examples":
-		return 1270
+		return 1297
 	case "command\x00mkdir\x00examples":
-		return 1625
+		return 2028
 	case "command\x00mkfs.*\x00examples":
-		return 1678
+		return 2081
 	case "command\x00mv\x00examples":
-		return 1632
+		return 2035
 	case "command\x00mypy\x00examples":
-		return 1904
+		return 2307
 	case "command\x00nice\x00examples":
-		return 1375
+		return 1488
 	case "command\x00node\x00examples":
-		return 1721
+		return 2124
 	case "command\x00npm\x00examples":
-		return 1789
+		return 2192
 	case "command\x00npm\x00sub\x00run\x00examples":
-		return 1802
+		return 2205
 	case "command\x00npm\x00sub\x00test\x00examples":
-		return 1794
+		return 2197
 	case "command\x00perl\x00examples":
-		return 1729
+		return 2132
 	case "command\x00pnpm\x00examples":
-		return 1822
+		return 2225
+	case "command\x00printenv\x00examples":
+		return 1537
 	case "command\x00printf\x00examples":
-		return 1019
+		return 1046
+	case "command\x00ps\x00examples":
+		return 1396
 	case "command\x00pytest\x00examples":
-		return 1881
+		return 2284
 	case "command\x00python\x00examples":
-		return 1707
+		return 2110
 	case "command\x00python3\x00examples":
-		return 1713
+		return 2116
 	case "command\x00rg\x00examples":
-		return 860
+		return 887
 	case "command\x00rm\x00examples":
-		return 1603
+		return 2006
 	case "command\x00ruff\x00examples":
-		return 1884
+		return 2287
 	case "command\x00ruff\x00sub\x00check\x00examples":
-		return 1891
+		return 2294
 	case "command\x00ruff\x00sub\x00format\x00examples":
-		return 1897
+		return 2300
 	case "command\x00sed\x00examples":
-		return 1002
+		return 1029
 	case "command\x00sh\x00examples":
-		return 1451
+		return 1818
 	case "command\x00sort\x00examples":
-		return 909
+		return 936
 	case "command\x00stat\x00examples":
-		return 1092
+		return 1119
 	case "command\x00systemctl\x00examples":
-		return 1665
+		return 2068
 	case "command\x00tail\x00examples":
-		return 768
+		return 795
 	case "command\x00tee\x00examples":
-		return 1653
+		return 2056
+	case "command\x00terraform\x00examples":
+		return 1854
 	case "command\x00test\x00examples":
-		return 1042
+		return 1069
 	case "command\x00timeout\x00examples":
-		return 1367
+		return 1480
 	case "command\x00touch\x00examples":
-		return 1618
+		return 2021
 	case "command\x00tr\x00examples":
-		return 934
+		return 961
 	case "command\x00tree\x00examples":
-		return 1134
+		return 1161
 	case "command\x00type\x00examples":
-		return 1061
+		return 1088
 	case "command\x00uniq\x00examples":
-		return 918
+		return 945
 	case "command\x00uv\x00examples":
-		return 1954
+		return 2357
 	case "command\x00uv\x00sub\x00run\x00examples":
-		return 1957
+		return 2360
 	case "command\x00wc\x00examples":
-		return 778
+		return 805
 	case "command\x00which\x00examples":
-		return 1055
+		return 1082
 	case "command\x00xargs\x00examples":
-		return 1433
+		return 1800
 	case "command\x00xxd\x00examples":
-		return 1253
+		return 1280
 	case "command\x00yarn\x00examples":
-		return 1846
+		return 2249
 	}
 	return 0
 }
@@ -7174,7 +7342,7 @@ func defaultSubs57Rule(name string) (ruleFile, bool) {
 	return ruleFile{}, false
 }
 
-var defaultSubs58 = subSource{names: []string{"add", "blame", "branch", "cat-file", "checkout", "clean", "commit", "describe", "diff", "filter-branch", "gc", "grep", "log", "ls-files", "ls-tree", "merge-base", "push", "remote", "reset", "rev-list", "rev-parse", "shortlog", "show", "show-ref", "stash", "status", "switch", "tag", "version", "worktree"}, get: defaultSubs58Rule}
+var defaultSubs58 = subSource{names: []string{"add", "blame", "branch", "cat-file", "checkout", "clean", "commit", "describe", "diff", "filter-branch", "gc", "grep", "log", "ls-files", "ls-tree", "merge-base", "push", "remote", "reset", "restore", "rev-list", "rev-parse", "shortlog", "show", "show-ref", "stash", "status", "switch", "tag", "version", "worktree"}, get: defaultSubs58Rule}
 
 func defaultSubs58Rule(name string) (ruleFile, bool) {
 	switch name {
@@ -7303,11 +7471,24 @@ func defaultSubs58Rule(name string) (ruleFile, bool) {
 		}, true
 	case "checkout":
 		return ruleFile{
-			Verdict: "ask",
+			Verdict: "session",
+			Hint:    "git checkout -b NAME makes a branch; git switch BRANCH changes to one; git checkout FILE discards the file's changes: ask the user",
+			Flags:   []string{"-q", "--quiet", "-t", "--track", "--no-track", "--guess", "--no-guess"},
+			Options: map[string]valueSpec{
+				"-b": valueSpec{
+					Type: "any",
+				},
+			},
+			MaxArgs: 1,
+			Require: []string{"-b"},
 			Deny: []escalationFile{escalationFile{
 				Flags:  []string{"-f", "--force"},
 				Reason: "it discards local changes",
 			}},
+			Examples: examplesFile{
+				Ask:  []string{"git checkout -b feature", "git checkout -b fix/parser origin/main", "git checkout -q -b x HEAD~2", "git checkout main", "git checkout -- src/main.go", "git checkout src/main.go", "git checkout -B main", "git checkout -b x HEAD -- f", "git checkout -p -b x"},
+				Deny: []string{"git checkout -f main", "git checkout -b x -f"},
+			},
 		}, true
 	case "clean":
 		return ruleFile{
@@ -7812,6 +7993,28 @@ func defaultSubs58Rule(name string) (ruleFile, bool) {
 				Deny: []string{"git reset --hard", "git reset --hard HEAD~1"},
 			},
 		}, true
+	case "restore":
+		return ruleFile{
+			Verdict: "session",
+			Hint:    "git restore --staged FILE unstages it; without --staged, git restore discards the file's changes: ask the user",
+			Flags:   []string{"-S", "--staged", "-q", "--quiet", "--progress", "--no-progress"},
+			Options: map[string]valueSpec{
+				"--source": valueSpec{
+					Type: "any",
+				},
+				"-s": valueSpec{
+					Type: "any",
+				},
+			},
+			Require: []string{"-S", "--staged"},
+			Ask: []escalationFile{escalationFile{
+				Flags:  []string{"-W", "--worktree"},
+				Reason: "it overwrites the working tree's changes to these files with the committed version: they are lost",
+			}},
+			Examples: examplesFile{
+				Ask: []string{"git restore --staged src/main.go", "git restore -S a.go b.go", "git restore --staged --source=HEAD~1 -- a.go", "git restore src/main.go", "git restore .", "git restore -SW a.go", "git restore --staged --worktree a.go", "git restore -p a.go", "git restore --pathspec-from-file=list --staged"},
+			},
+		}, true
 	case "rev-list":
 		return ruleFile{
 			Like:     "git log",
@@ -7951,8 +8154,9 @@ func defaultSubs58Rule(name string) (ruleFile, bool) {
 			}},
 			lazy: &defaultSubs59,
 			Examples: examplesFile{
-				Ask:  []string{"git stash", "git stash -u -m wip", "git stash pop", "git stash drop"},
-				Deny: []string{"git stash clear"},
+				Allow: []string{"git stash list", "git stash list --oneline", "git stash show", "git stash show -p stash@{1}", "git stash show --stat"},
+				Ask:   []string{"git stash", "git stash -u -m wip", "git stash pop", "git stash drop", "git stash apply stash@{0}"},
+				Deny:  []string{"git stash clear", "git stash show --ext-diff", "git stash list --output=x"},
 			},
 		}, true
 	case "status":
@@ -8156,6 +8360,9 @@ func defaultSubs61Rule(name string) (ruleFile, bool) {
 				"-mod": valueSpec{
 					Values: []string{"readonly", "vendor"},
 				},
+				"-o": valueSpec{
+					Type: "write",
+				},
 				"-p": valueSpec{
 					Type: "int",
 				},
@@ -8176,9 +8383,9 @@ func defaultSubs61Rule(name string) (ruleFile, bool) {
 			WritesCwd: true,
 			Config:    "go",
 			Examples: examplesFile{
-				Allow: []string{"go build ./...", "go build -v -race ./cmd/guard", "go build -tags=integration ./...", "go build -buildvcs=false ./...", "go build -pgo=auto ./cmd/guard"},
-				Ask:   []string{"go build -o /usr/local/bin/x .", "go build -ldflags=-X=main.v=1 .", "go build -pgo=/tmp/x.pprof .", "go build -compiler=gccgo ."},
-				Deny:  []string{"go build -toolexec=/tmp/x ./..."},
+				Allow: []string{"go build ./...", "go build -v -race ./cmd/guard", "go build -tags=integration ./...", "go build -buildvcs=false ./...", "go build -pgo=auto ./cmd/guard", "go build -o bin/guard ./cmd/guard", "go build -o=/project/bin/x .", "go build -o /tmp/x ./cmd/guard", "go build -o /dev/null ./...", "go build -o bin/ ./cmd/..."},
+				Ask:   []string{"go build -ldflags=-X=main.v=1 .", "go build -pgo=/tmp/x.pprof .", "go build -compiler=gccgo .", "go build -o $OUT ."},
+				Deny:  []string{"go build -toolexec=/tmp/x ./...", "go build -o /usr/local/bin/x .", "go build -o ~/bin/x .", "go build -o .git/hooks/pre-commit ./cmd/x", "go build -o .git/hooks/ ./cmd/pre-commit", "go build -o .github/workflows/ ./cmd/x"},
 			},
 		}, true
 	case "doc":
@@ -8292,6 +8499,10 @@ func defaultSubs61Rule(name string) (ruleFile, bool) {
 					Type: "any",
 				},
 			},
+			Ask: []escalationFile{escalationFile{
+				Flags:  []string{"-o"},
+				Reason: "it writes the test binary, which guard does not name",
+			}},
 			Config: "go",
 			Examples: examplesFile{
 				Allow: []string{"go test ./...", "go test -run TestParse -v ./shellparse", "go test -race -count=1 ./...", "go test -coverprofile=cover.out ./...", "go test -bench=. -benchmem ./rules"},
@@ -8544,9 +8755,382 @@ func defaultSubs68Rule(name string) (ruleFile, bool) {
 	return ruleFile{}, false
 }
 
-var defaultSubs69 = subSource{names: []string{"check", "format"}, get: defaultSubs69Rule}
+var defaultSubs69 = subSource{names: []string{"CARGO_HOME", "CGO_ENABLED", "CI", "CONDA_DEFAULT_ENV", "EDITOR", "GOARCH", "GOBIN", "GOCACHE", "GOFLAGS", "GOMODCACHE", "GOOS", "GOPATH", "GOROOT", "HOME", "HOSTNAME", "JAVA_HOME", "LANG", "LANGUAGE", "LC_ALL", "LOGNAME", "NODE_ENV", "OLDPWD", "PAGER", "PATH", "PWD", "PYENV_VERSION", "RUSTUP_HOME", "RUSTUP_TOOLCHAIN", "SHELL", "TERM", "TMPDIR", "TZ", "USER", "VIRTUAL_ENV", "VISUAL", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_RUNTIME_DIR"}, get: defaultSubs69Rule}
 
 func defaultSubs69Rule(name string) (ruleFile, bool) {
+	switch name {
+	case "CARGO_HOME":
+		return ruleFile{
+			Like:     "printenv HOME",
+			Verdict:  "allow",
+			Args:     "none",
+			ReadOnly: true,
+		}, true
+	case "CGO_ENABLED":
+		return ruleFile{
+			Like:     "printenv HOME",
+			Verdict:  "allow",
+			Args:     "none",
+			ReadOnly: true,
+		}, true
+	case "CI":
+		return ruleFile{
+			Like:     "printenv HOME",
+			Verdict:  "allow",
+			Args:     "none",
+			ReadOnly: true,
+		}, true
+	case "CONDA_DEFAULT_ENV":
+		return ruleFile{
+			Like:     "printenv HOME",
+			Verdict:  "allow",
+			Args:     "none",
+			ReadOnly: true,
+		}, true
+	case "EDITOR":
+		return ruleFile{
+			Like:     "printenv HOME",
+			Verdict:  "allow",
+			Args:     "none",
+			ReadOnly: true,
+		}, true
+	case "GOARCH":
+		return ruleFile{
+			Like:     "printenv HOME",
+			Verdict:  "allow",
+			Args:     "none",
+			ReadOnly: true,
+		}, true
+	case "GOBIN":
+		return ruleFile{
+			Like:     "printenv HOME",
+			Verdict:  "allow",
+			Args:     "none",
+			ReadOnly: true,
+		}, true
+	case "GOCACHE":
+		return ruleFile{
+			Like:     "printenv HOME",
+			Verdict:  "allow",
+			Args:     "none",
+			ReadOnly: true,
+		}, true
+	case "GOFLAGS":
+		return ruleFile{
+			Like:     "printenv HOME",
+			Verdict:  "allow",
+			Args:     "none",
+			ReadOnly: true,
+		}, true
+	case "GOMODCACHE":
+		return ruleFile{
+			Like:     "printenv HOME",
+			Verdict:  "allow",
+			Args:     "none",
+			ReadOnly: true,
+		}, true
+	case "GOOS":
+		return ruleFile{
+			Like:     "printenv HOME",
+			Verdict:  "allow",
+			Args:     "none",
+			ReadOnly: true,
+		}, true
+	case "GOPATH":
+		return ruleFile{
+			Like:     "printenv HOME",
+			Verdict:  "allow",
+			Args:     "none",
+			ReadOnly: true,
+		}, true
+	case "GOROOT":
+		return ruleFile{
+			Like:     "printenv HOME",
+			Verdict:  "allow",
+			Args:     "none",
+			ReadOnly: true,
+		}, true
+	case "HOME":
+		return ruleFile{
+			Verdict:  "allow",
+			Flags:    []string{"-0", "--null"},
+			Args:     "none",
+			ReadOnly: true,
+		}, true
+	case "HOSTNAME":
+		return ruleFile{
+			Like:     "printenv HOME",
+			Verdict:  "allow",
+			Args:     "none",
+			ReadOnly: true,
+		}, true
+	case "JAVA_HOME":
+		return ruleFile{
+			Like:     "printenv HOME",
+			Verdict:  "allow",
+			Args:     "none",
+			ReadOnly: true,
+		}, true
+	case "LANG":
+		return ruleFile{
+			Like:     "printenv HOME",
+			Verdict:  "allow",
+			Args:     "none",
+			ReadOnly: true,
+		}, true
+	case "LANGUAGE":
+		return ruleFile{
+			Like:     "printenv HOME",
+			Verdict:  "allow",
+			Args:     "none",
+			ReadOnly: true,
+		}, true
+	case "LC_ALL":
+		return ruleFile{
+			Like:     "printenv HOME",
+			Verdict:  "allow",
+			Args:     "none",
+			ReadOnly: true,
+		}, true
+	case "LOGNAME":
+		return ruleFile{
+			Like:     "printenv HOME",
+			Verdict:  "allow",
+			Args:     "none",
+			ReadOnly: true,
+		}, true
+	case "NODE_ENV":
+		return ruleFile{
+			Like:     "printenv HOME",
+			Verdict:  "allow",
+			Args:     "none",
+			ReadOnly: true,
+		}, true
+	case "OLDPWD":
+		return ruleFile{
+			Like:     "printenv HOME",
+			Verdict:  "allow",
+			Args:     "none",
+			ReadOnly: true,
+		}, true
+	case "PAGER":
+		return ruleFile{
+			Like:     "printenv HOME",
+			Verdict:  "allow",
+			Args:     "none",
+			ReadOnly: true,
+		}, true
+	case "PATH":
+		return ruleFile{
+			Like:     "printenv HOME",
+			Verdict:  "allow",
+			Args:     "none",
+			ReadOnly: true,
+		}, true
+	case "PWD":
+		return ruleFile{
+			Like:     "printenv HOME",
+			Verdict:  "allow",
+			Args:     "none",
+			ReadOnly: true,
+		}, true
+	case "PYENV_VERSION":
+		return ruleFile{
+			Like:     "printenv HOME",
+			Verdict:  "allow",
+			Args:     "none",
+			ReadOnly: true,
+		}, true
+	case "RUSTUP_HOME":
+		return ruleFile{
+			Like:     "printenv HOME",
+			Verdict:  "allow",
+			Args:     "none",
+			ReadOnly: true,
+		}, true
+	case "RUSTUP_TOOLCHAIN":
+		return ruleFile{
+			Like:     "printenv HOME",
+			Verdict:  "allow",
+			Args:     "none",
+			ReadOnly: true,
+		}, true
+	case "SHELL":
+		return ruleFile{
+			Like:     "printenv HOME",
+			Verdict:  "allow",
+			Args:     "none",
+			ReadOnly: true,
+		}, true
+	case "TERM":
+		return ruleFile{
+			Like:     "printenv HOME",
+			Verdict:  "allow",
+			Args:     "none",
+			ReadOnly: true,
+		}, true
+	case "TMPDIR":
+		return ruleFile{
+			Like:     "printenv HOME",
+			Verdict:  "allow",
+			Args:     "none",
+			ReadOnly: true,
+		}, true
+	case "TZ":
+		return ruleFile{
+			Like:     "printenv HOME",
+			Verdict:  "allow",
+			Args:     "none",
+			ReadOnly: true,
+		}, true
+	case "USER":
+		return ruleFile{
+			Like:     "printenv HOME",
+			Verdict:  "allow",
+			Args:     "none",
+			ReadOnly: true,
+		}, true
+	case "VIRTUAL_ENV":
+		return ruleFile{
+			Like:     "printenv HOME",
+			Verdict:  "allow",
+			Args:     "none",
+			ReadOnly: true,
+		}, true
+	case "VISUAL":
+		return ruleFile{
+			Like:     "printenv HOME",
+			Verdict:  "allow",
+			Args:     "none",
+			ReadOnly: true,
+		}, true
+	case "XDG_CACHE_HOME":
+		return ruleFile{
+			Like:     "printenv HOME",
+			Verdict:  "allow",
+			Args:     "none",
+			ReadOnly: true,
+		}, true
+	case "XDG_CONFIG_HOME":
+		return ruleFile{
+			Like:     "printenv HOME",
+			Verdict:  "allow",
+			Args:     "none",
+			ReadOnly: true,
+		}, true
+	case "XDG_DATA_HOME":
+		return ruleFile{
+			Like:     "printenv HOME",
+			Verdict:  "allow",
+			Args:     "none",
+			ReadOnly: true,
+		}, true
+	case "XDG_RUNTIME_DIR":
+		return ruleFile{
+			Like:     "printenv HOME",
+			Verdict:  "allow",
+			Args:     "none",
+			ReadOnly: true,
+		}, true
+	}
+	return ruleFile{}, false
+}
+
+var defaultSubs70 = subSource{names: []string{"aux", "auxf", "auxw", "auxww", "ax", "axf", "axjf", "axu", "ux", "x"}, get: defaultSubs70Rule}
+
+func defaultSubs70Rule(name string) (ruleFile, bool) {
+	switch name {
+	case "aux":
+		return ruleFile{
+			Verdict: "allow",
+			Flags:   []string{"--forest", "--no-headers", "--headers", "--cumulative"},
+			Options: map[string]valueSpec{
+				"--cols": valueSpec{
+					Type: "int",
+				},
+				"--columns": valueSpec{
+					Type: "int",
+				},
+				"--sort": valueSpec{
+					Type: "any",
+				},
+				"--width": valueSpec{
+					Type: "int",
+				},
+			},
+			Args:     "none",
+			ReadOnly: true,
+		}, true
+	case "auxf":
+		return ruleFile{
+			Like:     "ps aux",
+			Verdict:  "allow",
+			Args:     "none",
+			ReadOnly: true,
+		}, true
+	case "auxw":
+		return ruleFile{
+			Like:     "ps aux",
+			Verdict:  "allow",
+			Args:     "none",
+			ReadOnly: true,
+		}, true
+	case "auxww":
+		return ruleFile{
+			Like:     "ps aux",
+			Verdict:  "allow",
+			Args:     "none",
+			ReadOnly: true,
+		}, true
+	case "ax":
+		return ruleFile{
+			Like:     "ps aux",
+			Verdict:  "allow",
+			Args:     "none",
+			ReadOnly: true,
+		}, true
+	case "axf":
+		return ruleFile{
+			Like:     "ps aux",
+			Verdict:  "allow",
+			Args:     "none",
+			ReadOnly: true,
+		}, true
+	case "axjf":
+		return ruleFile{
+			Like:     "ps aux",
+			Verdict:  "allow",
+			Args:     "none",
+			ReadOnly: true,
+		}, true
+	case "axu":
+		return ruleFile{
+			Like:     "ps aux",
+			Verdict:  "allow",
+			Args:     "none",
+			ReadOnly: true,
+		}, true
+	case "ux":
+		return ruleFile{
+			Like:     "ps aux",
+			Verdict:  "allow",
+			Args:     "none",
+			ReadOnly: true,
+		}, true
+	case "x":
+		return ruleFile{
+			Like:     "ps aux",
+			Verdict:  "allow",
+			Args:     "none",
+			ReadOnly: true,
+		}, true
+	}
+	return ruleFile{}, false
+}
+
+var defaultSubs71 = subSource{names: []string{"check", "format"}, get: defaultSubs71Rule}
+
+func defaultSubs71Rule(name string) (ruleFile, bool) {
 	switch name {
 	case "check":
 		return ruleFile{
@@ -8584,13 +9168,13 @@ func defaultSubs69Rule(name string) (ruleFile, bool) {
 	return ruleFile{}, false
 }
 
-var defaultSubs70 = subSource{names: []string{"run"}, get: defaultSubs70Rule}
+var defaultSubs72 = subSource{names: []string{"run"}, get: defaultSubs72Rule}
 
-func defaultSubs70Rule(name string) (ruleFile, bool) {
+func defaultSubs72Rule(name string) (ruleFile, bool) {
 	switch name {
 	case "run":
 		return ruleFile{
-			lazy: &defaultSubs71,
+			lazy: &defaultSubs73,
 			Examples: examplesFile{
 				Ask: []string{"uv run --with requests pytest"},
 			},
@@ -8599,9 +9183,9 @@ func defaultSubs70Rule(name string) (ruleFile, bool) {
 	return ruleFile{}, false
 }
 
-var defaultSubs71 = subSource{names: []string{"mypy", "pytest", "ruff"}, get: defaultSubs71Rule}
+var defaultSubs73 = subSource{names: []string{"mypy", "pytest", "ruff"}, get: defaultSubs73Rule}
 
-func defaultSubs71Rule(name string) (ruleFile, bool) {
+func defaultSubs73Rule(name string) (ruleFile, bool) {
 	switch name {
 	case "mypy":
 		return ruleFile{
@@ -8618,15 +9202,15 @@ func defaultSubs71Rule(name string) (ruleFile, bool) {
 	case "ruff":
 		return ruleFile{
 			Like: "ruff",
-			lazy: &defaultSubs72,
+			lazy: &defaultSubs74,
 		}, true
 	}
 	return ruleFile{}, false
 }
 
-var defaultSubs72 = subSource{names: []string{"check"}, get: defaultSubs72Rule}
+var defaultSubs74 = subSource{names: []string{"check"}, get: defaultSubs74Rule}
 
-func defaultSubs72Rule(name string) (ruleFile, bool) {
+func defaultSubs74Rule(name string) (ruleFile, bool) {
 	switch name {
 	case "check":
 		return ruleFile{
@@ -8638,9 +9222,9 @@ func defaultSubs72Rule(name string) (ruleFile, bool) {
 	return ruleFile{}, false
 }
 
-var defaultSubs73 = subSource{names: []string{"build", "lint", "run", "test"}, get: defaultSubs73Rule}
+var defaultSubs75 = subSource{names: []string{"build", "lint", "run", "test"}, get: defaultSubs75Rule}
 
-func defaultSubs73Rule(name string) (ruleFile, bool) {
+func defaultSubs75Rule(name string) (ruleFile, bool) {
 	switch name {
 	case "build":
 		return ruleFile{
@@ -8655,7 +9239,7 @@ func defaultSubs73Rule(name string) (ruleFile, bool) {
 	case "run":
 		return ruleFile{
 			Like: "npm run",
-			lazy: &defaultSubs74,
+			lazy: &defaultSubs76,
 		}, true
 	case "test":
 		return ruleFile{
@@ -8666,9 +9250,9 @@ func defaultSubs73Rule(name string) (ruleFile, bool) {
 	return ruleFile{}, false
 }
 
-var defaultSubs74 = subSource{names: []string{"build", "lint", "test"}, get: defaultSubs74Rule}
+var defaultSubs76 = subSource{names: []string{"build", "lint", "test"}, get: defaultSubs76Rule}
 
-func defaultSubs74Rule(name string) (ruleFile, bool) {
+func defaultSubs76Rule(name string) (ruleFile, bool) {
 	switch name {
 	case "build":
 		return ruleFile{
