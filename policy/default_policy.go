@@ -905,8 +905,14 @@ var defaultPolicyFile = policyFile{
 			Names:  []string{"RIPGREP_CONFIG_PATH", "GREP_OPTIONS", "JQ_LIBRARY_PATH"},
 			Reason: "the program reads options from it",
 		}, envDenyFile{
-			Names:  []string{"PYTHONPATH", "PYTHONSTARTUP", "PYTHONHOME", "NODE_OPTIONS", "NODE_PATH", "PERL5OPT", "PERL5LIB", "PERLLIB", "RUBYOPT", "RUBYLIB"},
+			Names:  []string{"PYTHONPATH", "PYTHONSTARTUP", "PYTHONHOME", "NODE_OPTIONS", "NODE_PATH", "PERL5OPT", "PERL5LIB", "PERLLIB", "PERL5DB", "RUBYOPT", "RUBYLIB"},
 			Reason: "the interpreter loads code from it",
+		}, envDenyFile{
+			Names:  []string{"JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "CLASSPATH"},
+			Reason: "the JVM loads agents and classes from it",
+		}, envDenyFile{
+			Names:  []string{"MAKEFLAGS", "MAKEFILES", "npm_config_*", "NPM_CONFIG_*"},
+			Reason: "make and npm read options from it, the shell their scripts run in among them",
 		}},
 	},
 	Redirect: redirectFile{
@@ -3906,241 +3912,241 @@ func defaultCommand(name string) (ruleFile, bool) {
 func defaultExampleLine(key string) int {
 	switch key {
 	case "command\x00[\x00examples":
-		return 1076
+		return 1078
 	case "command\x00awk\x00examples":
-		return 2163
+		return 2165
 	case "command\x00aws\x00examples":
-		return 1860
+		return 1862
 	case "command\x00bash\x00examples":
-		return 1811
+		return 1813
 	case "command\x00bun\x00examples":
-		return 2381
+		return 2383
 	case "command\x00cargo\x00examples":
-		return 649
+		return 651
 	case "command\x00cargo\x00sub\x00build\x00examples":
-		return 672
+		return 674
 	case "command\x00cargo\x00sub\x00check\x00examples":
-		return 678
+		return 680
 	case "command\x00cargo\x00sub\x00clippy\x00examples":
-		return 701
+		return 703
 	case "command\x00cargo\x00sub\x00fmt\x00examples":
-		return 718
+		return 720
 	case "command\x00cargo\x00sub\x00run\x00examples":
-		return 2350
+		return 2352
 	case "command\x00cargo\x00sub\x00test\x00examples":
-		return 685
+		return 687
 	case "command\x00cat\x00examples":
-		return 775
+		return 777
 	case "command\x00cd\x00examples":
-		return 1470
+		return 1472
 	case "command\x00chmod\x00examples":
-		return 2063
+		return 2065
 	case "command\x00command\x00examples":
-		return 1779
+		return 1781
 	case "command\x00cp\x00examples":
-		return 2043
+		return 2045
 	case "command\x00cut\x00examples":
-		return 954
+		return 956
 	case "command\x00date\x00examples":
-		return 1341
+		return 1343
 	case "command\x00diff\x00examples":
-		return 986
+		return 988
 	case "command\x00docker\x00examples":
-		return 1836
+		return 1838
 	case "command\x00du\x00examples":
-		return 1139
+		return 1141
 	case "command\x00echo\x00examples":
-		return 1040
+		return 1042
 	case "command\x00env\x00examples":
-		return 1524
+		return 1526
 	case "command\x00file\x00examples":
-		return 1110
+		return 1112
 	case "command\x00find\x00examples":
-		return 917
+		return 919
 	case "command\x00gh\x00examples":
-		return 1848
+		return 1850
 	case "command\x00git\x00examples":
-		return 172
+		return 174
 	case "command\x00git\x00sub\x00add\x00examples":
-		return 498
+		return 500
 	case "command\x00git\x00sub\x00blame\x00examples":
-		return 280
+		return 282
 	case "command\x00git\x00sub\x00branch\x00examples":
-		return 295
+		return 297
 	case "command\x00git\x00sub\x00cat-file\x00examples":
-		return 379
+		return 381
 	case "command\x00git\x00sub\x00checkout\x00examples":
-		return 467
+		return 469
 	case "command\x00git\x00sub\x00clean\x00examples":
-		return 452
+		return 454
 	case "command\x00git\x00sub\x00commit\x00examples":
-		return 508
+		return 510
 	case "command\x00git\x00sub\x00describe\x00examples":
-		return 392
+		return 394
 	case "command\x00git\x00sub\x00diff\x00examples":
-		return 248
+		return 250
 	case "command\x00git\x00sub\x00grep\x00examples":
-		return 371
+		return 373
 	case "command\x00git\x00sub\x00log\x00examples":
-		return 232
+		return 234
 	case "command\x00git\x00sub\x00ls-files\x00examples":
-		return 338
+		return 340
 	case "command\x00git\x00sub\x00ls-tree\x00examples":
-		return 345
+		return 347
 	case "command\x00git\x00sub\x00merge-base\x00examples":
-		return 385
+		return 387
 	case "command\x00git\x00sub\x00push\x00examples":
-		return 441
+		return 443
 	case "command\x00git\x00sub\x00remote\x00examples":
-		return 405
+		return 407
 	case "command\x00git\x00sub\x00reset\x00examples":
-		return 446
+		return 448
 	case "command\x00git\x00sub\x00restore\x00examples":
-		return 481
+		return 483
 	case "command\x00git\x00sub\x00rev-list\x00examples":
-		return 254
+		return 256
 	case "command\x00git\x00sub\x00rev-parse\x00examples":
-		return 322
+		return 324
 	case "command\x00git\x00sub\x00shortlog\x00examples":
-		return 264
+		return 266
 	case "command\x00git\x00sub\x00show\x00examples":
-		return 239
+		return 241
 	case "command\x00git\x00sub\x00stash\x00examples":
-		return 515
+		return 517
 	case "command\x00git\x00sub\x00stash\x00sub\x00clear\x00examples":
-		return 422
+		return 424
 	case "command\x00git\x00sub\x00stash\x00sub\x00push\x00examples":
-		return 521
+		return 523
 	case "command\x00git\x00sub\x00status\x00examples":
-		return 183
+		return 185
 	case "command\x00git\x00sub\x00switch\x00examples":
-		return 488
+		return 490
 	case "command\x00git\x00sub\x00tag\x00examples":
-		return 304
+		return 306
 	case "command\x00go\x00sub\x00build\x00examples":
-		return 563
+		return 565
 	case "command\x00go\x00sub\x00env\x00examples":
-		return 602
+		return 604
 	case "command\x00go\x00sub\x00list\x00examples":
-		return 616
+		return 618
 	case "command\x00go\x00sub\x00test\x00examples":
-		return 577
+		return 579
 	case "command\x00go\x00sub\x00version\x00examples":
-		return 594
+		return 596
 	case "command\x00go\x00sub\x00vet\x00examples":
-		return 586
+		return 588
 	case "command\x00gofmt\x00examples":
-		return 631
+		return 633
 	case "command\x00golangci-lint\x00examples":
-		return 2310
+		return 2312
 	case "command\x00golangci-lint\x00sub\x00run\x00examples":
-		return 2317
+		return 2319
 	case "command\x00grep\x00examples":
-		return 830
+		return 832
 	case "command\x00head\x00examples":
-		return 784
+		return 786
 	case "command\x00jq\x00examples":
-		return 1010
+		return 1012
 	case "command\x00just\x00examples":
-		return 2405
+		return 2407
 	case "command\x00kubectl\x00examples":
-		return 1842
+		return 1844
 	case "command\x00ln\x00examples":
-		return 2050
+		return 2052
 	case "command\x00ls\x00examples":
-		return 767
+		return 769
 	case "command\x00make\x00examples":
-		return 2323
+		return 2325
 	case "command\x00md5sum\x00examples":
-		return 1297
+		return 1299
 	case "command\x00mkdir\x00examples":
-		return 2028
+		return 2030
 	case "command\x00mkfs.*\x00examples":
-		return 2081
+		return 2083
 	case "command\x00mv\x00examples":
-		return 2035
+		return 2037
 	case "command\x00mypy\x00examples":
-		return 2307
+		return 2309
 	case "command\x00nice\x00examples":
-		return 1488
+		return 1490
 	case "command\x00node\x00examples":
-		return 2124
+		return 2126
 	case "command\x00npm\x00examples":
-		return 2192
+		return 2194
 	case "command\x00npm\x00sub\x00run\x00examples":
-		return 2205
+		return 2207
 	case "command\x00npm\x00sub\x00test\x00examples":
-		return 2197
+		return 2199
 	case "command\x00perl\x00examples":
-		return 2132
+		return 2134
 	case "command\x00pnpm\x00examples":
-		return 2225
+		return 2227
 	case "command\x00printenv\x00examples":
-		return 1537
+		return 1539
 	case "command\x00printf\x00examples":
-		return 1046
+		return 1048
 	case "command\x00ps\x00examples":
-		return 1396
+		return 1398
 	case "command\x00pytest\x00examples":
-		return 2284
+		return 2286
 	case "command\x00python\x00examples":
-		return 2110
+		return 2112
 	case "command\x00python3\x00examples":
-		return 2116
+		return 2118
 	case "command\x00rg\x00examples":
-		return 887
+		return 889
 	case "command\x00rm\x00examples":
-		return 2006
+		return 2008
 	case "command\x00ruff\x00examples":
-		return 2287
+		return 2289
 	case "command\x00ruff\x00sub\x00check\x00examples":
-		return 2294
+		return 2296
 	case "command\x00ruff\x00sub\x00format\x00examples":
-		return 2300
+		return 2302
 	case "command\x00sed\x00examples":
-		return 1029
+		return 1031
 	case "command\x00sh\x00examples":
-		return 1818
+		return 1820
 	case "command\x00sort\x00examples":
-		return 936
+		return 938
 	case "command\x00stat\x00examples":
-		return 1119
+		return 1121
 	case "command\x00systemctl\x00examples":
-		return 2068
+		return 2070
 	case "command\x00tail\x00examples":
-		return 795
+		return 797
 	case "command\x00tee\x00examples":
-		return 2056
+		return 2058
 	case "command\x00terraform\x00examples":
-		return 1854
+		return 1856
 	case "command\x00test\x00examples":
-		return 1069
+		return 1071
 	case "command\x00timeout\x00examples":
-		return 1480
+		return 1482
 	case "command\x00touch\x00examples":
-		return 2021
+		return 2023
 	case "command\x00tr\x00examples":
-		return 961
+		return 963
 	case "command\x00tree\x00examples":
-		return 1161
+		return 1163
 	case "command\x00type\x00examples":
-		return 1088
+		return 1090
 	case "command\x00uniq\x00examples":
-		return 945
+		return 947
 	case "command\x00uv\x00examples":
-		return 2357
+		return 2359
 	case "command\x00uv\x00sub\x00run\x00examples":
-		return 2360
+		return 2362
 	case "command\x00wc\x00examples":
-		return 805
+		return 807
 	case "command\x00which\x00examples":
-		return 1082
+		return 1084
 	case "command\x00xargs\x00examples":
-		return 1800
+		return 1802
 	case "command\x00xxd\x00examples":
-		return 1280
+		return 1282
 	case "command\x00yarn\x00examples":
-		return 2249
+		return 2251
 	}
 	return 0
 }

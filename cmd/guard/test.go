@@ -71,7 +71,11 @@ func runTest(_ context.Context, s stdio, env getenv, args []string) error {
 	// by that policy alone.
 	for _, p := range layers.Policies() {
 		for _, ex := range p.Examples() {
-			check(&policy.Layers{User: p}, corpus.Case{File: p.Name(), Line: ex.Line, Command: ex.Command, Want: ex.Want, Why: "example of rule " + ex.Rule})
+			file := p.Name()
+			if ex.File != "" {
+				file = ex.File // a pack's
+			}
+			check(&policy.Layers{User: p}, corpus.Case{File: file, Line: ex.Line, Command: ex.Command, Want: ex.Want, Why: "example of rule " + ex.Rule})
 		}
 	}
 	fmt.Fprintf(s.out, "%d passed, %d failed\n", passed, failed)
