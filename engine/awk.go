@@ -308,6 +308,8 @@ func (m *matcher) awk(n *policy.Rule, present map[string]bool, operands []shellp
 	}
 	if v, err := awkProgram(o.Value); err != nil {
 		r.add(v, n.ID, fmt.Sprintf("%s: %v", n.ID, err), "print to standard output; use cut, grep or jq where awk would reach further")
+	} else {
+		m.d.tr.note(policy.Allow, n.ID, fmt.Sprintf("%s: the program only reads its input and prints to standard output", n.ID))
 	}
 	for _, f := range operands[1:] {
 		if f.Constant() && awkAssignRE.MatchString(f.Value) || f.Constant() && f.Value == "-" {

@@ -95,6 +95,9 @@ type Call struct {
 	// Grants answers for the session tier: a session-tier part of the call
 	// that a grant of the session covers is allowed. Nil grants nothing.
 	Grants Grants
+	// Explain records how guard read each command, in its leaf's
+	// Explained, for guard explain. It costs time the hook does not spend.
+	Explain bool
 	// FS is the file system the call's paths resolve in: links, git
 	// repositories, go.mod files, the trees recursive readers walk. Nil is
 	// the operating system's.
@@ -175,6 +178,9 @@ type Leaf struct {
 	// Review marks a part the policy does not classify (a tool missing
 	// from [tools]): the decision log flags it for review.
 	Review bool
+	// Explained is how guard read the command, for a call that asks
+	// (Call.Explain); nil otherwise, and for other kinds of leaf.
+	Explained *Explained
 }
 
 // Grantable reports whether approving the leaf would grant its scope: it

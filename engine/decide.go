@@ -22,6 +22,9 @@ func Decide(p *policy.Policy, call Call) Decision {
 		fsys = OS
 	}
 	d := &decider{p: p, call: call, fsys: newStatCache(fsys)}
+	if call.Explain {
+		d.tr = &tracer{}
+	}
 	d.decide()
 	d.grantSession()
 	out := Decision{Verdict: policy.Allow, Leaves: d.leaves, Policy: p.Name(), ReadOnly: d.readOnly(), Kind: d.kind}
@@ -48,8 +51,12 @@ type decider struct {
 	call   Call
 	fsys   FS // the call's file system
 	leaves []Leaf
-	words  int  // words parsed so far, in the command and the scripts of bash -c in it
-	kind   Kind // the call's kind, once known
+	words  int     // words parsed so far, in the command and the scripts of bash -c in it
+	kind   Kind    // the call's kind, once known
+	tr     *tracer // the readings of the command being decided, for guard explain; nil otherwise
+	// scriptCtx names the scripts of bash -c the commands being decided
+	// are in, outermost first, for guard explain.
+	scriptCtx []string
 
 	// Caches for one decision: a long command names the same directories
 	// and matches the same patterns many times.

@@ -28,9 +28,20 @@ type result struct {
 	children []string // patterns of the programs they may start themselves
 	sandbox  []string // the sandbox profiles the rules on the way allow it in
 	notRO    []string // the rules on the way that are not marked read_only
+
+	tr *tracer // for guard explain; nil otherwise
 }
 
 func (r *result) add(v policy.Verdict, rule, why, hint string) {
+	if r.tr != nil {
+		r.tr.add(Note{Verdict: v, Rule: rule, Why: why})
+	}
+	r.set1(v, rule, why, hint)
+}
+
+// set1 makes v the verdict if it is stricter, without noting it: for a
+// verdict noted already, where it was added.
+func (r *result) set1(v policy.Verdict, rule, why, hint string) {
 	if !r.set || v < r.verdict {
 		r.verdict, r.rule, r.why, r.hint, r.set = v, rule, why, hint, true
 	}
@@ -38,7 +49,7 @@ func (r *result) add(v policy.Verdict, rule, why, hint string) {
 
 func (r *result) merge(o result) {
 	if o.set {
-		r.add(o.verdict, o.rule, o.why, o.hint)
+		r.set1(o.verdict, o.rule, o.why, o.hint)
 	}
 	r.programs = append(r.programs, o.programs...)
 	r.children = append(r.children, o.children...)
@@ -48,27 +59,33 @@ func (r *result) merge(o result) {
 
 // argv decides one command line.
 func (d *decider) argv(args []shellparse.Word, where []string, shellDepth, wrapDepth int) result {
-	var r result
+	r := result{tr: d.tr}
 	if len(args) == 0 {
 		r.add(policy.Deny, "shell.parse", "empty command", "")
 		return r
 	}
 	w0 := args[0]
+	mark := d.tr.mark()
+	named := func(rule string) { d.tr.read(args[:1], "the command name", rule, mark) }
 	switch {
 	case w0.Dynamic != "":
 		r.add(policy.Deny, "shell.dynamic-command", fmt.Sprintf("command name %s is not known until run time (%s)", w0.Source, w0.Dynamic), "write the command name out literally")
+		named("")
 		return r
 	case w0.Glob:
 		r.add(policy.Deny, "shell.dynamic-command", fmt.Sprintf("command name %s is a glob", w0.Source), "write the command name out literally")
+		named("")
 		return r
 	case wrapDepth > maxWrapperNesting:
 		r.add(policy.Deny, "wrap", fmt.Sprintf("commands wrap other commands more than %d deep", maxWrapperNesting), "")
+		named("")
 		return r
 	}
 	if d.isGuard(w0.Value) {
 		// guard run with other flags or another policy would be a way out
 		// of the sandbox guard itself puts the command in.
 		r.add(policy.Deny, "guard", fmt.Sprintf("%s is guard itself: no command may start it", w0.Source), "run the command itself; guard decides and sandboxes it")
+		named("")
 		return r
 	}
 	m := &matcher{d: d, where: where, shellDepth: shellDepth, wrapDepth: wrapDepth}
@@ -76,9 +93,11 @@ func (d *decider) argv(args []shellparse.Word, where []string, shellDepth, wrapD
 	n, err := d.p.Command(name)
 	if err != nil {
 		r.add(policy.Deny, "", fmt.Sprintf("the policy's rule for %s does not compile: %v", name, err), "fix the policy file")
+		named("")
 		return r
 	}
 	if n != nil {
+		named(n.ID)
 		r := m.match(n, args[1:])
 		r.programs = append([]string{name}, r.programs...)
 		return r
@@ -88,13 +107,17 @@ func (d *decider) argv(args []shellparse.Word, where []string, shellDepth, wrapD
 		hint = "allowed without asking: " + allowed
 	}
 	r.add(d.p.Default, "", fmt.Sprintf("no rule for %s", name), hint)
+	named("")
 	if i := strings.LastIndexByte(name, '/'); i >= 0 && i < len(name)-1 {
 		// A program named by its path is judged by its rules only to deny:
 		// /tmp/x/git may be anything, /bin/rm -rf is still rm -rf.
 		if n, _ := d.p.Command(name[i+1:]); n != nil {
-			if br := m.match(n, args[1:]); br.verdict == policy.Deny {
+			br := m.match(n, args[1:])
+			mark := d.tr.mark()
+			if br.verdict == policy.Deny {
 				r.add(policy.Deny, br.rule, fmt.Sprintf("%s is %s by its path: %s", name, name[i+1:], br.why), br.hint)
 			}
+			d.tr.check("judged by its base name, only to deny", n.ID, mark)
 		}
 	}
 	return r
@@ -109,7 +132,7 @@ type matcher struct {
 }
 
 func (m *matcher) match(n *policy.Rule, args []shellparse.Word) result {
-	r := result{children: n.Children}
+	r := result{children: n.Children, tr: m.d.tr}
 	if n.Grant == policy.GrantCall {
 		m.d.noteGrant(n.ID, n.Grant)
 	}
@@ -120,7 +143,9 @@ func (m *matcher) match(n *policy.Rule, args []shellparse.Word) result {
 		r.notRO = []string{n.ID} // dropped again when a subcommand decides
 	}
 	if !n.HasSubs() && n.HasVerdict && n.Verdict == policy.Deny {
+		mark := m.d.tr.mark()
 		r.add(policy.Deny, n.ID, n.Why(policy.Deny), n.Hint)
+		m.d.tr.check("the rule's own verdict, whatever follows", n.ID, mark)
 		return r
 	}
 	present := map[string]bool{}
@@ -128,24 +153,29 @@ func (m *matcher) match(n *policy.Rule, args []shellparse.Word) result {
 	var operands []shellparse.Word
 	endOpts := false
 	where := m.where
+	tr := m.d.tr
 	for i := 0; i < len(args); {
-		w := args[i]
+		w, start, mark := args[i], i, tr.mark()
 		if n.OptionsFirst && len(operands) > 0 {
 			endOpts = true
 		}
 		if w.Dynamic != "" {
+			as := "an argument known only at run time"
 			if n.AnyValue && m.d.anyValue(n.ID, w) {
-				operands = append(operands, w)
-				i++
-				continue
+				as = "an operand known only at run time, which the rule takes whatever its value (any_value)"
+			} else {
+				r.add(n.Unknown, n.ID, fmt.Sprintf("%s: argument %s is not known until run time (%s)", n.ID, w.Source, w.Dynamic), "write the argument out literally")
 			}
-			r.add(n.Unknown, n.ID, fmt.Sprintf("%s: argument %s is not known until run time (%s)", n.ID, w.Source, w.Dynamic), "write the argument out literally")
 			operands = append(operands, w)
 			i++
+			tr.read(args[start:i], as, n.ID, mark)
 			continue
 		}
 		if !endOpts && !w.Glob && n.Exec[w.Value] {
+			tr.read(args[i:i+1], "an option that runs the command after it, up to ; or +, judged as a command of its own", n.ID, mark)
+			opt, mark := w.Value, tr.mark()
 			i = m.exec(n, args, i, operands, &r)
+			tr.check("the end of the command "+opt+" runs", n.ID, mark)
 			continue
 		}
 		if !endOpts && !w.Glob && n.IsOption(w.Value) {
@@ -153,12 +183,18 @@ func (m *matcher) match(n *policy.Rule, args []shellparse.Word) result {
 				endOpts = true
 				i++
 				if n.Rest != nil {
+					tr.read(args[start:i], "the end of options: the rest is read by the rule for what follows --", n.ID, mark)
 					r.merge(m.match(n.Rest, args[i:]))
 					i = len(args)
+				} else {
+					tr.read(args[start:i], "the end of options: the rest are operands", n.ID, mark)
 				}
 				continue
 			}
 			i = m.option(n, args, i, present, values, &r)
+			if tr != nil {
+				tr.read(args[start:i], optionAs(n, w.Value, i-start), n.ID, mark)
+			}
 			continue
 		}
 		// An operand.
@@ -173,30 +209,45 @@ func (m *matcher) match(n *policy.Rule, args []shellparse.Word) result {
 			}
 			if err != nil {
 				r.add(policy.Deny, n.ID, fmt.Sprintf("the policy's rule for %s %s does not compile: %v", n.ID, w.Value, err), "fix the policy file")
+				tr.read(args[i:i+1], "a subcommand", n.ID, mark)
 				return r
 			}
 			if sub == nil {
 				r.add(n.Unknown, n.ID, fmt.Sprintf("no rule for %s %s", n.ID, w.Source), n.SubcommandHint(w.Value))
+				tr.read(args[i:i+1], "a subcommand the policy has no rule for", n.ID, mark)
 				return r
 			}
 			r.notRO = nil // the subcommand's own mark decides
 			if n.Config != "" {
 				m.programConfig(n, values, &r)
 			}
+			tr.read(args[i:i+1], "a subcommand: the rule for "+sub.ID+" reads the rest", n.ID, mark)
 			r.merge(m.match(sub, args[i+1:]))
 			return r
 		}
 		if n.Wrap != nil && !slices.ContainsFunc(n.Wrap.Lookup, func(o string) bool { return present[o] }) {
 			m.escalate(n, present, values, nil, &r)
+			tr.read(nil, "the command "+n.ID+" runs, from here on, judged as a command of its own", n.ID, mark)
+			mark = tr.mark()
 			r.merge(m.wrapped(n, args[i:], present, values, where))
+			tr.check("what "+n.ID+" does to the command it runs", n.ID, mark)
+			mark = tr.mark()
 			r.add(n.Verdict, n.ID, n.Why(n.Verdict), n.Hint)
+			tr.check("the wrapper's own rule", n.ID, mark)
 			return r
 		}
 		operands = append(operands, w)
 		i++
+		as := "an operand"
+		if w.Glob {
+			as = "an operand with a glob"
+		}
+		tr.read(args[start:i], as, n.ID, mark)
 	}
+	mark := tr.mark()
 	if n.HasSubs() && !n.HasVerdict {
 		r.add(n.Unknown, n.ID, fmt.Sprintf("%s needs a subcommand", n.ID), n.SubcommandHint(""))
+		tr.check("the command as a whole", n.ID, mark)
 		return r
 	}
 	if n.Wrap != nil && len(operands) == 0 {
@@ -226,12 +277,17 @@ func (m *matcher) match(n *policy.Rule, args []shellparse.Word) result {
 			}
 		}
 	}
+	tr.check("the rule's deny and ask rules, and its operands", n.ID, mark)
+	mark = tr.mark()
 	switch n.Script {
 	case "sed":
 		operands = m.sed(n, present, values, operands, &r)
+		tr.check("the sed script, read as GNU sed 4.9 reads it, and the files it reads", n.ID, mark)
 	case "awk":
 		operands = m.awk(n, present, operands, &r)
+		tr.check("the awk program, read as mawk, gawk and the one true awk read it, and the files it reads", n.ID, mark)
 	}
+	mark = tr.mark()
 	if n.PathMode != "" {
 		for i, o := range operands {
 			acc := readAccess
@@ -253,6 +309,8 @@ func (m *matcher) match(n *policy.Rule, args []shellparse.Word) result {
 	if n.Recursive != nil {
 		m.recursiveRead(n, present, values, operands, &r)
 	}
+	tr.check("the paths, repositories and toolchains it reaches", n.ID, mark)
+	mark = tr.mark()
 	if len(n.Require) > 0 && !slices.ContainsFunc(n.Require, func(o string) bool { return present[o] || restHas(args, o) }) {
 		hint := n.Hint // what the rule says to do instead, else add what it needs
 		if hint == "" {
@@ -266,8 +324,78 @@ func (m *matcher) match(n *policy.Rule, args []shellparse.Word) result {
 	if n.Shell != "" {
 		m.shell(n, present, operands, &r)
 	}
+	tr.check("what the rule requires, and the scripts it runs (bash -c)", n.ID, mark)
+	mark = tr.mark()
 	r.add(n.Verdict, n.ID, n.Why(n.Verdict), n.Hint)
+	tr.check("the rule's own verdict", n.ID, mark)
 	return r
+}
+
+// optionAs says what an option the matcher read over n words is, for
+// guard explain.
+func optionAs(n *policy.Rule, tok string, words int) string {
+	name := tok
+	switch {
+	case n.Style == policy.StyleGo:
+		name, _, _ = strings.Cut(tok, "=")
+		if strings.HasPrefix(name, "--") {
+			name = name[1:]
+		}
+	case n.Style == policy.StyleFind:
+	case strings.HasPrefix(tok, "--"):
+		name, _, _ = strings.Cut(tok, "=")
+	case tok[0] == '+':
+		name = "+"
+	case len(tok) > 2:
+		return bundleAs(n, tok)
+	}
+	o := n.Options[name]
+	switch {
+	case o == nil && n.Digits && strings.Trim(tok[1:], "0123456789") == "":
+		return "a count, as -N"
+	case o == nil:
+		return "an option not in the rule's accept-list"
+	case !o.Accepted:
+		return "an option that only a deny or ask rule names"
+	case o.Value == policy.ValueNone:
+		return "an accepted flag"
+	case len(o.Values) > 0:
+		return "an accepted option, whose value must be one of " + strings.Join(o.Values, ", ")
+	}
+	as := "an accepted option with a value"
+	if words == 2 {
+		as = "an accepted option and its value"
+	}
+	switch o.Type {
+	case "int":
+		as += ", a number"
+	case "dir", "path":
+		as += ", a path it reads inside the project"
+	case "write":
+		as += ", a path it writes"
+	case "env":
+		as += ", the name of a variable it sets"
+	}
+	return as
+}
+
+// bundleAs says what a bundle of short options is: -la, -n5.
+func bundleAs(n *policy.Rule, tok string) string {
+	var names []string
+	for j := 1; j < len(tok); j++ {
+		o := n.Options["-"+tok[j:j+1]]
+		if o == nil {
+			return fmt.Sprintf("short options in one word: -%s is not in the rule's accept-list", tok[j:j+1])
+		}
+		names = append(names, o.Name)
+		if o.Accepted && o.Value != policy.ValueNone {
+			if j+1 < len(tok) {
+				return fmt.Sprintf("short options in one word: %s, the last with the value %s", strings.Join(names, " "), tok[j+1:])
+			}
+			return fmt.Sprintf("short options in one word: %s, the last with the value after it", strings.Join(names, " "))
+		}
+	}
+	return "short options in one word: " + strings.Join(names, " ")
 }
 
 // programConfig checks the configuration a program reads from where it
@@ -394,7 +522,15 @@ func (m *matcher) operandPath(n *policy.Rule, o shellparse.Word, acc access, r *
 	pc := m.d.checkPath(o.Value, o.Tilde, m.where, acc, policy.Allow)
 	if pc.verdict != policy.Allow {
 		r.add(pc.verdict, pc.rule, fmt.Sprintf("%s: %s", n.ID, pc.why), "")
+		return
 	}
+	m.d.tr.note(policy.Allow, pc.rule, fmt.Sprintf("%s: %s: %s", n.ID, pc.why, allowedPath[acc]))
+}
+
+// allowedPath says why an allowed path is, for guard explain.
+var allowedPath = map[access]string{
+	readAccess:  "not a secret path",
+	writeAccess: "inside the writable roots, and neither secret nor protected",
 }
 
 // valueOptionPresent reports whether an accepted option that takes a value
@@ -588,6 +724,8 @@ func (m *matcher) value(n *policy.Rule, o *policy.Option, val string, attached b
 		tilde := val == "~" || strings.HasPrefix(val, "~/")
 		if pc := m.d.checkPath(val, tilde, m.where, writeAccess, policy.Allow); pc.verdict != policy.Allow {
 			r.add(pc.verdict, pc.rule, fmt.Sprintf("%s %s: %s", n.ID, o.Name, pc.why), "")
+		} else {
+			m.d.tr.note(policy.Allow, pc.rule, fmt.Sprintf("%s %s: %s: %s", n.ID, o.Name, pc.why, allowedPath[writeAccess]))
 		}
 	}
 	return next

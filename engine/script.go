@@ -97,15 +97,26 @@ func (d *decider) script(src string, where []string, dialect shellparse.Dialect,
 		for _, r := range c.Redirs {
 			d.add(d.redirect(r, cwhere))
 		}
+		outerTr := d.tr
+		if outerTr != nil {
+			d.tr = &tracer{}
+		}
 		res := d.argv(c.Args, cwhere, depth, 0)
 		if d.readOnly() && res.verdict == policy.Allow && len(res.notRO) > 0 {
+			mark := d.tr.mark()
 			res.add(policy.Deny, "read-only", fmt.Sprintf("read-only mode: %s may write files or run code", res.notRO[0]),
 				"read-only mode allows only the read-only commands of the policy")
+			d.tr.check("read-only mode", "read-only", mark)
 		}
 		l := Leaf{Verdict: res.verdict, Kind: "command", Text: c.Source, Pos: c.Pos, Rule: res.rule, Why: res.why, Hint: res.hint,
 			Programs: res.programs, Children: res.children, Sandbox: res.sandbox}
 		if l.Verdict == policy.Session {
 			l.Scope = d.commandScope(res, c.Source, cwhere)
+		}
+		if outerTr != nil {
+			l.Explained = explainContext(&c, cwhere, d.scriptCtx)
+			l.Explained.Words = d.tr.done(res.rule)
+			d.tr = outerTr
 		}
 		d.add(l)
 	}

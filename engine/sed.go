@@ -420,6 +420,8 @@ func (m *matcher) sed(n *policy.Rule, present map[string]bool, values map[string
 			v = policy.Deny
 		}
 		r.add(v, n.ID, fmt.Sprintf("%s: %v", n.ID, err), "print to standard output, and write files with the edit tools")
+	} else {
+		m.d.tr.note(policy.Allow, n.ID, fmt.Sprintf("%s: the script writes no file, reads no other file and runs nothing", n.ID))
 	}
 	acc := readAccess
 	inPlace := present["-i"] || present["--in-place"]

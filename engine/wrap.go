@@ -20,7 +20,7 @@ const (
 // wrapped decides the command that a wrapper such as timeout, env or xargs
 // runs.
 func (m *matcher) wrapped(n *policy.Rule, args []shellparse.Word, present map[string]bool, values map[string][]string, where []string) result {
-	var r result
+	r := result{tr: m.d.tr}
 	w := n.Wrap
 	if len(args) < w.Skip {
 		r.add(n.Unknown, n.ID, fmt.Sprintf("%s needs %d operands before the command", n.ID, w.Skip), "")
@@ -161,6 +161,11 @@ func (m *matcher) shell(n *policy.Rule, present map[string]bool, operands []shel
 		dialect = shellparse.POSIX
 	}
 	before := len(m.d.leaves)
+	if m.d.tr != nil {
+		outer := m.d.scriptCtx
+		m.d.scriptCtx = append(slices.Clip(outer), fmt.Sprintf("the script of %s -c at %s", n.ID, script.Pos))
+		defer func() { m.d.scriptCtx = outer }()
+	}
 	m.d.script(script.Value, m.where, dialect, false, m.shellDepth+1)
 	worst := policy.Allow
 	var deciding *Leaf

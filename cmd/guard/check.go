@@ -5,6 +5,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -15,65 +16,92 @@ import (
 	"guard/policy"
 )
 
-func runCheck(_ context.Context, s stdio, env getenv, args []string) error {
-	fs := newFlagSet("check", s)
-	asJSON := fs.Bool("json", false, "print the decision as JSON")
-	config := fs.String("config", "", "policy `file` (default: .claude/guard.toml in the project, else the embedded default)")
-	cwd := fs.String("cwd", "", "the call's working `directory` (default: the current directory)")
-	tool := fs.String("tool", "Bash", "the tool `name`")
-	input := fs.String("input", "", "the tool's input as a JSON `object` (for tools other than Bash)")
-	readOnly := fs.Bool("read-only", false, "decide in read-only mode, as guard hook --read-only does")
-	showPolicy := fs.Bool("show-policy", false, "print the policies in effect and what each decides, then the decision")
-	shellFlag := fs.String("shell", "auto", "the `shell` the agent runs commands in: bash, zsh, or auto ($CLAUDE_CODE_SHELL, else $SHELL)")
-	if helped, err := parseFlags(fs, s, args); helped {
-		return nil
-	} else if err != nil {
-		return &exitError{code: 2}
+// callFlags are the flags check and explain take to name a call.
+type callFlags struct {
+	config, cwd, tool, input, shell *string
+	readOnly                        *bool
+}
+
+func newCallFlags(fs *flag.FlagSet) callFlags {
+	return callFlags{
+		config:   fs.String("config", "", "policy `file` (default: .claude/guard.toml in the project, else the embedded default)"),
+		cwd:      fs.String("cwd", "", "the call's working `directory` (default: the current directory)"),
+		tool:     fs.String("tool", "Bash", "the tool `name`"),
+		input:    fs.String("input", "", "the tool's input as a JSON `object` (for tools other than Bash)"),
+		readOnly: fs.Bool("read-only", false, "decide in read-only mode, as guard hook --read-only does"),
+		shell:    fs.String("shell", "auto", "the `shell` the agent runs commands in: bash, zsh, or auto ($CLAUDE_CODE_SHELL, else $SHELL)"),
 	}
-	shell, err := callShell(*shellFlag, "claude", env)
+}
+
+// call builds the call the flags and arguments name, and loads the
+// policies that decide it. A usage error has been reported when err is
+// an *exitError.
+func (f callFlags) call(s stdio, env getenv, verb string, args []string) (engine.Call, *policy.Layers, error) {
+	var call engine.Call
+	shell, err := callShell(*f.shell, "claude", env)
 	if err != nil {
-		return usageError(s, "check", "%v", err)
-	}
-	if *showPolicy && fs.NArg() == 0 && *input == "" {
-		return showLayers(s, env, *config, *cwd)
+		return call, nil, usageError(s, verb, "%v", err)
 	}
 	var in map[string]any
 	switch {
-	case *tool == "Bash" && *input == "":
-		if fs.NArg() != 1 {
-			return usageError(s, "check", "want one command, quoted as one argument, got %d arguments", fs.NArg())
+	case *f.tool == "Bash" && *f.input == "":
+		if len(args) != 1 {
+			return call, nil, usageError(s, verb, "want one command, quoted as one argument, got %d arguments", len(args))
 		}
-		in = map[string]any{"command": fs.Arg(0)}
+		in = map[string]any{"command": args[0]}
 	default:
-		if fs.NArg() != 0 {
-			return usageError(s, "check", "a tool call takes its input from --input, not arguments")
+		if len(args) != 0 {
+			return call, nil, usageError(s, verb, "a tool call takes its input from --input, not arguments")
 		}
-		if err := json.Unmarshal([]byte(*input), &in); err != nil || in == nil {
-			return usageError(s, "check", "--input must be a JSON object")
+		if err := json.Unmarshal([]byte(*f.input), &in); err != nil || in == nil {
+			return call, nil, usageError(s, verb, "--input must be a JSON object")
 		}
 	}
-	dir := *cwd
+	dir := *f.cwd
 	if dir == "" {
 		wd, err := os.Getwd()
 		if err != nil {
-			return usageError(s, "check", "finding the working directory: %v", err)
+			return call, nil, usageError(s, verb, "finding the working directory: %v", err)
 		}
 		dir = wd
 	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return usageError(s, "check", "--cwd: %v", err)
+		return call, nil, usageError(s, verb, "--cwd: %v", err)
 	}
-	call := callContext(env, abs, shell, *readOnly)
-	call.Run, call.NoRun = runCommand(call.Guard, *config, *readOnly) // as guard hook would
-	call.Tool = *tool
-	if call.Input, err = agent.ClaudeInput(*tool, in); err != nil {
-		return usageError(s, "check", "--input: %v", err)
+	call = callContext(env, abs, shell, *f.readOnly)
+	call.Run, call.NoRun = runCommand(call.Guard, *f.config, *f.readOnly) // as guard hook would
+	call.Tool = *f.tool
+	if call.Input, err = agent.ClaudeInput(*f.tool, in); err != nil {
+		return call, nil, usageError(s, verb, "--input: %v", err)
 	}
-	layers, err := loadLayers(*config, call.Project, env)
+	layers, err := loadLayers(*f.config, call.Project, env)
 	if err != nil {
-		fmt.Fprintf(s.err, "guard check: %v\n", err)
+		fmt.Fprintf(s.err, "guard %s: %v\n", verb, err)
+		return call, nil, &exitError{code: 2}
+	}
+	return call, layers, nil
+}
+
+func runCheck(_ context.Context, s stdio, env getenv, args []string) error {
+	fs := newFlagSet("check", s)
+	asJSON := fs.Bool("json", false, "print the decision as JSON")
+	cf := newCallFlags(fs)
+	showPolicy := fs.Bool("show-policy", false, "print the policies in effect and what each decides, then the decision")
+	if helped, err := parseFlags(fs, s, args); helped {
+		return nil
+	} else if err != nil {
 		return &exitError{code: 2}
+	}
+	if *showPolicy && fs.NArg() == 0 && *cf.input == "" {
+		if _, err := callShell(*cf.shell, "claude", env); err != nil {
+			return usageError(s, "check", "%v", err)
+		}
+		return showLayers(s, env, *cf.config, *cf.cwd)
+	}
+	call, layers, err := cf.call(s, env, "check", fs.Args())
+	if err != nil {
+		return err
 	}
 	if *showPolicy {
 		describeLayers(s, layers)
@@ -81,7 +109,7 @@ func runCheck(_ context.Context, s stdio, env getenv, args []string) error {
 	e := engine.Engine{Layers: layers}
 	d := e.Decide(call)
 	if *asJSON {
-		err = printJSON(s, layers, &d)
+		err = printJSON(s, layers, &d, "")
 	} else {
 		err = printDecision(s, layers, &d)
 		if err == nil && d.Rewrite != nil {
@@ -94,7 +122,13 @@ func runCheck(_ context.Context, s stdio, env getenv, args []string) error {
 	if err != nil {
 		return err
 	}
-	switch d.Verdict {
+	return verdictExit(d.Verdict)
+}
+
+// verdictExit is check's and explain's exit: 0 for allow, 1 for ask, 2
+// for deny.
+func verdictExit(v engine.Verdict) error {
+	switch v {
 	case engine.Allow:
 		return nil
 	case engine.Ask:
@@ -145,6 +179,8 @@ type jsonLeaf struct {
 	Scope  string `json:"scope,omitempty"`
 	Grant  string `json:"grant,omitempty"`
 	Review bool   `json:"review,omitempty"`
+	// Explained is how guard read a command, in guard explain --json.
+	Explained *explainJSON `json:"explained,omitempty"`
 }
 
 type jsonDecision struct {
@@ -154,13 +190,15 @@ type jsonDecision struct {
 	Policy   string     `json:"policy"`
 	ReadOnly bool       `json:"read_only,omitempty"`
 	Leaves   []jsonLeaf `json:"leaves"`
+	// Shell is the shell guard judged a command for, in guard explain.
+	Shell string `json:"shell,omitempty"`
 	// RunsAs is the command the hook answers with instead, to run in the
 	// sandbox.
 	RunsAs string `json:"runs_as,omitempty"`
 }
 
-func printJSON(s stdio, layers *policy.Layers, d *engine.Decision) error {
-	out := jsonDecision{Verdict: d.Verdict.String(), Reason: d.Reason(), Hint: d.Hint(), Policy: layers.Name(), ReadOnly: d.ReadOnly}
+func printJSON(s stdio, layers *policy.Layers, d *engine.Decision, shell string) error {
+	out := jsonDecision{Verdict: d.Verdict.String(), Reason: d.Reason(), Hint: d.Hint(), Policy: layers.Name(), ReadOnly: d.ReadOnly, Shell: shell}
 	if d.Rewrite != nil {
 		out.RunsAs = d.Rewrite.Command
 	}
@@ -169,6 +207,9 @@ func printJSON(s stdio, layers *policy.Layers, d *engine.Decision) error {
 			Programs: l.Programs, Children: l.Children, Sandbox: l.Sandbox, Grant: l.Grant, Review: l.Review}
 		if l.Scope != nil {
 			jl.Scope = l.Scope.String()
+		}
+		if l.Explained != nil {
+			jl.Explained = explainedJSON(l.Explained)
 		}
 		if l.Pos.Line > 0 {
 			jl.Pos = l.Pos.String()

@@ -47,7 +47,8 @@ var commands []*command
 func init() {
 	commands = []*command{
 		{"hook", "guard hook [--agent NAME|auto] [--config FILE] [--read-only] [--shell bash|zsh|auto] [--ask ask|deny] [--deadline DURATION]", "decide an agent's tool call read from stdin, in that agent's protocol", runHook},
-		{"check", "guard check [--json] [--show-policy] [--read-only] [--shell bash|zsh|auto] [--config FILE] [--cwd DIR] [--tool NAME --input JSON] [--] 'COMMAND'", "explain the decision on a command or tool call", runCheck},
+		{"check", "guard check [--json] [--show-policy] [--read-only] [--shell bash|zsh|auto] [--config FILE] [--cwd DIR] [--tool NAME --input JSON] [--] 'COMMAND'", "decide a command or tool call, and say why, exiting 0, 1 or 2 for allow, ask or deny", runCheck},
+		{"explain", "guard explain [--json] [--color auto|always|never] [--read-only] [--shell bash|zsh|auto] [--config FILE] [--cwd DIR] [--tool NAME --input JSON] [--] 'COMMAND'", "show how guard reads a command, word by word, and which part decides", runExplain},
 		{"flags", "guard flags --agent claude [--config FILE] [--read-only]", "print the agent's flags that match the policy", runFlags},
 		{"test", "guard test [--config FILE] FILES...", "run [[case]] files and the policy's examples", runTest},
 		{"lint", "guard lint [--config FILE] [--json] [FILE...]", "flag what policies allow too broadly, for policy authors and CI", runLint},
