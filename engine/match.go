@@ -102,11 +102,7 @@ func (d *decider) argv(args []shellparse.Word, where []string, shellDepth, wrapD
 		r.programs = append([]string{name}, r.programs...)
 		return r
 	}
-	hint := ""
-	if allowed := d.p.AllowedHint(); allowed != "" {
-		hint = "allowed without asking: " + allowed
-	}
-	r.add(d.p.Default, "", fmt.Sprintf("no rule for %s", name), hint)
+	r.add(d.p.Default, "", fmt.Sprintf("no rule for %s", name), d.p.UnknownCommandHint(path.Base(name)))
 	named("")
 	if i := strings.LastIndexByte(name, '/'); i >= 0 && i < len(name)-1 {
 		// A program named by its path is judged by its rules only to deny:

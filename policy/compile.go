@@ -243,7 +243,7 @@ func (p *Policy) CompileAll() []error {
 	}
 	p.mu.Lock()
 	p.all = true
-	p.allowed = allowedSummary(p.commands)
+	p.allowed = allowedCommands(p.commands)
 	p.mu.Unlock()
 	return errs
 }
@@ -376,9 +376,9 @@ func validEnvPattern(s string) bool {
 	return true
 }
 
-// allowedSummary lists the programs (and git-style subcommands) that a
-// policy allows, for the hint that follows a deny.
-func allowedSummary(cmds map[string]*Rule) string {
+// allowedCommands lists the commands a policy allows without asking, with
+// the subcommands it allows of those that have them: "git log|status".
+func allowedCommands(cmds map[string]*Rule) []string {
 	var parts []string
 	for _, name := range sortedKeys(cmds) {
 		n := cmds[name]
@@ -398,5 +398,5 @@ func allowedSummary(cmds map[string]*Rule) string {
 			parts = append(parts, name)
 		}
 	}
-	return strings.Join(parts, ", ")
+	return parts
 }

@@ -512,8 +512,12 @@ func nearKey(key string) string {
 	return best
 }
 
-// editDistance is the Levenshtein distance of a and b, in bytes.
+// editDistance is the edit distance of a and b, in bytes, counting a
+// swap of neighbours as one edit (optimal string alignment).
 func editDistance(a, b string) int {
+	// Three rows: a swap of neighbours (gti, git) needs the row before
+	// the previous one.
+	prev2 := make([]int, len(b)+1)
 	prev := make([]int, len(b)+1)
 	cur := make([]int, len(b)+1)
 	for j := range prev {
@@ -527,8 +531,11 @@ func editDistance(a, b string) int {
 				cost = 0
 			}
 			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
 		}
-		prev, cur = cur, prev
+		prev2, prev, cur = prev, cur, prev2
 	}
 	return prev[len(b)]
 }

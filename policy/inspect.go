@@ -18,6 +18,10 @@ type CommandInfo struct {
 	Wrapper bool         // it runs the command in its operands (timeout, env, xargs)
 	Shell   bool         // it runs the script of -c (bash, sh)
 	Hints   []string     // the hints of the rule and of its deny, ask and session rules, as written
+	// Unhinted names what refuses without a hint: the rule itself, when
+	// its verdict is not allow, and its deny, ask and session rules that
+	// have none of their own, where the rule has none either.
+	Unhinted []string
 }
 
 // OptionInfo describes an option a command rule names.
@@ -77,7 +81,12 @@ func (n *Rule) info(name string) CommandInfo {
 	for _, e := range n.Escalations {
 		if e.Hint != "" {
 			ci.Hints = append(ci.Hints, e.Hint)
+		} else if n.Hint == "" {
+			ci.Unhinted = append(ci.Unhinted, e.ID)
 		}
+	}
+	if n.Hint == "" && ci.Verdict != Allow && (n.HasVerdict || !n.HasSubs()) {
+		ci.Unhinted = append(ci.Unhinted, name)
 	}
 	for e := range n.Exec {
 		ci.Exec = append(ci.Exec, e)

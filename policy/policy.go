@@ -58,7 +58,7 @@ type Policy struct {
 	broken   map[string]error
 	examples []Example
 	all      bool   // every rule is compiled
-	allowed  string // the programs allowed without asking, for hints
+	allowed  []string // the programs allowed without asking, for hints
 }
 
 type toolGlob struct {
@@ -182,13 +182,32 @@ func (p *Policy) Included() []string {
 	return slices.Clone(p.packs)
 }
 
-// allowedHint lists the programs the policy allows, for the hint after an
-// unknown program.
-func (p *Policy) AllowedHint() string {
+// UnknownCommandHint is the hint for a command no rule names: ask, or
+// add a rule; and the allowed commands whose names are near enough to be
+// what was meant (gti, gerp), never the whole list.
+func (p *Policy) UnknownCommandHint(name string) string {
 	p.CompileAll()
 	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.allowed
+	allowed := p.allowed
+	p.mu.Unlock()
+	hint := fmt.Sprintf("no rule of the policy names %s: ask the user to approve it, or to add a rule for it", name)
+	if len(allowed) == 0 {
+		return hint
+	}
+	var near []string
+	for _, a := range Nearest(name, allowed, 3) {
+		first, _, _ := strings.Cut(a, " ")
+		if d := editDistance(name, first); d <= max(1, len(name)/3) && d < len(first) {
+			if _, subs, ok := strings.Cut(a, " "); ok && strings.Count(subs, "|") >= 4 {
+				a = first + " " + strings.Join(strings.Split(subs, "|")[:4], "|") + "|..."
+			}
+			near = append(near, a)
+		}
+	}
+	if len(near) > 0 {
+		return fmt.Sprintf("the policy allows %s without asking; %s", strings.Join(near, ", "), hint)
+	}
+	return hint
 }
 
 // file returns the policy's file name when it came from a file, or "".
