@@ -57,7 +57,7 @@ type Policy struct {
 	commands map[string]*Rule
 	broken   map[string]error
 	examples []Example
-	all      bool   // every rule is compiled
+	all      bool     // every rule is compiled
 	allowed  []string // the programs allowed without asking, for hints
 }
 
