@@ -298,7 +298,7 @@ func (m *matcher) awk(n *policy.Rule, present map[string]bool, operands []shellp
 		return nil
 	}
 	if len(operands) == 0 {
-		r.add(n.Unknown, n.ID, fmt.Sprintf("%s without a program", n.ID), "")
+		r.add(n.Unknown, n.ID, fmt.Sprintf("%s without a program", n.ID), "give the program in single quotes before the files: awk '{print $1}' FILE")
 		return nil
 	}
 	o := operands[0]
@@ -308,7 +308,7 @@ func (m *matcher) awk(n *policy.Rule, present map[string]bool, operands []shellp
 	}
 	if v, err := awkProgram(o.Value); err != nil {
 		r.add(v, n.ID, fmt.Sprintf("%s: %v", n.ID, err), "print to standard output; use cut, grep or jq where awk would reach further")
-	} else {
+	} else if m.d.tr != nil {
 		m.d.tr.note(policy.Allow, n.ID, fmt.Sprintf("%s: the program only reads its input and prints to standard output", n.ID))
 	}
 	for _, f := range operands[1:] {

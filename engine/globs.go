@@ -414,7 +414,7 @@ func (m *matcher) recursiveRead(n *policy.Rule, present map[string]bool, values 
 	// (tree -I PATTERN): then the working directory is read.
 	if len(ops) == 0 || !exists {
 		if m.where == nil {
-			r.add(n.Unknown, n.ID, fmt.Sprintf("%s reads the files under a directory guard does not know", n.ID), "")
+			r.add(n.Unknown, n.ID, fmt.Sprintf("%s reads the files under a directory guard does not know", n.ID), "name the directory literally, inside the project")
 			return
 		}
 		roots = m.where

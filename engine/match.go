@@ -61,7 +61,7 @@ func (r *result) merge(o result) {
 func (d *decider) argv(args []shellparse.Word, where []string, shellDepth, wrapDepth int) result {
 	r := result{tr: d.tr}
 	if len(args) == 0 {
-		r.add(policy.Deny, "shell.parse", "empty command", "")
+		r.add(policy.Deny, "shell.parse", "empty command", "write the command out")
 		return r
 	}
 	w0 := args[0]
@@ -77,7 +77,7 @@ func (d *decider) argv(args []shellparse.Word, where []string, shellDepth, wrapD
 		named("")
 		return r
 	case wrapDepth > maxWrapperNesting:
-		r.add(policy.Deny, "wrap", fmt.Sprintf("commands wrap other commands more than %d deep", maxWrapperNesting), "")
+		r.add(policy.Deny, "wrap", fmt.Sprintf("commands wrap other commands more than %d deep", maxWrapperNesting), "run the command with fewer wrappers")
 		named("")
 		return r
 	}
@@ -171,7 +171,9 @@ func (m *matcher) match(n *policy.Rule, args []shellparse.Word) result {
 			tr.read(args[i:i+1], "an option that runs the command after it, up to ; or +, judged as a command of its own", n.ID, mark)
 			opt, mark := w.Value, tr.mark()
 			i = m.exec(n, args, i, operands, &r)
-			tr.check("the end of the command "+opt+" runs", n.ID, mark)
+			if tr != nil {
+				tr.check("the end of the command "+opt+" runs", n.ID, mark)
+			}
 			continue
 		}
 		if !endOpts && !w.Glob && n.IsOption(w.Value) {
@@ -217,16 +219,22 @@ func (m *matcher) match(n *policy.Rule, args []shellparse.Word) result {
 			if n.Config != "" {
 				m.programConfig(n, values, &r)
 			}
-			tr.read(args[i:i+1], "a subcommand: the rule for "+sub.ID+" reads the rest", n.ID, mark)
+			if tr != nil {
+				tr.read(args[i:i+1], "a subcommand: the rule for "+sub.ID+" reads the rest", n.ID, mark)
+			}
 			r.merge(m.match(sub, args[i+1:]))
 			return r
 		}
 		if n.Wrap != nil && !slices.ContainsFunc(n.Wrap.Lookup, func(o string) bool { return present[o] }) {
 			m.escalate(n, present, values, nil, &r)
-			tr.read(nil, "the command "+n.ID+" runs, from here on, judged as a command of its own", n.ID, mark)
+			if tr != nil {
+				tr.read(nil, "the command "+n.ID+" runs, from here on, judged as a command of its own", n.ID, mark)
+			}
 			mark = tr.mark()
 			r.merge(m.wrapped(n, args[i:], present, values, where))
-			tr.check("what "+n.ID+" does to the command it runs", n.ID, mark)
+			if tr != nil {
+				tr.check("what "+n.ID+" does to the command it runs", n.ID, mark)
+			}
 			mark = tr.mark()
 			r.add(n.Verdict, n.ID, n.Why(n.Verdict), n.Hint)
 			tr.check("the wrapper's own rule", n.ID, mark)
@@ -247,7 +255,7 @@ func (m *matcher) match(n *policy.Rule, args []shellparse.Word) result {
 		return r
 	}
 	if n.Wrap != nil && len(operands) == 0 {
-		r.add(n.Unknown, n.ID, fmt.Sprintf("%s without a command", n.ID), n.Hint)
+		r.add(n.Unknown, n.ID, fmt.Sprintf("%s without a command", n.ID), cmpOr(n.Hint, "give it the command to run"))
 	}
 	// The rule's own deny and ask rules first: their reasons say most.
 	m.escalate(n, present, values, operands, &r)
@@ -255,9 +263,9 @@ func (m *matcher) match(n *policy.Rule, args []shellparse.Word) result {
 	case n.Args == policy.ArgsNone && len(operands) > 0:
 		r.add(n.Unknown, n.ID, fmt.Sprintf("%s takes no operands here, got %s", n.ID, operands[0].Source), n.OptionHint())
 	case len(n.ArgsWith) > 0 && len(operands) > 0 && !slices.ContainsFunc(n.ArgsWith, func(o string) bool { return present[o] }):
-		r.add(n.Unknown, n.ID, fmt.Sprintf("%s takes operands only with %s, got %s", n.ID, strings.Join(n.ArgsWith, " or "), operands[0].Source), "")
+		r.add(n.Unknown, n.ID, fmt.Sprintf("%s takes operands only with %s, got %s", n.ID, strings.Join(n.ArgsWith, " or "), operands[0].Source), fmt.Sprintf("add %s, or leave the operands out", strings.Join(n.ArgsWith, " or ")))
 	case n.MaxArgs > 0 && len(operands) > n.MaxArgs:
-		r.add(n.Unknown, n.ID, fmt.Sprintf("%s takes at most %d operands, got %d", n.ID, n.MaxArgs, len(operands)), "")
+		r.add(n.Unknown, n.ID, fmt.Sprintf("%s takes at most %d operands, got %d", n.ID, n.MaxArgs, len(operands)), fmt.Sprintf("run it once for every %d operands", n.MaxArgs))
 	}
 	for _, o := range operands {
 		if o.Glob && o.GlobLead && !n.Globs {
@@ -268,7 +276,7 @@ func (m *matcher) match(n *policy.Rule, args []shellparse.Word) result {
 	if n.Args == policy.ArgsPath {
 		for _, o := range operands {
 			if !m.d.inProject(m.d.paths(m.where, o)) {
-				r.add(n.Unknown, n.ID, fmt.Sprintf("%s: %s is outside the project, or not known until run time", n.ID, o.Source), "")
+				r.add(n.Unknown, n.ID, fmt.Sprintf("%s: %s is outside the project, or not known until run time", n.ID, o.Source), "name paths inside the project, literally")
 				break
 			}
 		}
@@ -403,7 +411,7 @@ func (m *matcher) programConfig(n *policy.Rule, values map[string][]string, r *r
 		dirs = m.d.chdirAll(dirs, v)
 	}
 	if dirs == nil {
-		r.add(n.Unknown, n.ID, fmt.Sprintf("%s runs in a directory guard does not know, so guard cannot tell what configuration it reads there", n.ID), "")
+		r.add(n.Unknown, n.ID, fmt.Sprintf("%s runs in a directory guard does not know, so guard cannot tell what configuration it reads there", n.ID), "run it from the project's own directory, named literally")
 		return
 	}
 	for _, dir := range dirs {
@@ -432,7 +440,7 @@ func (m *matcher) cwdOutput(n *policy.Rule, operands []shellparse.Word, values m
 	for _, o := range operands {
 		switch {
 		case !o.Constant():
-			r.add(n.Unknown, n.ID, fmt.Sprintf("%s writes a file named after %s into its directory, which guard cannot name", n.ID, o.Source), "")
+			r.add(n.Unknown, n.ID, fmt.Sprintf("%s writes a file named after %s into its directory, which guard cannot name", n.ID, o.Source), "name the package literally, or build with -o into the project")
 			return
 		case strings.Contains(o.Value, "..."), strings.HasSuffix(o.Value, ".go"):
 			// A pattern builds no binary here; a file list is named after the first file.
@@ -447,7 +455,7 @@ func (m *matcher) cwdOutput(n *policy.Rule, operands []shellparse.Word, values m
 		names = append(names, ".")
 	}
 	if m.where == nil {
-		r.add(policy.Deny, "paths.writable", fmt.Sprintf("%s writes into a directory guard does not know", n.ID), "")
+		r.add(policy.Deny, "paths.writable", fmt.Sprintf("%s writes into a directory guard does not know", n.ID), "run it from the project, or build with -o into the project")
 		return
 	}
 	var outDirs []string // where -o puts the outputs; nil: the working directory
@@ -457,7 +465,7 @@ func (m *matcher) cwdOutput(n *policy.Rule, operands []shellparse.Word, values m
 			return
 		}
 		if outDirs = m.d.chdirAll(m.where, out); outDirs == nil {
-			r.add(policy.Deny, "paths.writable", fmt.Sprintf("%s writes into %s, which guard cannot resolve", n.ID, out), "")
+			r.add(policy.Deny, "paths.writable", fmt.Sprintf("%s writes into %s, which guard cannot resolve", n.ID, out), "build with -o into the project")
 			return
 		}
 	}
@@ -505,7 +513,7 @@ func (m *matcher) operandPath(n *policy.Rule, o shellparse.Word, acc access, r *
 		// The directory the glob starts in must be writable at least.
 		if dir := globDir(o.Value); dir != "" {
 			if pc := m.d.checkPath(dir, o.Tilde, m.where, writeAccess, policy.Allow); pc.verdict == policy.Deny {
-				r.add(policy.Deny, pc.rule, fmt.Sprintf("%s: the glob %s: %s", n.ID, o.Source, pc.why), "")
+				r.add(policy.Deny, pc.rule, fmt.Sprintf("%s: the glob %s: %s", n.ID, o.Source, pc.why), pathHint(pc.rule, writeAccess))
 				return
 			}
 		}
@@ -517,10 +525,12 @@ func (m *matcher) operandPath(n *policy.Rule, o shellparse.Word, acc access, r *
 	}
 	pc := m.d.checkPath(o.Value, o.Tilde, m.where, acc, policy.Allow)
 	if pc.verdict != policy.Allow {
-		r.add(pc.verdict, pc.rule, fmt.Sprintf("%s: %s", n.ID, pc.why), "")
+		r.add(pc.verdict, pc.rule, fmt.Sprintf("%s: %s", n.ID, pc.why), pathHint(pc.rule, acc))
 		return
 	}
-	m.d.tr.note(policy.Allow, pc.rule, fmt.Sprintf("%s: %s: %s", n.ID, pc.why, allowedPath[acc]))
+	if m.d.tr != nil {
+		m.d.tr.note(policy.Allow, pc.rule, fmt.Sprintf("%s: %s: %s", n.ID, pc.why, allowedPath[acc]))
+	}
 }
 
 // allowedPath says why an allowed path is, for guard explain.
@@ -702,7 +712,7 @@ func (m *matcher) value(n *policy.Rule, o *policy.Option, val string, attached b
 	case "dir", "path":
 		w := shellparse.Word{Value: val, Tilde: val == "~" || strings.HasPrefix(val, "~/")}
 		if pc := m.d.checkPath(val, w.Tilde, m.where, readAccess, policy.Allow); pc.verdict != policy.Allow {
-			r.add(pc.verdict, pc.rule, fmt.Sprintf("%s %s: %s", n.ID, o.Name, pc.why), "")
+			r.add(pc.verdict, pc.rule, fmt.Sprintf("%s %s: %s", n.ID, o.Name, pc.why), pathHint(pc.rule, readAccess))
 		}
 		if !m.d.inProject(m.d.chdirAll(m.where, val)) {
 			return bad(fmt.Sprintf("%s %s: the path is outside the project", o.Name, val))
@@ -719,8 +729,8 @@ func (m *matcher) value(n *policy.Rule, o *policy.Option, val string, attached b
 		}
 		tilde := val == "~" || strings.HasPrefix(val, "~/")
 		if pc := m.d.checkPath(val, tilde, m.where, writeAccess, policy.Allow); pc.verdict != policy.Allow {
-			r.add(pc.verdict, pc.rule, fmt.Sprintf("%s %s: %s", n.ID, o.Name, pc.why), "")
-		} else {
+			r.add(pc.verdict, pc.rule, fmt.Sprintf("%s %s: %s", n.ID, o.Name, pc.why), pathHint(pc.rule, writeAccess))
+		} else if m.d.tr != nil {
 			m.d.tr.note(policy.Allow, pc.rule, fmt.Sprintf("%s %s: %s: %s", n.ID, o.Name, pc.why, allowedPath[writeAccess]))
 		}
 	}

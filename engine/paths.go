@@ -472,6 +472,23 @@ func (d *decider) checkDescriptor(p string, tilde bool, where []string) (pathChe
 }
 
 // pathCheck is the verdict on one path a call touches.
+// pathHint is the hint for a path check's refusal, by its rule.
+func pathHint(rule string, acc access) string {
+	switch {
+	case strings.HasPrefix(rule, "paths.secret"):
+		return "guard never lets a secret file be read or written: ask the user for what you need from it"
+	case strings.HasPrefix(rule, "paths.protected"):
+		return "no tool may change it: ask the user to"
+	case rule == "paths.writable":
+		return "write inside the project"
+	case rule == "paths.descriptor":
+		return "name the file itself rather than a descriptor the command redirects"
+	case acc == writeAccess:
+		return "write inside the project"
+	}
+	return "name the path literally"
+}
+
 type pathCheck struct {
 	verdict policy.Verdict
 	rule    string

@@ -247,7 +247,7 @@ func (m *matcher) revPaths(n *policy.Rule, operands []shellparse.Word, r *result
 			continue
 		}
 		if pc := m.d.checkPath(v, false, where, readAccess, policy.Allow); pc.verdict == policy.Deny && strings.HasPrefix(pc.rule, "paths.secret") {
-			r.add(policy.Deny, pc.rule, fmt.Sprintf("%s %s: git prints what it stores for %s", n.ID, o.Source, pc.why), "")
+			r.add(policy.Deny, pc.rule, fmt.Sprintf("%s %s: git prints what it stores for %s", n.ID, o.Source, pc.why), pathHint(pc.rule, readAccess))
 			return
 		}
 	}

@@ -81,7 +81,7 @@ func (d *decider) script(src string, where []string, dialect shellparse.Dialect,
 	for _, c := range s.Commands {
 		if !d.call.Deadline.IsZero() && time.Now().After(d.call.Deadline) {
 			d.add(Leaf{Verdict: policy.Deny, Kind: "input", Text: firstLine(src), Rule: "deadline",
-				Why: "the decision took longer than its deadline", Hint: "split the command into smaller ones"})
+				Why: "the decision took longer than its deadline", Hint: DeadlineHint})
 			return
 		}
 		cwhere := d.resolve(where, c.Dir)
@@ -121,6 +121,11 @@ func (d *decider) script(src string, where []string, dialect shellparse.Dialect,
 		d.add(l)
 	}
 }
+
+// DeadlineHint is the hint for a decision that missed its deadline. The
+// command may be fine: a loaded machine or a slow file system makes a
+// decision slow too, so the first thing to try is the same command.
+const DeadlineHint = "run it again, as a busy machine decides slowly; if it is refused again, split it into smaller commands, or name files rather than whole trees"
 
 // anyValue reports whether a dynamic word is one a rule that takes any
 // value may take: every command substitution and parameter expansion of
@@ -165,12 +170,16 @@ func firstLine(s string) string {
 }
 
 var constructHints = map[shellparse.Kind]string{
-	shellparse.KindCmdSubst:   "run the inner command on its own first, then write its output into the command literally",
-	shellparse.KindProcSubst:  "run the inner command on its own first, or use a pipe",
-	shellparse.KindParamExp:   "write the value out literally instead of using a variable",
-	shellparse.KindBackground: "run the command in the foreground",
-	shellparse.KindSubshell:   "run the commands without ( )",
-	shellparse.KindGroup:      "run the commands without { }",
+	shellparse.KindCmdSubst:      "run the inner command on its own first, then write its output into the command literally",
+	shellparse.KindProcSubst:     "run the inner command on its own first, or use a pipe",
+	shellparse.KindParamExp:      "write the value out literally instead of using a variable",
+	shellparse.KindBackground:    "run the command in the foreground",
+	shellparse.KindSubshell:      "run the commands without ( )",
+	shellparse.KindGroup:         "run the commands without { }",
+	shellparse.KindControlFlow:   "run the commands one at a time, without if, for, while or case",
+	shellparse.KindTest:          "use test or [ ] instead of [[ ]]",
+	shellparse.KindNamedFd:       "redirect to a numbered descriptor or a file instead",
+	shellparse.KindShellBuiltins: "run the commands without changing the shell's options and state (set, shopt, umask, ulimit)",
 }
 
 func (d *decider) construct(f shellparse.Finding) Leaf {
@@ -205,6 +214,18 @@ func (d *decider) construct(f shellparse.Finding) Leaf {
 	return l
 }
 
+// envHint is the hint for an assignment the policy does not allow: leave
+// it out, and the allowed names nearest to it, never the whole list.
+func envHint(name string, allowed []string) string {
+	switch {
+	case len(allowed) == 0:
+		return "run the command without setting " + name
+	case len(allowed) <= 4:
+		return fmt.Sprintf("run the command without setting %s; the policy allows setting %s", name, strings.Join(allowed, ", "))
+	}
+	return fmt.Sprintf("run the command without setting %s; the policy allows setting %d variables, such as %s", name, len(allowed), strings.Join(policy.Nearest(name, allowed, 4), ", "))
+}
+
 // assign decides an assignment by the variable's name.
 func (d *decider) assign(a shellparse.Assign) Leaf {
 	l := Leaf{Kind: "assignment", Text: a.Name + "=" + a.Value.Source, Pos: a.Pos}
@@ -225,7 +246,7 @@ func (d *decider) assign(a shellparse.Assign) Leaf {
 	}
 	l.Verdict, l.Rule, l.Why = v, rule, why
 	if v != policy.Allow {
-		l.Hint = "variables allowed: " + strings.Join(d.p.Env.Allow, ", ")
+		l.Hint = envHint(a.Name, d.p.Env.Allow)
 	}
 	return l
 }

@@ -403,7 +403,7 @@ func (m *matcher) sed(n *policy.Rule, present map[string]bool, values map[string
 	scripts := append(values["-e"], values["--expression"]...)
 	if len(scripts) == 0 {
 		if len(operands) == 0 {
-			r.add(n.Unknown, n.ID, fmt.Sprintf("%s without a script", n.ID), "")
+			r.add(n.Unknown, n.ID, fmt.Sprintf("%s without a script", n.ID), "give the script in single quotes before the files: sed -n '1,20p' FILE")
 			return nil
 		}
 		o := operands[0]
@@ -420,7 +420,7 @@ func (m *matcher) sed(n *policy.Rule, present map[string]bool, values map[string
 			v = policy.Deny
 		}
 		r.add(v, n.ID, fmt.Sprintf("%s: %v", n.ID, err), "print to standard output, and write files with the edit tools")
-	} else {
+	} else if m.d.tr != nil {
 		m.d.tr.note(policy.Allow, n.ID, fmt.Sprintf("%s: the script writes no file, reads no other file and runs nothing", n.ID))
 	}
 	acc := readAccess
@@ -438,7 +438,7 @@ func (m *matcher) sed(n *policy.Rule, present map[string]bool, values map[string
 		return nil
 	}
 	if inPlace && len(operands) == 0 {
-		r.add(n.Unknown, n.ID, fmt.Sprintf("%s -i without a file", n.ID), "")
+		r.add(n.Unknown, n.ID, fmt.Sprintf("%s -i without a file", n.ID), "name the file to change")
 	}
 	for _, o := range operands {
 		m.operandPath(n, o, acc, r)

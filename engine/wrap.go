@@ -23,12 +23,12 @@ func (m *matcher) wrapped(n *policy.Rule, args []shellparse.Word, present map[st
 	r := result{tr: m.d.tr}
 	w := n.Wrap
 	if len(args) < w.Skip {
-		r.add(n.Unknown, n.ID, fmt.Sprintf("%s needs %d operands before the command", n.ID, w.Skip), "")
+		r.add(n.Unknown, n.ID, fmt.Sprintf("%s needs %d operands before the command", n.ID, w.Skip), "give its operands, then the command")
 		return r
 	}
 	for _, a := range args[:w.Skip] {
 		if !a.Constant() {
-			r.add(n.Unknown, n.ID, fmt.Sprintf("%s: operand %s is not known until run time", n.ID, a.Source), "")
+			r.add(n.Unknown, n.ID, fmt.Sprintf("%s: operand %s is not known until run time", n.ID, a.Source), "write the operand out literally")
 		}
 	}
 	inner := slices.Clone(args[w.Skip:])
@@ -47,7 +47,7 @@ func (m *matcher) wrapped(n *policy.Rule, args []shellparse.Word, present map[st
 		}
 	}
 	if len(inner) == 0 {
-		r.add(n.Unknown, n.ID, fmt.Sprintf("%s without a command", n.ID), "")
+		r.add(n.Unknown, n.ID, fmt.Sprintf("%s without a command", n.ID), "give it the command to run")
 		return r
 	}
 	if w.Stdin {
@@ -106,7 +106,7 @@ func (m *matcher) exec(n *policy.Rule, args []shellparse.Word, i int, roots []sh
 		a := args[j]
 		if a.Constant() && (a.Value == ";" || a.Value == "+" && len(inner) > 0 && inner[len(inner)-1].Value == "{}") {
 			if len(inner) == 0 {
-				r.add(n.Unknown, n.ID, fmt.Sprintf("%s %s without a command", n.ID, opt), "")
+				r.add(n.Unknown, n.ID, fmt.Sprintf("%s %s without a command", n.ID, opt), fmt.Sprintf("give %s the command to run, ended by \\; or +", opt))
 				return j + 1
 			}
 			if len(braces) == 0 {
@@ -130,7 +130,7 @@ func (m *matcher) exec(n *policy.Rule, args []shellparse.Word, i int, roots []sh
 		}
 		inner = append(inner, a)
 	}
-	r.add(n.Unknown, n.ID, fmt.Sprintf("%s %s has no ; or + to end its command", n.ID, opt), "")
+	r.add(n.Unknown, n.ID, fmt.Sprintf("%s %s has no ; or + to end its command", n.ID, opt), fmt.Sprintf("end the command of %s with \\; or +", opt))
 	return len(args)
 }
 
@@ -144,7 +144,7 @@ func (m *matcher) shell(n *policy.Rule, present map[string]bool, operands []shel
 		r.add(policy.Deny, n.ID, fmt.Sprintf("%s reads commands from standard input, which guard cannot check", n.ID), "pass the commands with -c '...'")
 		return
 	case len(operands) == 0:
-		r.add(n.Unknown, n.ID, fmt.Sprintf("%s -c without a script", n.ID), "")
+		r.add(n.Unknown, n.ID, fmt.Sprintf("%s -c without a script", n.ID), "give the script after -c, in quotes")
 		return
 	}
 	script := operands[0]
@@ -153,7 +153,7 @@ func (m *matcher) shell(n *policy.Rule, present map[string]bool, operands []shel
 		return
 	}
 	if m.shellDepth >= maxShellNesting {
-		r.add(policy.Deny, n.ID, fmt.Sprintf("shells nest more than %d deep", maxShellNesting), "")
+		r.add(policy.Deny, n.ID, fmt.Sprintf("shells nest more than %d deep", maxShellNesting), "run the inner commands directly")
 		return
 	}
 	dialect := shellparse.Bash

@@ -130,7 +130,7 @@ func runHook(ctx context.Context, s stdio, env getenv, args []string) error {
 
 	h := &hookRun{s: s, deadline: s.start.Add(*deadline), result: make(chan error, 1),
 		late: &denial{Why: fmt.Sprintf("the decision took longer than the %s deadline", *deadline),
-			Hints: []string{"split the command into smaller ones"}}}
+			Hints: []string{engine.DeadlineHint}}}
 	late := time.AfterFunc(time.Until(h.deadline), func() { h.expire(h.late) })
 	defer late.Stop()
 	cancelled := context.AfterFunc(ctx, func() { h.expire(deny("cancelled: %v", ctx.Err())) })

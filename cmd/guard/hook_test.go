@@ -14,6 +14,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"guard/engine"
 )
 
 // hookTestCall is a PreToolUse call as Claude Code writes it, with a Bash
@@ -361,9 +363,9 @@ func TestHookWatchdog(t *testing.T) {
 	}{
 		// The deadline runs from the start of the process, not of the hook.
 		{"started an hour ago", context.Background(), []string{"hook"}, strings.NewReader(call), time.Now().Add(-time.Hour),
-			"guard: denied: the decision took longer than the " + defaultDeadline.String() + " deadline\nguard: hint: split the command into smaller ones\n"},
+			"guard: denied: the decision took longer than the " + defaultDeadline.String() + " deadline\nguard: hint: " + engine.DeadlineHint + "\n"},
 		{"stdin never ends", context.Background(), []string{"hook", "--deadline", "50ms"}, blocked, time.Now(),
-			"guard: denied: the decision took longer than the 50ms deadline\nguard: hint: split the command into smaller ones\n"},
+			"guard: denied: the decision took longer than the 50ms deadline\nguard: hint: " + engine.DeadlineHint + "\n"},
 		{"cancelled", cancelled, []string{"hook"}, blocked, time.Now(),
 			"guard: denied: cancelled: context canceled\n"},
 	}

@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"guard/engine"
 )
 
 // These tests run guard hook as a process: the test binary itself, which
@@ -188,7 +190,7 @@ func TestHookStuck(t *testing.T) {
 		t.Fatal(err)
 	}
 	call := hookTestCall(dir, "git status") // allowed by the default policy
-	const late = "guard: denied: the decision took longer than the 300ms deadline\nguard: hint: split the command into smaller ones\n"
+	const late = "guard: denied: the decision took longer than the 300ms deadline\nguard: hint: " + engine.DeadlineHint + "\n"
 
 	t.Run("stdin never closes", func(t *testing.T) {
 		cmd := hookProcess(t, "--deadline", "300ms")
