@@ -3,6 +3,7 @@
 package engine
 
 import (
+	"strings"
 	"testing"
 
 	"guard/policy"
@@ -46,6 +47,73 @@ var hintAlternatives = map[string]string{
 	"the aws pack (include = [\"aws\"]) allows read-only describe, list and get calls, those that print secrets not":                                       "",
 	"env without a command prints every environment variable, tokens and keys too: printenv NAME prints one that holds no secret (HOME, PATH, SHELL, ...)": "printenv HOME",
 	"printenv NAME prints one variable, for the names that hold no secret: HOME, PATH, SHELL, USER, PWD, LANG, TERM, GOPATH, ...":                          "printenv PATH",
+	// What to do instead of what the default policy refuses: the call
+	// without the option, the nearest form it accepts, or who can do it.
+	"run git without the option; git -C DIR runs it in another directory of the project": "git -C sub status",
+	"run git without -p": "git status",
+	"run it without --ext-diff or --textconv: git's own diff is allowed":                              "git log -p",
+	"leave out --show-signature, or ask the user to check the signatures":                             "git log",
+	"leave out the %G signature placeholders: %h, %s, %an, %ad and --oneline are allowed":             "git log --format='%h %an %ad %s'",
+	"leave out the %G signature placeholders, or group by author or committer":                        "git shortlog -sn --group=author HEAD",
+	"compare the files with diff -u FILE1 FILE2":                                                      "diff -u old.txt new.txt",
+	"run git blame without --contents: it blames the file in the working tree":                        "git blame README.md",
+	"run git blame without -S or --ignore-revs-file":                                                  "git blame README.md",
+	"leave out the signature atoms: %(refname:short), %(objectname) and the others are allowed":       "git branch --format='%(refname:short)'",
+	"run git grep without -O: -l lists the files that match":                                          "git grep -l TODO",
+	"run git grep without --textconv":                                                                 "git grep -n TODO",
+	"search with rg, which skips hidden files such as .env":                                           "rg TODO",
+	"git cat-file -p REV:FILE prints the file as committed":                                           "git cat-file -p HEAD:README.md",
+	"commit the work with git commit and leave the push to the user":                                  "git commit -m wip",
+	"git restore --staged FILE unstages a file, asked once a session":                                 "git restore --staged a.go",
+	"make a new commit instead: git commit -m MESSAGE":                                                "git commit -m fix",
+	"commit without -n, so that the repository's hooks run":                                           "git commit -m fix",
+	"the user approves it once; then it runs without asking for the rest of the session":              "",
+	"name the files to stage, or stage the tracked ones with git add -u":                              "git add -u",
+	"git stash list and git stash show -p read the stashes without asking":                            "git stash show -p",
+	"drop single stashes with git stash drop, or ask the user":                                        "git stash drop",
+	"run git gc without --prune, or ask the user":                                                     "git gc",
+	"run go without -toolexec or -exec":                                                               "go test ./...",
+	"run go without -overlay, -modfile or -pkgdir":                                                    "go build ./...",
+	"run go test without -o":                                                                          "go test ./...",
+	"run go vet without -vettool, -toolexec or -exec":                                                 "go vet ./...",
+	"set the variable for one command (GOOS=linux go build ./...), or ask the user":                   "GOOS=linux go build ./...",
+	"run go list without -toolexec, -exec, -modfile or -overlay":                                      "go list ./...",
+	"go list -m all lists the modules in use; ask the user to look up newer versions":                 "go list -m all",
+	"run go list without -export or -compiled; go build builds the packages":                          "go list ./...",
+	"run cargo without --config":                                                                      "cargo build",
+	"run cargo without -Z":                                                                            "cargo build",
+	"run cargo in that directory, or give --manifest-path DIR/Cargo.toml":                             "cargo build --manifest-path sub/Cargo.toml",
+	"cargo test --benches runs the benchmarks once, as tests":                                         "cargo test --benches",
+	"pass only lint options after --: -D, -W, -A, -F":                                                 "cargo clippy -- -D warnings",
+	"give the lint options on the command line, not in an @FILE":                                      "cargo clippy -- -D warnings",
+	"run cargo doc without --open; the docs are in target/doc":                                        "cargo doc",
+	"read Cargo.toml and Cargo.lock: they name the packages and every resolved dependency":            "cat Cargo.lock",
+	"run the commands directly, or with bash -c 'COMMANDS'":                                           "bash -c 'ls -la'",
+	"run the command once, without watch":                                                             "git status",
+	"bash FILE runs a script without the execute bit; for other modes, ask the user":                  "bash build.sh",
+	"name the files instead of -c, and compare the sums with the list":                                "sha256sum go.sum",
+	"the edit tools write and create files, asked once a directory; this command asks once a session": "",
+	"copy the directories it needs, not the root or the home directory":                               "cp -r src backup",
+	"cp copies within the project; ask the user to run it for other hosts":                            "cp a.go b.go",
+	"give each date with -d, one a call":                                                              "date -d 2024-01-01",
+	"read bytes with head -c N or xxd -s OFFSET -l LEN; ask the user to write devices":                "head -c 100 go.sum",
+	"sha256sum prints digests and base64 encodes; ask the user for the rest":                          "sha256sum go.sum",
+	"name the files on the command line":                                                              "wc -l README.md",
+	"name the files on the command line, without --files0-from or --random-source":                    "sort -u names.txt",
+	"run sort without -T or --compress-program":                                                       "sort -u names.txt",
+	"run rg without --pre, -z or --hostname-bin":                                                      "rg TODO",
+	"file -m MAGIC reads a magic file without compiling it":                                           "file -m magic.txt README.md",
+	"run file without -z or -Z":                                                                       "file README.md",
+	"name one magic file with -m, not a colon-separated list":                                         "file -m magic.txt README.md",
+	"run file without -p":                      "file README.md",
+	"pass the values in with --arg NAME VALUE": "jq -n --arg name x '$name'",
+	"give the data with --slurpfile NAME FILE, and the filter on the command line":    "jq -n --slurpfile d data.json '$d'",
+	"run printf without -v: it prints the value":                                      "printf '%s\\n' x",
+	"leave out the environ column: pid, ppid, etime, args and the others are allowed": "ps -e -o pid,ppid,etime,args",
+	"run the tests with pytest, which runs in the sandbox without asking":             "pytest",
+	"run the tests with npm test, which runs in the sandbox without asking":           "npm test",
+	"run just with the project's justfile, without -f, -d or --set":                   "just test",
+	"run make with the project's Makefile, without -f, -C, -I or --eval":              "make test",
 }
 
 // TestHintsAreAllowed: every hint of the default policy is known, and the
@@ -74,5 +142,22 @@ func TestHintsAreAllowed(t *testing.T) {
 	}
 	if len(seen) < 10 {
 		t.Fatalf("only %d hints found: the test reads no hints", len(seen))
+	}
+}
+
+// TestRefusalsHint: every rule of the default policy that asks or denies,
+// and every deny, ask and session rule in it, says what to do instead, so
+// that a refusal never leaves the agent to guess.
+func TestRefusalsHint(t *testing.T) {
+	p, err := policy.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var missing []string
+	for _, c := range p.Commands() {
+		missing = append(missing, c.Unhinted...)
+	}
+	if len(missing) > 0 {
+		t.Errorf("%d rules refuse without a hint:\n%s", len(missing), strings.Join(missing, "\n"))
 	}
 }

@@ -948,6 +948,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 		return ruleFile{
 			Verdict: "deny",
 			Reason:  "it schedules commands guard will never see",
+			Hint:    "ask the user to run it",
 		}, true
 	case "awk":
 		return ruleFile{
@@ -1032,6 +1033,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 			Deny: []escalationFile{escalationFile{
 				Flags:  []string{"-i", "-l", "--login", "--rcfile", "--init-file", "-s", "-O"},
 				Reason: "it runs startup files or reads commands guard cannot see",
+				Hint:   "run the commands directly, or with bash -c 'COMMANDS'",
 			}},
 			Shell:    "bash",
 			ReadOnly: true,
@@ -1071,12 +1073,15 @@ func defaultCommand(name string) (ruleFile, bool) {
 			}, escalationFile{
 				Flags:  []string{"--config"},
 				Reason: "configuration on the command line can make cargo run programs",
+				Hint:   "run cargo without --config",
 			}, escalationFile{
 				Flags:  []string{"-Z"},
 				Reason: "unstable flags change what cargo runs",
+				Hint:   "run cargo without -Z",
 			}, escalationFile{
 				Flags:  []string{"-C"},
 				Reason: "it runs cargo in another directory",
+				Hint:   "run cargo in that directory, or give --manifest-path DIR/Cargo.toml",
 			}},
 			lazy:     &defaultSubs57,
 			ReadOnly: true,
@@ -1112,6 +1117,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 	case "chmod":
 		return ruleFile{
 			Verdict: "ask",
+			Hint:    "bash FILE runs a script without the execute bit; for other modes, ask the user",
 			Flags:   []string{"-R", "--recursive", "-v", "--verbose", "-c", "--changes", "-f", "--silent", "--quiet"},
 			Options: map[string]valueSpec{
 				"--reference": valueSpec{
@@ -1146,6 +1152,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 			Ask: []escalationFile{escalationFile{
 				Flags:  []string{"-c", "--check"},
 				Reason: "it reads the files the checksum list names, which guard cannot see: secret ones too",
+				Hint:   "name the files instead of -c, and compare the sums with the list",
 			}},
 			ReadOnly: true,
 			Paths:    "read",
@@ -1222,6 +1229,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 	case "cp":
 		return ruleFile{
 			Verdict: "session",
+			Hint:    "the edit tools write and create files, asked once a directory; this command asks once a session",
 			Flags:   []string{"-a", "--archive", "-f", "--force", "-i", "-n", "--no-clobber", "-v", "--verbose", "-u", "--update", "-p", "-L", "-P", "-H", "-T", "--no-target-directory", "-b", "-l", "-s"},
 			Options: map[string]valueSpec{
 				"--preserve": valueSpec{
@@ -1244,6 +1252,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 				Flags:  []string{"-r", "-R", "--recursive"},
 				Args:   []string{"/", "~", "~/"},
 				Reason: "it copies the root or the home directory",
+				Hint:   "copy the directories it needs, not the root or the home directory",
 			}},
 			Paths: "copy",
 			Examples: examplesFile{
@@ -1255,6 +1264,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 		return ruleFile{
 			Verdict: "deny",
 			Reason:  "it schedules commands guard will never see",
+			Hint:    "ask the user to run it",
 		}, true
 	case "curl":
 		return ruleFile{
@@ -1339,9 +1349,11 @@ func defaultCommand(name string) (ruleFile, bool) {
 			Deny: []escalationFile{escalationFile{
 				Flags:  []string{"-s", "--set"},
 				Reason: "it sets the system clock",
+				Hint:   "ask the user to run it",
 			}, escalationFile{
 				Flags:  []string{"-f", "--file"},
 				Reason: "it reads dates from another file",
+				Hint:   "give each date with -d, one a call",
 			}},
 			ReadOnly: true,
 			Examples: examplesFile{
@@ -1353,6 +1365,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 		return ruleFile{
 			Verdict: "deny",
 			Reason:  "it writes raw data to files and devices",
+			Hint:    "read bytes with head -c N or xxd -s OFFSET -l LEN; ask the user to write devices",
 		}, true
 	case "diff":
 		return ruleFile{
@@ -1447,6 +1460,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 		return ruleFile{
 			Verdict: "deny",
 			Reason:  "DNS queries can carry data out",
+			Hint:    "ask the user to run it",
 		}, true
 	case "dirname":
 		return ruleFile{
@@ -1459,6 +1473,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 		return ruleFile{
 			Verdict: "deny",
 			Reason:  "it runs commands as another user",
+			Hint:    "ask the user to run it",
 		}, true
 	case "docker":
 		return ruleFile{
@@ -1515,6 +1530,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 			Ask: []escalationFile{escalationFile{
 				Flags:  []string{"--files0-from"},
 				Reason: "it reads the files the list names, which guard cannot see: secret ones too",
+				Hint:   "name the files on the command line",
 			}},
 			ReadOnly:      true,
 			Paths:         "read",
@@ -1654,20 +1670,25 @@ func defaultCommand(name string) (ruleFile, bool) {
 			Deny: []escalationFile{escalationFile{
 				Flags:  []string{"-C", "--compile"},
 				Reason: "it writes a compiled magic file",
+				Hint:   "file -m MAGIC reads a magic file without compiling it",
 			}, escalationFile{
 				Flags:  []string{"-z", "--uncompress", "-Z", "--uncompress-noreport"},
 				Reason: "it runs decompressors on the files",
+				Hint:   "run file without -z or -Z",
 			}},
 			Ask: []escalationFile{escalationFile{
 				Flags:  []string{"-m", "--magic-file"},
 				Values: []string{"*:*"},
 				Reason: "the value is a list of magic files, which guard judges as one path",
+				Hint:   "name one magic file with -m, not a colon-separated list",
 			}, escalationFile{
 				Flags:  []string{"-f", "--files-from"},
 				Reason: "it reads the files the list names, which guard cannot see: secret ones too",
+				Hint:   "name the files on the command line",
 			}, escalationFile{
 				Flags:  []string{"-p", "--preserve-date"},
 				Reason: "it sets the times of the files it reads back, which is a write",
+				Hint:   "run file without -p",
 			}},
 			ReadOnly: true,
 			Paths:    "read",
@@ -1826,6 +1847,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 		return ruleFile{
 			Verdict: "deny",
 			Reason:  "guard does not parse fish scripts",
+			Hint:    "run the commands directly, or with bash -c 'COMMANDS'",
 		}, true
 	case "fold":
 		return ruleFile{
@@ -1847,6 +1869,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 		return ruleFile{
 			Verdict: "deny",
 			Reason:  "it can send data over the network",
+			Hint:    "ask the user to run it",
 		}, true
 	case "gawk":
 		return ruleFile{
@@ -1899,9 +1922,11 @@ func defaultCommand(name string) (ruleFile, bool) {
 			}, escalationFile{
 				Flags:  []string{"--exec-path", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--bare"},
 				Reason: "it points git at other programs or another repository",
+				Hint:   "run git without the option; git -C DIR runs it in another directory of the project",
 			}, escalationFile{
 				Flags:  []string{"-p", "--paginate"},
 				Reason: "it runs a pager program",
+				Hint:   "run git without -p",
 			}},
 			lazy:     &defaultSubs58,
 			ReadOnly: true,
@@ -2038,6 +2063,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 		return ruleFile{
 			Verdict: "deny",
 			Reason:  "it stops the machine",
+			Hint:    "ask the user to run it",
 		}, true
 	case "head":
 		return ruleFile{
@@ -2068,6 +2094,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 		return ruleFile{
 			Verdict: "deny",
 			Reason:  "DNS queries can carry data out",
+			Hint:    "ask the user to run it",
 		}, true
 	case "hostname":
 		return ruleFile{
@@ -2086,6 +2113,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 		return ruleFile{
 			Verdict: "deny",
 			Reason:  "it switches the machine's run level",
+			Hint:    "ask the user to run it",
 		}, true
 	case "join":
 		return ruleFile{
@@ -2151,12 +2179,15 @@ func defaultCommand(name string) (ruleFile, bool) {
 			Ask: []escalationFile{escalationFile{
 				Args:   []string{"*env*", "*ENV*", "*input_filename*", "*$__loc__*"},
 				Reason: "the filter reads environment variables or file names, which may hold secrets",
+				Hint:   "pass the values in with --arg NAME VALUE",
 			}, escalationFile{
 				Args:   []string{"*import*\"*", "*include*\"*", "*modulemeta*"},
 				Reason: "the filter loads jq modules or JSON data from files it names, anywhere, secret ones too",
+				Hint:   "give the data with --slurpfile NAME FILE, and the filter on the command line",
 			}, escalationFile{
 				Flags:  []string{"-f", "--from-file"},
 				Reason: "guard cannot check the filter in the file: it can read environment variables and import any file",
+				Hint:   "give the program on the command line",
 			}},
 			ReadOnly: true,
 			Paths:    "read",
@@ -2172,6 +2203,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 			Deny: []escalationFile{escalationFile{
 				Flags:  []string{"-f", "--justfile", "-d", "--working-directory", "--set"},
 				Reason: "it reads a justfile guard did not see, or runs in another directory",
+				Hint:   "run just with the project's justfile, without -f, -d or --set",
 			}},
 			lazy: &defaultSubs63,
 			Examples: examplesFile{
@@ -2184,6 +2216,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 		return ruleFile{
 			Verdict: "deny",
 			Reason:  "guard does not parse ksh scripts",
+			Hint:    "run the commands directly, or with bash -c 'COMMANDS'",
 		}, true
 	case "kubectl":
 		return ruleFile{
@@ -2197,6 +2230,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 	case "ln":
 		return ruleFile{
 			Verdict: "ask",
+			Hint:    "ask the user to run it",
 			Flags:   []string{"-s", "--symbolic", "-f", "--force", "-n", "--no-dereference", "-v", "--verbose", "-T", "-r", "--relative"},
 			Options: map[string]valueSpec{
 				"--target-directory": valueSpec{
@@ -2282,6 +2316,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 	case "lua":
 		return ruleFile{
 			Verdict: "ask",
+			Hint:    "ask the user to run it",
 			Flags:   []string{"-v", "-W"},
 			Options: map[string]valueSpec{
 				"-l": valueSpec{
@@ -2291,6 +2326,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 			Deny: []escalationFile{escalationFile{
 				Flags:  []string{"-e", "-i"},
 				Reason: "it runs code from the command line, which guard cannot check",
+				Hint:   "write the code to a file with the edit tools and ask to run it",
 			}},
 			Interpreter: true,
 		}, true
@@ -2308,6 +2344,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 			Deny: []escalationFile{escalationFile{
 				Flags:  []string{"-f", "--file", "--makefile", "-C", "--directory", "-I", "--include-dir", "--eval"},
 				Reason: "it reads a makefile guard did not see, or runs in another directory",
+				Hint:   "run make with the project's Makefile, without -f, -C, -I or --eval",
 			}},
 			lazy: &defaultSubs64,
 			Examples: examplesFile{
@@ -2350,6 +2387,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 			Ask: []escalationFile{escalationFile{
 				Flags:  []string{"-c", "--check"},
 				Reason: "it reads the files the checksum list names, which guard cannot see: secret ones too",
+				Hint:   "name the files instead of -c, and compare the sums with the list",
 			}},
 			ReadOnly: true,
 			Paths:    "read",
@@ -2361,6 +2399,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 	case "mkdir":
 		return ruleFile{
 			Verdict: "session",
+			Hint:    "the edit tools write and create files, asked once a directory; this command asks once a session",
 			Flags:   []string{"-p", "--parents", "-v", "--verbose"},
 			Options: map[string]valueSpec{
 				"--mode": valueSpec{
@@ -2380,16 +2419,19 @@ func defaultCommand(name string) (ruleFile, bool) {
 		return ruleFile{
 			Verdict: "deny",
 			Reason:  "it erases a file system",
+			Hint:    "ask the user to run it",
 		}, true
 	case "mkfs":
 		return ruleFile{
 			Verdict: "deny",
 			Reason:  "it erases a file system",
+			Hint:    "ask the user to run it",
 		}, true
 	case "mkfs.*":
 		return ruleFile{
 			Verdict: "deny",
 			Reason:  "it erases a file system",
+			Hint:    "ask the user to run it",
 			Examples: examplesFile{
 				Deny: []string{"mkfs.ext4 /dev/sdb1"},
 			},
@@ -2397,6 +2439,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 	case "mv":
 		return ruleFile{
 			Verdict: "session",
+			Hint:    "the edit tools write and create files, asked once a directory; this command asks once a session",
 			Flags:   []string{"-f", "--force", "-i", "--interactive", "-n", "--no-clobber", "-v", "--verbose", "-u", "--update", "-T", "--no-target-directory", "-b"},
 			Options: map[string]valueSpec{
 				"--suffix": valueSpec{
@@ -2474,16 +2517,19 @@ func defaultCommand(name string) (ruleFile, bool) {
 		return ruleFile{
 			Verdict: "deny",
 			Reason:  "it can send data over the network",
+			Hint:    "ask the user to run it",
 		}, true
 	case "ncat":
 		return ruleFile{
 			Verdict: "deny",
 			Reason:  "it can send data over the network",
+			Hint:    "ask the user to run it",
 		}, true
 	case "netcat":
 		return ruleFile{
 			Verdict: "deny",
 			Reason:  "it can send data over the network",
+			Hint:    "ask the user to run it",
 		}, true
 	case "nice":
 		return ruleFile{
@@ -2546,6 +2592,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 	case "node":
 		return ruleFile{
 			Verdict: "ask",
+			Hint:    "run the tests with npm test, which runs in the sandbox without asking",
 			Flags:   []string{"--version", "-v", "--test", "--no-warnings", "--enable-source-maps", "--trace-warnings"},
 			Options: map[string]valueSpec{
 				"--import": valueSpec{
@@ -2564,6 +2611,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 			Deny: []escalationFile{escalationFile{
 				Flags:  []string{"-e", "--eval", "-p", "--print", "-i", "--interactive"},
 				Reason: "it runs code from the command line, which guard cannot check",
+				Hint:   "write the code to a file with the edit tools and ask to run it",
 			}},
 			Interpreter: true,
 			Examples: examplesFile{
@@ -2608,6 +2656,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 		return ruleFile{
 			Verdict: "deny",
 			Reason:  "DNS queries can carry data out",
+			Hint:    "ask the user to run it",
 		}, true
 	case "od":
 		return ruleFile{
@@ -2655,6 +2704,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 		return ruleFile{
 			Verdict: "deny",
 			Reason:  "it can open network connections (s_client)",
+			Hint:    "sha256sum prints digests and base64 encodes; ask the user for the rest",
 		}, true
 	case "paste":
 		return ruleFile{
@@ -2675,6 +2725,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 	case "perl":
 		return ruleFile{
 			Verdict: "ask",
+			Hint:    "ask the user to run it",
 			Flags:   []string{"-w", "-W", "-X", "-T", "-t", "-c", "-s", "-n", "-p", "-a", "-l", "-0", "-v", "-V"},
 			Options: map[string]valueSpec{
 				"-F": valueSpec{
@@ -2693,6 +2744,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 			Deny: []escalationFile{escalationFile{
 				Flags:  []string{"-e", "-E"},
 				Reason: "it runs code from the command line, which guard cannot check",
+				Hint:   "write the code to a file with the edit tools and ask to run it",
 			}},
 			Interpreter: true,
 			Examples: examplesFile{
@@ -2703,10 +2755,12 @@ func defaultCommand(name string) (ruleFile, bool) {
 	case "php":
 		return ruleFile{
 			Verdict: "ask",
+			Hint:    "ask the user to run it",
 			Flags:   []string{"-v", "--version", "-l", "-n"},
 			Deny: []escalationFile{escalationFile{
 				Flags:  []string{"-r", "-a", "-B", "-R", "-E", "-F"},
 				Reason: "it runs code from the command line, which guard cannot check",
+				Hint:   "write the code to a file with the edit tools and ask to run it",
 			}},
 			Interpreter: true,
 		}, true
@@ -2714,6 +2768,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 		return ruleFile{
 			Verdict: "deny",
 			Reason:  "ping packets can carry data out",
+			Hint:    "ask the user to run it",
 		}, true
 	case "pnpm":
 		return ruleFile{
@@ -2728,11 +2783,13 @@ func defaultCommand(name string) (ruleFile, bool) {
 		return ruleFile{
 			Verdict: "deny",
 			Reason:  "it stops the machine",
+			Hint:    "ask the user to run it",
 		}, true
 	case "powershell":
 		return ruleFile{
 			Verdict: "deny",
 			Reason:  "guard cannot parse PowerShell",
+			Hint:    "run the commands directly, or with bash -c 'COMMANDS'",
 		}, true
 	case "printenv":
 		return ruleFile{
@@ -2753,6 +2810,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 			Deny: []escalationFile{escalationFile{
 				Flags:  []string{"-v"},
 				Reason: "it assigns a shell variable, which can change what later commands run",
+				Hint:   "run printf without -v: it prints the value",
 			}},
 			ReadOnly: true,
 			Examples: examplesFile{
@@ -2842,6 +2900,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 				Flags:  []string{"-o", "-O", "--format"},
 				Values: []string{"*environ*"},
 				Reason: "the environ column prints each process's environment, secrets too",
+				Hint:   "leave out the environ column: pid, ppid, etime, args and the others are allowed",
 			}},
 			lazy:     &defaultSubs70,
 			ReadOnly: true,
@@ -2861,6 +2920,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 		return ruleFile{
 			Verdict: "deny",
 			Reason:  "guard cannot parse PowerShell",
+			Hint:    "run the commands directly, or with bash -c 'COMMANDS'",
 		}, true
 	case "pytest":
 		return ruleFile{
@@ -2898,6 +2958,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 	case "python":
 		return ruleFile{
 			Verdict: "ask",
+			Hint:    "run the tests with pytest, which runs in the sandbox without asking",
 			Flags:   []string{"-B", "-E", "-I", "-O", "-q", "-s", "-S", "-u", "-v", "-V", "--version", "-b", "-d", "-x", "-P", "-h", "--help"},
 			Options: map[string]valueSpec{
 				"-W": valueSpec{
@@ -2917,6 +2978,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 			}, escalationFile{
 				Flags:  []string{"-i"},
 				Reason: "it runs code from standard input, which guard cannot check",
+				Hint:   "write the code to a file with the edit tools and ask to run it",
 			}},
 			Interpreter: true,
 			Examples: examplesFile{
@@ -2928,6 +2990,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 		return ruleFile{
 			Like:        "python",
 			Verdict:     "ask",
+			Hint:        "run the tests with pytest, which runs in the sandbox without asking",
 			Interpreter: true,
 			Examples: examplesFile{
 				Deny: []string{"python3 -c 'print(1)'", "python3 <<'EOF'\nimport os\nEOF"},
@@ -2957,6 +3020,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 		return ruleFile{
 			Verdict: "deny",
 			Reason:  "it stops the machine",
+			Hint:    "ask the user to run it",
 		}, true
 	case "rev":
 		return ruleFile{
@@ -3106,12 +3170,15 @@ func defaultCommand(name string) (ruleFile, bool) {
 			Deny: []escalationFile{escalationFile{
 				Flags:  []string{"--pre", "--pre-glob"},
 				Reason: "it runs a preprocessor program on every file",
+				Hint:   "run rg without --pre, -z or --hostname-bin",
 			}, escalationFile{
 				Flags:  []string{"--hostname-bin"},
 				Reason: "it runs a program to find the host name",
+				Hint:   "run rg without --pre, -z or --hostname-bin",
 			}, escalationFile{
 				Flags:  []string{"-z", "--search-zip"},
 				Reason: "it runs decompression programs",
+				Hint:   "run rg without --pre, -z or --hostname-bin",
 			}},
 			ReadOnly:     true,
 			Paths:        "read",
@@ -3127,6 +3194,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 	case "rm":
 		return ruleFile{
 			Verdict: "ask",
+			Hint:    "ask the user to run it",
 			Flags:   []string{"-f", "--force", "-i", "-I", "-v", "--verbose", "-d", "--dir", "--one-file-system", "--preserve-root"},
 			Deny: []escalationFile{escalationFile{
 				Flags:  []string{"-r", "-R", "--recursive"},
@@ -3135,6 +3203,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 			}, escalationFile{
 				Args:   []string{"/", "~", "~/", ".", "..", "./", "../"},
 				Reason: "it deletes the root, the home directory, or the working directory",
+				Hint:   "delete single files, or ask the user",
 			}},
 			Paths: "write",
 			Examples: examplesFile{
@@ -3145,6 +3214,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 	case "rmdir":
 		return ruleFile{
 			Verdict: "ask",
+			Hint:    "ask the user to run it",
 			Flags:   []string{"-p", "--parents", "-v", "--verbose", "--ignore-fail-on-non-empty"},
 			Paths:   "write",
 		}, true
@@ -3152,10 +3222,12 @@ func defaultCommand(name string) (ruleFile, bool) {
 		return ruleFile{
 			Verdict: "deny",
 			Reason:  "it can send data over the network",
+			Hint:    "cp copies within the project; ask the user to run it for other hosts",
 		}, true
 	case "ruby":
 		return ruleFile{
 			Verdict: "ask",
+			Hint:    "ask the user to run it",
 			Flags:   []string{"-w", "-W", "-v", "--version", "-c", "-n", "-p", "-a", "-l"},
 			Options: map[string]valueSpec{
 				"-I": valueSpec{
@@ -3168,6 +3240,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 			Deny: []escalationFile{escalationFile{
 				Flags:  []string{"-e"},
 				Reason: "it runs code from the command line, which guard cannot check",
+				Hint:   "write the code to a file with the edit tools and ask to run it",
 			}},
 			Interpreter: true,
 		}, true
@@ -3182,6 +3255,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 		return ruleFile{
 			Verdict: "deny",
 			Reason:  "it can send data over the network",
+			Hint:    "ask the user to run it",
 		}, true
 	case "sed":
 		return ruleFile{
@@ -3216,6 +3290,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 			Session: []escalationFile{escalationFile{
 				Flags:  []string{"-i", "--in-place"},
 				Reason: "it changes the files in place",
+				Hint:   "the edit tools write and create files, asked once a directory; this command asks once a session",
 			}},
 			ReadOnly: true,
 			Paths:    "read",
@@ -3250,6 +3325,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 		return ruleFile{
 			Verdict: "deny",
 			Reason:  "it can send data over the network",
+			Hint:    "ask the user to run it",
 		}, true
 	case "sh":
 		return ruleFile{
@@ -3290,11 +3366,13 @@ func defaultCommand(name string) (ruleFile, bool) {
 		return ruleFile{
 			Verdict: "deny",
 			Reason:  "it destroys files for good",
+			Hint:    "delete single files, or ask the user",
 		}, true
 	case "shutdown":
 		return ruleFile{
 			Verdict: "deny",
 			Reason:  "it stops the machine",
+			Hint:    "ask the user to run it",
 		}, true
 	case "sleep":
 		return ruleFile{
@@ -3306,6 +3384,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 		return ruleFile{
 			Verdict: "deny",
 			Reason:  "it can send data over the network",
+			Hint:    "ask the user to run it",
 		}, true
 	case "sort":
 		return ruleFile{
@@ -3347,12 +3426,15 @@ func defaultCommand(name string) (ruleFile, bool) {
 			}, escalationFile{
 				Flags:  []string{"-T", "--temporary-directory"},
 				Reason: "it writes temporary files to another directory",
+				Hint:   "run sort without -T or --compress-program",
 			}, escalationFile{
 				Flags:  []string{"--compress-program"},
 				Reason: "it runs a compression program",
+				Hint:   "run sort without -T or --compress-program",
 			}, escalationFile{
 				Flags:  []string{"--files0-from", "--random-source"},
 				Reason: "it reads file names or data from another file",
+				Hint:   "name the files on the command line, without --files0-from or --random-source",
 			}},
 			ReadOnly: true,
 			Paths:    "read",
@@ -3365,6 +3447,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 		return ruleFile{
 			Verdict: "deny",
 			Reason:  "it can run commands on and send data to other hosts",
+			Hint:    "ask the user to run it",
 		}, true
 	case "stat":
 		return ruleFile{
@@ -3421,6 +3504,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 		return ruleFile{
 			Verdict: "deny",
 			Reason:  "it runs commands as another user",
+			Hint:    "ask the user to run it",
 		}, true
 	case "sudo":
 		return ruleFile{
@@ -3431,6 +3515,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 	case "systemctl":
 		return ruleFile{
 			Verdict: "ask",
+			Hint:    "ask the user to run it",
 			Deny: []escalationFile{escalationFile{
 				Args:   []string{"poweroff", "reboot", "halt", "kexec", "suspend", "hibernate", "hybrid-sleep", "rescue", "emergency", "isolate"},
 				Reason: "it stops or switches the machine",
@@ -3488,6 +3573,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 	case "tee":
 		return ruleFile{
 			Verdict: "ask",
+			Hint:    "print to standard output, and write files with the edit tools",
 			Flags:   []string{"-a", "--append", "-i", "--ignore-interrupts", "-p"},
 			Paths:   "write",
 			Examples: examplesFile{
@@ -3499,11 +3585,13 @@ func defaultCommand(name string) (ruleFile, bool) {
 		return ruleFile{
 			Verdict: "deny",
 			Reason:  "it switches the machine's run level",
+			Hint:    "ask the user to run it",
 		}, true
 	case "telnet":
 		return ruleFile{
 			Verdict: "deny",
 			Reason:  "it can send data over the network",
+			Hint:    "ask the user to run it",
 		}, true
 	case "terraform":
 		return ruleFile{
@@ -3539,6 +3627,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 			Deny: []escalationFile{escalationFile{
 				Flags:  []string{"-o", "--output"},
 				Reason: "it writes to a file",
+				Hint:   "let the output come back on standard output",
 			}},
 			Wrap:     &wrapFile{},
 			ReadOnly: true,
@@ -3574,6 +3663,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 	case "touch":
 		return ruleFile{
 			Verdict: "session",
+			Hint:    "the edit tools write and create files, asked once a directory; this command asks once a session",
 			Flags:   []string{"-a", "-c", "-m", "-h", "--no-create", "--no-dereference"},
 			Options: map[string]valueSpec{
 				"--date": valueSpec{
@@ -3716,6 +3806,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 		return ruleFile{
 			Verdict: "deny",
 			Reason:  "it runs its arguments as a shell command guard cannot check",
+			Hint:    "run the command once, without watch",
 		}, true
 	case "wc":
 		return ruleFile{
@@ -3733,6 +3824,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 			Ask: []escalationFile{escalationFile{
 				Flags:  []string{"--files0-from"},
 				Reason: "it reads the files the list names, which guard cannot see: secret ones too",
+				Hint:   "name the files on the command line",
 			}},
 			ReadOnly: true,
 			Paths:    "read",
@@ -3745,6 +3837,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 		return ruleFile{
 			Verdict: "deny",
 			Reason:  "it can send data over the network",
+			Hint:    "ask the user to fetch it",
 		}, true
 	case "which":
 		return ruleFile{
@@ -3879,6 +3972,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 			Deny: []escalationFile{escalationFile{
 				Flags:  []string{"-r", "-revert"},
 				Reason: "it turns a dump back into a file",
+				Hint:   "ask the user to run it",
 			}},
 			ReadOnly:     true,
 			Paths:        "read",
@@ -3902,6 +3996,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 		return ruleFile{
 			Verdict: "deny",
 			Reason:  "guard does not parse zsh scripts",
+			Hint:    "run the commands directly, or with bash -c 'COMMANDS'",
 		}, true
 	}
 	return ruleFile{}, false
@@ -3912,63 +4007,63 @@ func defaultCommand(name string) (ruleFile, bool) {
 func defaultExampleLine(key string) int {
 	switch key {
 	case "command\x00[\x00examples":
-		return 1078
+		return 1091
 	case "command\x00awk\x00examples":
-		return 2165
+		return 2232
 	case "command\x00aws\x00examples":
-		return 1862
+		return 1875
 	case "command\x00bash\x00examples":
-		return 1813
+		return 1826
 	case "command\x00bun\x00examples":
-		return 2383
+		return 2450
 	case "command\x00cargo\x00examples":
-		return 651
+		return 661
 	case "command\x00cargo\x00sub\x00build\x00examples":
-		return 674
+		return 684
 	case "command\x00cargo\x00sub\x00check\x00examples":
-		return 680
+		return 690
 	case "command\x00cargo\x00sub\x00clippy\x00examples":
-		return 703
+		return 714
 	case "command\x00cargo\x00sub\x00fmt\x00examples":
-		return 720
+		return 731
 	case "command\x00cargo\x00sub\x00run\x00examples":
-		return 2352
+		return 2419
 	case "command\x00cargo\x00sub\x00test\x00examples":
-		return 687
+		return 697
 	case "command\x00cat\x00examples":
-		return 777
+		return 790
 	case "command\x00cd\x00examples":
-		return 1472
+		return 1485
 	case "command\x00chmod\x00examples":
-		return 2065
+		return 2118
 	case "command\x00command\x00examples":
-		return 1781
+		return 1794
 	case "command\x00cp\x00examples":
-		return 2045
+		return 2095
 	case "command\x00cut\x00examples":
-		return 956
+		return 969
 	case "command\x00date\x00examples":
-		return 1343
+		return 1356
 	case "command\x00diff\x00examples":
-		return 988
+		return 1001
 	case "command\x00docker\x00examples":
-		return 1838
+		return 1851
 	case "command\x00du\x00examples":
-		return 1141
+		return 1154
 	case "command\x00echo\x00examples":
-		return 1042
+		return 1055
 	case "command\x00env\x00examples":
-		return 1526
+		return 1539
 	case "command\x00file\x00examples":
-		return 1112
+		return 1125
 	case "command\x00find\x00examples":
-		return 919
+		return 932
 	case "command\x00gh\x00examples":
-		return 1850
+		return 1863
 	case "command\x00git\x00examples":
 		return 174
 	case "command\x00git\x00sub\x00add\x00examples":
-		return 500
+		return 505
 	case "command\x00git\x00sub\x00blame\x00examples":
 		return 282
 	case "command\x00git\x00sub\x00branch\x00examples":
@@ -3976,11 +4071,11 @@ func defaultExampleLine(key string) int {
 	case "command\x00git\x00sub\x00cat-file\x00examples":
 		return 381
 	case "command\x00git\x00sub\x00checkout\x00examples":
-		return 469
+		return 472
 	case "command\x00git\x00sub\x00clean\x00examples":
-		return 454
+		return 457
 	case "command\x00git\x00sub\x00commit\x00examples":
-		return 510
+		return 516
 	case "command\x00git\x00sub\x00describe\x00examples":
 		return 394
 	case "command\x00git\x00sub\x00diff\x00examples":
@@ -3996,13 +4091,13 @@ func defaultExampleLine(key string) int {
 	case "command\x00git\x00sub\x00merge-base\x00examples":
 		return 387
 	case "command\x00git\x00sub\x00push\x00examples":
-		return 443
+		return 445
 	case "command\x00git\x00sub\x00remote\x00examples":
 		return 407
 	case "command\x00git\x00sub\x00reset\x00examples":
-		return 448
+		return 451
 	case "command\x00git\x00sub\x00restore\x00examples":
-		return 483
+		return 486
 	case "command\x00git\x00sub\x00rev-list\x00examples":
 		return 256
 	case "command\x00git\x00sub\x00rev-parse\x00examples":
@@ -4012,141 +4107,141 @@ func defaultExampleLine(key string) int {
 	case "command\x00git\x00sub\x00show\x00examples":
 		return 241
 	case "command\x00git\x00sub\x00stash\x00examples":
-		return 517
+		return 524
 	case "command\x00git\x00sub\x00stash\x00sub\x00clear\x00examples":
-		return 424
+		return 425
 	case "command\x00git\x00sub\x00stash\x00sub\x00push\x00examples":
-		return 523
+		return 531
 	case "command\x00git\x00sub\x00status\x00examples":
 		return 185
 	case "command\x00git\x00sub\x00switch\x00examples":
-		return 490
+		return 494
 	case "command\x00git\x00sub\x00tag\x00examples":
 		return 306
 	case "command\x00go\x00sub\x00build\x00examples":
-		return 565
+		return 575
 	case "command\x00go\x00sub\x00env\x00examples":
-		return 604
+		return 614
 	case "command\x00go\x00sub\x00list\x00examples":
-		return 618
+		return 628
 	case "command\x00go\x00sub\x00test\x00examples":
-		return 579
+		return 589
 	case "command\x00go\x00sub\x00version\x00examples":
-		return 596
+		return 606
 	case "command\x00go\x00sub\x00vet\x00examples":
-		return 588
+		return 598
 	case "command\x00gofmt\x00examples":
-		return 633
+		return 643
 	case "command\x00golangci-lint\x00examples":
-		return 2312
+		return 2379
 	case "command\x00golangci-lint\x00sub\x00run\x00examples":
-		return 2319
+		return 2386
 	case "command\x00grep\x00examples":
-		return 832
+		return 845
 	case "command\x00head\x00examples":
-		return 786
+		return 799
 	case "command\x00jq\x00examples":
-		return 1012
+		return 1025
 	case "command\x00just\x00examples":
-		return 2407
+		return 2474
 	case "command\x00kubectl\x00examples":
-		return 1844
+		return 1857
 	case "command\x00ln\x00examples":
-		return 2052
+		return 2103
 	case "command\x00ls\x00examples":
-		return 769
+		return 782
 	case "command\x00make\x00examples":
-		return 2325
+		return 2392
 	case "command\x00md5sum\x00examples":
-		return 1299
+		return 1312
 	case "command\x00mkdir\x00examples":
-		return 2030
+		return 2078
 	case "command\x00mkfs.*\x00examples":
-		return 2083
+		return 2140
 	case "command\x00mv\x00examples":
-		return 2037
+		return 2086
 	case "command\x00mypy\x00examples":
-		return 2309
+		return 2376
 	case "command\x00nice\x00examples":
-		return 1490
+		return 1503
 	case "command\x00node\x00examples":
-		return 2126
+		return 2189
 	case "command\x00npm\x00examples":
-		return 2194
+		return 2261
 	case "command\x00npm\x00sub\x00run\x00examples":
-		return 2207
+		return 2274
 	case "command\x00npm\x00sub\x00test\x00examples":
-		return 2199
+		return 2266
 	case "command\x00perl\x00examples":
-		return 2134
+		return 2198
 	case "command\x00pnpm\x00examples":
-		return 2227
+		return 2294
 	case "command\x00printenv\x00examples":
-		return 1539
+		return 1552
 	case "command\x00printf\x00examples":
-		return 1048
+		return 1061
 	case "command\x00ps\x00examples":
-		return 1398
+		return 1411
 	case "command\x00pytest\x00examples":
-		return 2286
+		return 2353
 	case "command\x00python\x00examples":
-		return 2112
+		return 2173
 	case "command\x00python3\x00examples":
-		return 2118
+		return 2180
 	case "command\x00rg\x00examples":
-		return 889
+		return 902
 	case "command\x00rm\x00examples":
-		return 2008
+		return 2053
 	case "command\x00ruff\x00examples":
-		return 2289
+		return 2356
 	case "command\x00ruff\x00sub\x00check\x00examples":
-		return 2296
+		return 2363
 	case "command\x00ruff\x00sub\x00format\x00examples":
-		return 2302
+		return 2369
 	case "command\x00sed\x00examples":
-		return 1031
+		return 1044
 	case "command\x00sh\x00examples":
-		return 1820
+		return 1833
 	case "command\x00sort\x00examples":
-		return 938
+		return 951
 	case "command\x00stat\x00examples":
-		return 1121
+		return 1134
 	case "command\x00systemctl\x00examples":
-		return 2070
+		return 2124
 	case "command\x00tail\x00examples":
-		return 797
+		return 810
 	case "command\x00tee\x00examples":
-		return 2058
+		return 2110
 	case "command\x00terraform\x00examples":
-		return 1856
+		return 1869
 	case "command\x00test\x00examples":
-		return 1071
-	case "command\x00timeout\x00examples":
-		return 1482
-	case "command\x00touch\x00examples":
-		return 2023
-	case "command\x00tr\x00examples":
-		return 963
-	case "command\x00tree\x00examples":
-		return 1163
-	case "command\x00type\x00examples":
-		return 1090
-	case "command\x00uniq\x00examples":
-		return 947
-	case "command\x00uv\x00examples":
-		return 2359
-	case "command\x00uv\x00sub\x00run\x00examples":
-		return 2362
-	case "command\x00wc\x00examples":
-		return 807
-	case "command\x00which\x00examples":
 		return 1084
+	case "command\x00timeout\x00examples":
+		return 1495
+	case "command\x00touch\x00examples":
+		return 2070
+	case "command\x00tr\x00examples":
+		return 976
+	case "command\x00tree\x00examples":
+		return 1176
+	case "command\x00type\x00examples":
+		return 1103
+	case "command\x00uniq\x00examples":
+		return 960
+	case "command\x00uv\x00examples":
+		return 2426
+	case "command\x00uv\x00sub\x00run\x00examples":
+		return 2429
+	case "command\x00wc\x00examples":
+		return 820
+	case "command\x00which\x00examples":
+		return 1097
 	case "command\x00xargs\x00examples":
-		return 1802
+		return 1815
 	case "command\x00xxd\x00examples":
-		return 1282
+		return 1295
 	case "command\x00yarn\x00examples":
-		return 2251
+		return 2318
 	}
 	return 0
 }
@@ -7087,6 +7182,7 @@ func defaultSubs57Rule(name string) (ruleFile, bool) {
 	case "bench":
 		return ruleFile{
 			Verdict: "ask",
+			Hint:    "cargo test --benches runs the benchmarks once, as tests",
 		}, true
 	case "build":
 		return ruleFile{
@@ -7151,9 +7247,11 @@ func defaultSubs57Rule(name string) (ruleFile, bool) {
 			Deny: []escalationFile{escalationFile{
 				Flags:  []string{"--config"},
 				Reason: "configuration on the command line can make cargo run programs",
+				Hint:   "run cargo without --config",
 			}, escalationFile{
 				Flags:  []string{"-Z"},
 				Reason: "unstable flags change what cargo runs",
+				Hint:   "run cargo without -Z",
 			}},
 			WritesCwd: true,
 			Examples: examplesFile{
@@ -7214,13 +7312,16 @@ func defaultSubs57Rule(name string) (ruleFile, bool) {
 				Deny: []escalationFile{escalationFile{
 					Flags:  []string{"--emit", "-o", "--out-dir", "-C", "--codegen"},
 					Reason: "these compiler options write files or name programs to run",
+					Hint:   "pass only lint options after --: -D, -W, -A, -F",
 				}, escalationFile{
 					Args:   []string{"@*"},
 					Reason: "rustc reads more arguments from the file, which can name programs to run (-C linker=)",
+					Hint:   "give the lint options on the command line, not in an @FILE",
 				}, escalationFile{
 					Flags:  []string{"-D", "-W", "-A", "-F", "--deny", "--warn", "--allow", "--forbid", "--cap-lints"},
 					Values: []string{"@*"},
 					Reason: "rustc reads more arguments from the file, which can name programs to run (-C linker=)",
+					Hint:   "give the lint options on the command line, not in an @FILE",
 				}},
 			},
 			WritesCwd: true,
@@ -7237,6 +7338,7 @@ func defaultSubs57Rule(name string) (ruleFile, bool) {
 			Deny: []escalationFile{escalationFile{
 				Flags:  []string{"--open"},
 				Reason: "it opens a browser program",
+				Hint:   "run cargo doc without --open; the docs are in target/doc",
 			}},
 			WritesCwd: true,
 		}, true
@@ -7284,6 +7386,7 @@ func defaultSubs57Rule(name string) (ruleFile, bool) {
 	case "metadata":
 		return ruleFile{
 			Verdict: "ask",
+			Hint:    "read Cargo.toml and Cargo.lock: they name the packages and every resolved dependency",
 		}, true
 	case "run":
 		return ruleFile{
@@ -7326,6 +7429,7 @@ func defaultSubs57Rule(name string) (ruleFile, bool) {
 				Deny: []escalationFile{escalationFile{
 					Flags:  []string{"--logfile"},
 					Reason: "it writes to a file",
+					Hint:   "let the output come back on standard output",
 				}},
 			},
 			WritesCwd: true,
@@ -7337,6 +7441,7 @@ func defaultSubs57Rule(name string) (ruleFile, bool) {
 	case "tree":
 		return ruleFile{
 			Verdict: "ask",
+			Hint:    "read Cargo.toml and Cargo.lock: they name the packages and every resolved dependency",
 		}, true
 	case "version":
 		return ruleFile{
@@ -7355,13 +7460,16 @@ func defaultSubs58Rule(name string) (ruleFile, bool) {
 	case "add":
 		return ruleFile{
 			Verdict: "session",
+			Hint:    "the user approves it once; then it runs without asking for the rest of the session",
 			Flags:   []string{"-v", "--verbose", "-n", "--dry-run", "-u", "--update", "-N", "--intent-to-add", "--refresh", "--ignore-errors", "--ignore-missing", "--renormalize"},
 			Ask: []escalationFile{escalationFile{
 				Flags:  []string{"-A", "--all", "-f", "--force"},
 				Reason: "it stages files git does not track yet (ignored ones too with -f), which may be secret",
+				Hint:   "name the files to stage, or stage the tracked ones with git add -u",
 			}, escalationFile{
 				Args:   []string{".", "./", ":/", "*", ":/*"},
 				Reason: "it stages every file under the directory, untracked ones too, which may be secret",
+				Hint:   "name the files to stage, or stage the tracked ones with git add -u",
 			}},
 			Paths: "read",
 			Examples: examplesFile{
@@ -7402,9 +7510,11 @@ func defaultSubs58Rule(name string) (ruleFile, bool) {
 			Deny: []escalationFile{escalationFile{
 				Flags:  []string{"--contents"},
 				Reason: "it reads the blamed text from another file",
+				Hint:   "run git blame without --contents: it blames the file in the working tree",
 			}, escalationFile{
 				Flags:  []string{"-S", "--ignore-revs-file"},
 				Reason: "it reads revisions from another file",
+				Hint:   "run git blame without -S or --ignore-revs-file",
 			}},
 			ReadOnly: true,
 			RevPaths: true,
@@ -7454,6 +7564,7 @@ func defaultSubs58Rule(name string) (ruleFile, bool) {
 				Flags:  []string{"--format", "--sort"},
 				Values: []string{"*signature*"},
 				Reason: "the signature atoms run gpg, which configuration can replace with another program",
+				Hint:   "leave out the signature atoms: %(refname:short), %(objectname) and the others are allowed",
 			}},
 			ReadOnly: true,
 			Examples: examplesFile{
@@ -7468,6 +7579,7 @@ func defaultSubs58Rule(name string) (ruleFile, bool) {
 			Deny: []escalationFile{escalationFile{
 				Flags:  []string{"--textconv", "--filters"},
 				Reason: "it runs textconv or filter programs",
+				Hint:   "git cat-file -p REV:FILE prints the file as committed",
 			}},
 			ReadOnly: true,
 			RevPaths: true,
@@ -7508,6 +7620,7 @@ func defaultSubs58Rule(name string) (ruleFile, bool) {
 	case "commit":
 		return ruleFile{
 			Verdict: "session",
+			Hint:    "the user approves it once; then it runs without asking for the rest of the session",
 			Flags:   []string{"-a", "--all", "-q", "--quiet", "-v", "--verbose", "-s", "--signoff", "--allow-empty", "--allow-empty-message", "--no-edit", "--no-status"},
 			Options: map[string]valueSpec{
 				"--author": valueSpec{
@@ -7535,9 +7648,11 @@ func defaultSubs58Rule(name string) (ruleFile, bool) {
 			Ask: []escalationFile{escalationFile{
 				Flags:  []string{"--amend"},
 				Reason: "it rewrites the last commit",
+				Hint:   "make a new commit instead: git commit -m MESSAGE",
 			}, escalationFile{
 				Flags:  []string{"-n", "--no-verify"},
 				Reason: "it skips the repository's commit hooks",
+				Hint:   "commit without -n, so that the repository's hooks run",
 			}},
 			Examples: examplesFile{
 				Ask: []string{"git commit -m 'fix parser'", "git commit -am wip", "git commit --amend -m x", "git commit -n -m x"},
@@ -7580,6 +7695,7 @@ func defaultSubs58Rule(name string) (ruleFile, bool) {
 			Ask: []escalationFile{escalationFile{
 				Flags:  []string{"--no-index"},
 				Reason: "it compares any two files, inside the repository or not, secret ones too",
+				Hint:   "compare the files with diff -u FILE1 FILE2",
 			}},
 			ReadOnly: true,
 			RevPaths: true,
@@ -7592,13 +7708,16 @@ func defaultSubs58Rule(name string) (ruleFile, bool) {
 		return ruleFile{
 			Verdict: "deny",
 			Reason:  "it rewrites the whole history",
+			Hint:    "ask the user to run it",
 		}, true
 	case "gc":
 		return ruleFile{
 			Verdict: "ask",
+			Hint:    "ask the user to run it",
 			Deny: []escalationFile{escalationFile{
 				Flags:  []string{"--prune"},
 				Reason: "it deletes unreachable objects for good",
+				Hint:   "run git gc without --prune, or ask the user",
 			}},
 		}, true
 	case "grep":
@@ -7649,13 +7768,16 @@ func defaultSubs58Rule(name string) (ruleFile, bool) {
 			Deny: []escalationFile{escalationFile{
 				Flags:  []string{"-O", "--open-files-in-pager"},
 				Reason: "it opens the files in a pager program, which it may name",
+				Hint:   "run git grep without -O: -l lists the files that match",
 			}, escalationFile{
 				Flags:  []string{"--textconv"},
 				Reason: "it runs textconv programs",
+				Hint:   "run git grep without --textconv",
 			}},
 			Ask: []escalationFile{escalationFile{
 				Flags:  []string{"--no-index", "--untracked"},
 				Reason: "it searches files git does not track, which may be secret (.env)",
+				Hint:   "search with rg, which skips hidden files such as .env",
 			}},
 			ReadOnly: true,
 			RevPaths: true,
@@ -7881,13 +8003,16 @@ func defaultSubs58Rule(name string) (ruleFile, bool) {
 			}, escalationFile{
 				Flags:  []string{"--ext-diff", "--textconv"},
 				Reason: "it runs external diff or textconv programs",
+				Hint:   "run it without --ext-diff or --textconv: git's own diff is allowed",
 			}, escalationFile{
 				Flags:  []string{"--show-signature"},
 				Reason: "it runs gpg, which configuration can replace with another program",
+				Hint:   "leave out --show-signature, or ask the user to check the signatures",
 			}, escalationFile{
 				Flags:  []string{"--format", "--pretty"},
 				Values: []string{"*%G*"},
 				Reason: "signature placeholders run gpg, which configuration can replace with another program",
+				Hint:   "leave out the %G signature placeholders: %h, %s, %an, %ad and --oneline are allowed",
 			}},
 			ReadOnly: true,
 			RevPaths: true,
@@ -7961,6 +8086,7 @@ func defaultSubs58Rule(name string) (ruleFile, bool) {
 	case "push":
 		return ruleFile{
 			Verdict: "ask",
+			Hint:    "commit the work with git commit and leave the push to the user",
 			Deny: []escalationFile{escalationFile{
 				Flags:  []string{"-f", "--force", "--force-with-lease", "--force-if-includes", "--mirror", "--prune", "-d", "--delete"},
 				Reason: "it rewrites or deletes history others share",
@@ -7989,6 +8115,7 @@ func defaultSubs58Rule(name string) (ruleFile, bool) {
 	case "reset":
 		return ruleFile{
 			Verdict: "ask",
+			Hint:    "git restore --staged FILE unstages a file, asked once a session",
 			Deny: []escalationFile{escalationFile{
 				Flags:  []string{"--hard", "--merge", "--keep"},
 				Reason: "it discards uncommitted changes",
@@ -8109,6 +8236,7 @@ func defaultSubs58Rule(name string) (ruleFile, bool) {
 				Flags:  []string{"--group"},
 				Values: []string{"*%G*"},
 				Reason: "signature placeholders in --group=format: run gpg, which configuration can replace with another program",
+				Hint:   "leave out the %G signature placeholders, or group by author or committer",
 			}},
 			ReadOnly: true,
 			RevPaths: true,
@@ -8145,6 +8273,7 @@ func defaultSubs58Rule(name string) (ruleFile, bool) {
 	case "stash":
 		return ruleFile{
 			Verdict: "session",
+			Hint:    "the user approves it once; then it runs without asking for the rest of the session",
 			Flags:   []string{"-u", "--include-untracked", "-k", "--keep-index", "-q", "--quiet"},
 			Options: map[string]valueSpec{
 				"--message": valueSpec{
@@ -8157,6 +8286,7 @@ func defaultSubs58Rule(name string) (ruleFile, bool) {
 			Ask: []escalationFile{escalationFile{
 				Args:   []string{"*"},
 				Reason: "it is a stash command other than push, list or show: pop, apply and drop change the work or delete a stash",
+				Hint:   "git stash list and git stash show -p read the stashes without asking",
 			}},
 			lazy: &defaultSubs59,
 			Examples: examplesFile{
@@ -8197,6 +8327,7 @@ func defaultSubs58Rule(name string) (ruleFile, bool) {
 	case "switch":
 		return ruleFile{
 			Verdict: "session",
+			Hint:    "the user approves it once; then it runs without asking for the rest of the session",
 			Flags:   []string{"-d", "--detach", "--track", "--no-track", "-q", "--quiet", "--guess", "--no-guess"},
 			Options: map[string]valueSpec{
 				"--create": valueSpec{
@@ -8209,6 +8340,7 @@ func defaultSubs58Rule(name string) (ruleFile, bool) {
 			Deny: []escalationFile{escalationFile{
 				Flags:  []string{"-f", "--force", "--discard-changes"},
 				Reason: "it discards local changes",
+				Hint:   "use git stash to keep the changes, or ask the user",
 			}},
 			Examples: examplesFile{
 				Ask:  []string{"git switch -c feature", "git switch main", "git switch -C main", "git switch --orphan x"},
@@ -8256,6 +8388,7 @@ func defaultSubs58Rule(name string) (ruleFile, bool) {
 				Flags:  []string{"--format", "--sort"},
 				Values: []string{"*signature*"},
 				Reason: "the signature atoms run gpg, which configuration can replace with another program",
+				Hint:   "leave out the signature atoms: %(refname:short), %(objectname) and the others are allowed",
 			}},
 			ReadOnly: true,
 			Examples: examplesFile{
@@ -8285,6 +8418,7 @@ func defaultSubs59Rule(name string) (ruleFile, bool) {
 		return ruleFile{
 			Verdict: "deny",
 			Reason:  "it deletes every stash for good",
+			Hint:    "drop single stashes with git stash drop, or ask the user",
 			Examples: examplesFile{
 				Deny: []string{"git stash clear"},
 			},
@@ -8299,6 +8433,7 @@ func defaultSubs59Rule(name string) (ruleFile, bool) {
 		return ruleFile{
 			Like:    "git stash",
 			Verdict: "session",
+			Hint:    "the user approves it once; then it runs without asking for the rest of the session",
 			Ask:     []escalationFile{},
 			Examples: examplesFile{
 				Ask: []string{"git stash push -m wip -- src"},
@@ -8382,9 +8517,11 @@ func defaultSubs61Rule(name string) (ruleFile, bool) {
 			Deny: []escalationFile{escalationFile{
 				Flags:  []string{"-toolexec", "-exec"},
 				Reason: "it runs another program with every tool or test binary",
+				Hint:   "run go without -toolexec or -exec",
 			}, escalationFile{
 				Flags:  []string{"-overlay", "-modfile", "-pkgdir"},
 				Reason: "it makes go read or write files outside the module's usual places",
+				Hint:   "run go without -overlay, -modfile or -pkgdir",
 			}},
 			WritesCwd: true,
 			Config:    "go",
@@ -8409,6 +8546,7 @@ func defaultSubs61Rule(name string) (ruleFile, bool) {
 			Deny: []escalationFile{escalationFile{
 				Flags:  []string{"-w", "-u"},
 				Reason: "it changes go's configuration, which can name programs to run",
+				Hint:   "set the variable for one command (GOOS=linux go build ./...), or ask the user",
 			}},
 			ReadOnly: true,
 			Examples: examplesFile{
@@ -8438,16 +8576,20 @@ func defaultSubs61Rule(name string) (ruleFile, bool) {
 			Deny: []escalationFile{escalationFile{
 				Flags:  []string{"-toolexec", "-exec", "-modfile", "-overlay"},
 				Reason: "it runs other programs or reads files from elsewhere",
+				Hint:   "run go list without -toolexec, -exec, -modfile or -overlay",
 			}},
 			Ask: []escalationFile{escalationFile{
 				Flags:  []string{"-u", "-versions", "-retracted"},
 				Reason: "it asks the module proxy over the network, for the modules it names",
+				Hint:   "go list -m all lists the modules in use; ask the user to look up newer versions",
 			}, escalationFile{
 				Args:   []string{"*@*"},
 				Reason: "a module query asks the module proxy over the network",
+				Hint:   "go list -m all lists the modules in use; ask the user to look up newer versions",
 			}, escalationFile{
 				Flags:  []string{"-export", "-compiled"},
 				Reason: "it builds the packages: it runs the compiler and writes the build cache",
+				Hint:   "run go list without -export or -compiled; go build builds the packages",
 			}},
 			ReadOnly: true,
 			Examples: examplesFile{
@@ -8508,6 +8650,7 @@ func defaultSubs61Rule(name string) (ruleFile, bool) {
 			Ask: []escalationFile{escalationFile{
 				Flags:  []string{"-o"},
 				Reason: "it writes the test binary, which guard does not name",
+				Hint:   "run go test without -o",
 			}},
 			Config: "go",
 			Examples: examplesFile{
@@ -8550,6 +8693,7 @@ func defaultSubs61Rule(name string) (ruleFile, bool) {
 			Deny: []escalationFile{escalationFile{
 				Flags:  []string{"-vettool", "-toolexec", "-exec"},
 				Reason: "it runs another program as the vet tool",
+				Hint:   "run go vet without -vettool, -toolexec or -exec",
 			}},
 			Config: "go",
 			Examples: examplesFile{
