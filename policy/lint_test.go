@@ -415,3 +415,32 @@ func TestLintNoRemoval(t *testing.T) {
 		}
 	}
 }
+
+// TestLintPacks: every pack's rules lint as the default's do, with no
+// error and no warning: each pack is linted as the own rules of a policy
+// that extends the default (lint reads a policy's own rules, and a pack's
+// are nobody's own), and the default with all of them must compile. A pack
+// that allows what lint calls broad would teach its users to write such
+// rules.
+func TestLintPacks(t *testing.T) {
+	for _, name := range Packs() {
+		src, err := os.ReadFile(packFileName(name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		own := strings.Replace(string(src), "version = 1\n", "version = 1\nextends = \"default\"\n", 1)
+		if own == string(src) {
+			t.Fatalf("pack %s has no version line", name)
+		}
+		p, err := LoadUnchecked(name+".toml", strings.NewReader(own))
+		if err != nil {
+			t.Fatalf("pack %s as a policy: %v", name, err)
+		}
+		findings := Lint(p)
+		for _, f := range findings {
+			if f.Severity > SeverityNote {
+				t.Errorf("pack %s: %s [%s]", name, f, f.Check)
+			}
+		}
+	}
+}
