@@ -5,11 +5,13 @@ package guard_test
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 
 	"guard"
+	"guard/audit"
 )
 
 // harnessTools is a small harness's tool set.
@@ -288,5 +290,52 @@ func TestAPIApprove(t *testing.T) {
 	}
 	if d := e.Approve(write("", "docs/a.md")); d.Verdict != guard.Ask {
 		t.Errorf("a write without a session approved: %+v", d)
+	}
+}
+
+// TestAPILog: with Log, every decision is a line of the decision log in
+// guard's state directory, by the harness's name; an approval rests on
+// the user's word; without Log nothing is written.
+func TestAPILog(t *testing.T) {
+	dir, env := project(t)
+	state := filepath.Join(filepath.Dir(dir), "home", ".local", "state", "guard", "log")
+	quiet, err := guard.Load(guard.Options{Env: env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	quiet.Decide(guard.Call{Kind: guard.Shell, Command: "git status", Cwd: dir, Session: "s0"})
+	if _, err := os.Stat(state); !os.IsNotExist(err) {
+		t.Fatalf("without Log, the log is there: %v", err)
+	}
+	e, err := guard.Load(guard.Options{Env: env, Log: true, Harness: "my-harness"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	write := guard.Call{Kind: guard.Write, Tool: "write_file", Path: "src/b.go", Cwd: dir, Session: "s1"}
+	e.Decide(guard.Call{Kind: guard.Shell, Command: "git status", Cwd: dir, Session: "s1"})
+	e.Decide(write)
+	e.Approve(write)
+	e.Decide(guard.Call{Kind: guard.Shell, Command: "ls", Cwd: "rel", Session: "s1"})
+	recs, problems, err := audit.Read(state)
+	if err != nil || len(problems) > 0 {
+		t.Fatalf("reading the log: %v %v", err, problems)
+	}
+	type line struct{ event, tool, decision, authority, call string }
+	var got []line
+	for _, r := range recs {
+		e := r.Entry
+		if e.Agent != "my-harness" || e.Session != "s1" {
+			t.Errorf("entry of %q in session %q", e.Agent, e.Session)
+		}
+		got = append(got, line{e.Event, e.Tool, e.Decision, e.Authority, e.Call})
+	}
+	want := []line{
+		{"PreToolUse", "shell", "allowed", "policy", "git status"},
+		{"PreToolUse", "write_file", "asked", "policy", "write_file src/b.go"},
+		{"approve", "write_file", "allowed", "user", "write_file src/b.go"},
+		{"PreToolUse", "shell", "denied", "guard", "ls"},
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("the log:\n got %v\nwant %v", got, want)
 	}
 }

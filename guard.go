@@ -47,6 +47,7 @@ import (
 	"sync"
 	"syscall"
 
+	"guard/audit"
 	"guard/engine"
 	"guard/internal/setup"
 	"guard/policy"
@@ -99,6 +100,15 @@ type Options struct {
 	// command the policy runs in the sandbox comes back rewritten to run
 	// under it ([Decision.Rewrite]); without it, such a command asks.
 	Sandbox []string
+	// Log appends every decision to guard's decision log, in guard's
+	// state directory ($XDG_STATE_HOME/guard/log, else
+	// ~/.local/state/guard/log) as Env gives it, beside guard hook's:
+	// guard log, guard suggest and guard diff read it. A decision that
+	// cannot be logged stands, unless the policy says log_required: then
+	// the call is denied.
+	Log bool
+	// Harness names the harness in the decision log; "" is "harness".
+	Harness string
 }
 
 // ToolSpec is one tool of a harness's tool set.
@@ -141,8 +151,10 @@ type Engine struct {
 	env      setup.Getenv
 	// base is the context every call starts from: the homes, guard's own
 	// directories, the agents' configuration paths, the locale.
-	base   engine.Call
-	grants memGrants
+	base    engine.Call
+	grants  memGrants
+	log     *audit.Log // the decision log; nil for none
+	harness string
 	// mu guards reloads of the policy file.
 	mu      sync.RWMutex
 	config  string
@@ -182,6 +194,12 @@ func Load(opts Options) (*Engine, error) {
 		if e.managed, _, err = setup.LoadFile(opts.Managed); err != nil {
 			return nil, fmt.Errorf("guard: the managed policy: %w", err)
 		}
+	}
+	if opts.Log {
+		if e.log = setup.DecisionLog(e.env); e.log == nil {
+			return nil, fmt.Errorf("guard: the decision log: neither XDG_STATE_HOME nor HOME is an absolute path")
+		}
+		e.harness = cmpOr(opts.Harness, "harness")
 	}
 	e.layers = &policy.Layers{Managed: e.managed, User: p}
 	e.base = setup.Context(e.env, "/", e.shell, e.readOnly)
@@ -332,21 +350,30 @@ func (e *Engine) Tools(tools []ToolSpec) []ToolSpec {
 // with the reason. A tool the engine does not offer is denied whatever
 // its input.
 func (e *Engine) Decide(c Call) Decision {
+	d, full, l := e.judge(c)
+	return e.record("PreToolUse", c, d, full, l)
+}
+
+// judge decides a call, and returns the engine's decision and the
+// policies that made it too, nil for a call refused before the policy
+// judged it.
+func (e *Engine) judge(c Call) (Decision, *engine.Decision, *policy.Layers) {
 	l, err := e.current()
 	if err != nil {
-		return Decision{Verdict: Deny, Reason: err.Error(), Hint: "fix the policy file"}
+		return Decision{Verdict: Deny, Reason: err.Error(), Hint: "fix the policy file"}, nil, nil
 	}
+	refuse := func(d Decision) (Decision, *engine.Decision, *policy.Layers) { return d, nil, l }
 	if !filepath.IsAbs(c.Cwd) {
-		return Decision{Verdict: Deny, Reason: fmt.Sprintf("the call's working directory %q is not an absolute path", c.Cwd)}
+		return refuse(Decision{Verdict: Deny, Reason: fmt.Sprintf("the call's working directory %q is not an absolute path", c.Cwd)})
 	}
 	switch c.Kind {
 	case "", Shell, Read, List, Search, Write, Edit, Fetch, Tool:
 	default:
-		return Decision{Verdict: Deny, Reason: fmt.Sprintf("guard does not know calls of kind %q", c.Kind),
-			Hint: "give the call one of the kinds shell, read, list, search, write, edit, fetch or tool"}
+		return refuse(Decision{Verdict: Deny, Reason: fmt.Sprintf("guard does not know calls of kind %q", c.Kind),
+			Hint: "give the call one of the kinds shell, read, list, search, write, edit, fetch or tool"})
 	}
 	if (c.Kind == "" || c.Kind == Tool) && c.Tool == "" {
-		return Decision{Verdict: Deny, Reason: "a call of kind tool names no tool"}
+		return refuse(Decision{Verdict: Deny, Reason: "a call of kind tool names no tool"})
 	}
 	if !e.Offers(ToolSpec{Name: c.Tool, Kind: c.Kind}) {
 		what := c.Tool
@@ -354,13 +381,13 @@ func (e *Engine) Decide(c Call) Decision {
 			what = c.Kind
 		}
 		if e.readOnly || l.ReadOnly() {
-			return Decision{Verdict: Deny, Reason: fmt.Sprintf("read-only mode does not offer %s", what), Rule: "read-only",
-				Hint: "read, search and list files instead"}
+			return refuse(Decision{Verdict: Deny, Reason: fmt.Sprintf("read-only mode does not offer %s", what), Rule: "read-only",
+				Hint: "read, search and list files instead"})
 		}
-		return Decision{Verdict: Deny, Reason: fmt.Sprintf("the policy does not offer %s", what), Rule: "tools." + c.Tool}
+		return refuse(Decision{Verdict: Deny, Reason: fmt.Sprintf("the policy does not offer %s", what), Rule: "tools." + c.Tool})
 	}
 	d := e.decide(l, c)
-	return decisionOf(&d)
+	return decisionOf(&d), &d, l
 }
 
 // decide decides a call with the engine's context and session grants.
@@ -388,8 +415,9 @@ func (e *Engine) Approve(c Call) Decision {
 	if err != nil || c.Session == "" || !filepath.IsAbs(c.Cwd) {
 		return e.Decide(c)
 	}
-	if first := e.Decide(c); first.Verdict != Ask {
-		return first
+	first, _, _ := e.judge(c)
+	if first.Verdict != Ask {
+		return e.Decide(c)
 	}
 	d := e.decide(l, c)
 	for _, leaf := range d.Leaves {
@@ -397,7 +425,33 @@ func (e *Engine) Approve(c Call) Decision {
 			e.grants.add(c.Session, *leaf.Scope)
 		}
 	}
-	return e.Decide(c)
+	after, full, l := e.judge(c)
+	return e.record("approve", c, after, full, l)
+}
+
+// record writes a decision to the decision log, when the engine keeps
+// one, and returns it; or a deny, when the policy requires the log and
+// the line cannot be written.
+func (e *Engine) record(event string, c Call, d Decision, full *engine.Decision, l *policy.Layers) Decision {
+	if e == nil || e.log == nil {
+		return d
+	}
+	call := engine.Call{Kind: engine.Kind(c.Kind), Tool: cmpOr(c.Tool, c.Kind), Session: c.Session,
+		Input: engine.Input{Command: c.Command, Path: c.Path, Pattern: c.Pattern, URL: c.URL}}
+	raw := map[string]any{"kind": c.Kind, "tool": c.Tool, "command": c.Command, "path": c.Path, "pattern": c.Pattern, "url": c.URL, "cwd": c.Cwd}
+	entry := setup.LogEntry(setup.Logged{Agent: e.harness, Event: event, Session: c.Session, Raw: raw}, call, full, l)
+	switch {
+	case full == nil:
+		// Refused before the policy judged it: guard's own deny.
+		entry.Decision, entry.Authority, entry.Reason = "denied", setup.ByGuard, d.Reason
+	case event == "approve":
+		entry.Authority = setup.ByUser
+	}
+	if err := e.log.Append(entry); err != nil && l != nil && l.LogRequired() {
+		return Decision{Verdict: Deny, Reason: fmt.Sprintf("the decision log cannot be written, and the policy requires it (log_required): %v", err),
+			Hint: "ask the user to fix guard's state directory"}
+	}
+	return d
 }
 
 // memGrants are the session tier's grants of an engine, in memory.

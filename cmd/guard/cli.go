@@ -7,12 +7,13 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"guard/policy"
 	"io"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 	"time"
+
+	"guard/internal/setup"
+	"guard/policy"
 )
 
 // stdio is what a run gets of its process: the three streams, the time the
@@ -167,22 +168,7 @@ func runVersion(_ context.Context, s stdio, _ getenv, args []string) error {
 	return nil
 }
 
-func version() string {
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "(unknown)"
-	}
-	v := info.Main.Version
-	if v == "" || v == "(devel)" {
-		v = "devel"
-	}
-	for _, st := range info.Settings {
-		if st.Key == "vcs.revision" && len(st.Value) >= 12 {
-			v += " " + st.Value[:12]
-		}
-	}
-	return v + " " + info.GoVersion
-}
+func version() string { return setup.Version() }
 
 // usageError reports a bad command line; every verb exits 2 for it.
 func usageError(s stdio, name, format string, a ...any) error {

@@ -211,7 +211,7 @@ func loggedCommands(env getenv) ([]diffCall, error) {
 	var out []diffCall
 	for _, r := range recs {
 		e := r.Entry
-		if e.Event != "PreToolUse" || e.Call == "" || (e.Tool != "Bash" && e.Tool != "run_shell_command" && e.Tool != "bash" && e.Tool != "run_command") {
+		if e.Event != "PreToolUse" || e.Call == "" || !shellTool(e.Tool) {
 			continue
 		}
 		out = append(out, diffCall{fmt.Sprintf("log %s:%d", r.File, r.Line), corpus.Case{Command: e.Call}})

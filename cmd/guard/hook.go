@@ -37,6 +37,7 @@ import (
 	"guard/agent"
 	"guard/audit"
 	"guard/engine"
+	"guard/internal/setup"
 	"guard/sandbox"
 	"guard/state"
 )
@@ -84,7 +85,7 @@ var stopSignals = hookSignals[:3]
 const signalDelay = 20 * time.Millisecond
 
 // maxReason bounds the reason Claude Code shows; it cuts longer strings.
-const maxReason = 4000
+const maxReason = setup.MaxReason
 
 // denial is a deny with its reason and hints, as the hook writes it.
 type denial = agent.Denial

@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"guard/agent"
 	"guard/audit"
 )
 
@@ -112,6 +113,12 @@ func reconstruct(recs []audit.Record) []step {
 		steps[i].outcome = "not run"
 		if e.Decision == "asked" {
 			steps[i].outcome = "not run (not approved, or not reported)"
+		}
+		if agent.Adapters()[e.Agent] == nil {
+			// guard serve and the API: the harness runs the call and
+			// reports nothing after.
+			steps[i].outcome = "not reported"
+			continue
 		}
 		for _, later := range recs[i+1:] {
 			le := later.Entry

@@ -78,7 +78,10 @@ func runServe(ctx context.Context, s stdio, env getenv, args []string) error {
 	} else if err != nil || fs.NArg() > 0 {
 		return usageError(s, "serve", "guard serve [--read-only] [--config FILE] [--shell bash|zsh]")
 	}
-	opts := guard.Options{Config: *config, ReadOnly: *readOnly, Shell: *shell, Env: env}
+	// Every decision is a line of the decision log, as guard hook's are,
+	// where guard has a state directory.
+	opts := guard.Options{Config: *config, ReadOnly: *readOnly, Shell: *shell, Env: env,
+		Log: stateDir(env) != "", Harness: "guard serve"}
 	if opts.Config == "" {
 		if name := userPolicyFile(env); name != "" {
 			if _, err := os.Stat(name); err == nil {

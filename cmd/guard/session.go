@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"guard/engine"
+	"guard/internal/setup"
 	"guard/policy"
 	"guard/state"
 )
@@ -18,17 +19,8 @@ import (
 // so it is never granted. SessionEnd removes the session's grants. The
 // grants live in guard's state directory, which no tool may write.
 
-// stateDir returns guard's state directory: $XDG_STATE_HOME/guard, else
-// ~/.local/state/guard; "" when neither is an absolute path.
-func stateDir(env getenv) string {
-	switch {
-	case filepath.IsAbs(env("XDG_STATE_HOME")):
-		return filepath.Join(env("XDG_STATE_HOME"), "guard")
-	case filepath.IsAbs(env("HOME")):
-		return filepath.Join(env("HOME"), ".local", "state", "guard")
-	}
-	return ""
-}
+// stateDir returns guard's state directory, "" when it has none.
+func stateDir(env getenv) string { return setup.StateDir(setup.Getenv(env)) }
 
 // grantStore returns the store of the session tier's grants, with the
 // idle limit of the policy layers; nil when guard has no state directory.

@@ -166,7 +166,7 @@ func suggestGroups(p *policy.Policy, recs []audit.Record, ctx engine.Call) []*su
 	var order []string
 	for _, r := range recs {
 		e := r.Entry
-		if e.Event != "PreToolUse" || e.Decision != "asked" || e.Call == "" || !slices.Contains([]string{"Bash", "bash", "run_shell_command", "run_command"}, e.Tool) {
+		if e.Event != "PreToolUse" || e.Decision != "asked" || e.Call == "" || !shellTool(e.Tool) {
 			continue
 		}
 		call := ctx
