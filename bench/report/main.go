@@ -20,6 +20,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"runtime"
 	"slices"
@@ -60,6 +61,11 @@ func report(w io.Writer, hookRuns, rounds, count, oracleN int) error {
 	fmt.Fprintf(os.Stderr, "report: runbench...\n")
 	runArgs := []string{"run", "./bench/runbench", "-n", "100"}
 	runTable, err := runbench(runArgs)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "report: verdicts...\n")
+	verdicts, err := runVerdicts()
 	if err != nil {
 		return err
 	}
@@ -105,6 +111,8 @@ func report(w io.Writer, hookRuns, rounds, count, oracleN int) error {
 	fmt.Fprintf(w, "\n## The sandbox: `guard run`\n\n")
 	fmt.Fprintf(w, "`go %s`: a command run unconfined and under `guard run` (Landlock, the rules\nof the default policy for a fixture project), interleaved.\n\n", strings.Join(runArgs, " "))
 	fmt.Fprint(w, runTable)
+
+	writeVerdicts(w, verdicts)
 
 	if oracle != nil {
 		fmt.Fprintf(w, "\n## The execution oracle\n\n")
@@ -303,6 +311,85 @@ func runOracle(n int) (*oracleRun, error) {
 		return nil, fmt.Errorf("the oracle's differential run logged no figures:\n%s", out)
 	}
 	return &oracleRun{command: "go " + strings.Join(args, " "), summary: strings.Join(slices.Compact(lines), "\n")}, nil
+}
+
+// verdictRun is what the default policy decides of the two corpora.
+type verdictRun struct {
+	nl2bashCommand, casesCommand string
+	allow, ask, deny, failed     int // NL2Bash's commands
+	passed, casesFailed          int // the labelled cases and the policies' examples
+	wantAllow, wantAsk, wantDeny int // the passed ones, by the verdict they want
+}
+
+var (
+	nl2bashLine = regexp.MustCompile(`(\d+) commands in \S+: allow (\d+), ask (\d+), deny (\d+), failed (\d+)`)
+	casesLine   = regexp.MustCompile(`(?m)^(\d+) passed, (\d+) failed\npassed, by the verdict they want: allow (\d+), ask (\d+), deny (\d+)$`)
+)
+
+// runVerdicts runs the NL2Bash corpus through guard hook and the labelled
+// cases through guard test.
+func runVerdicts() (*verdictRun, error) {
+	nl := []string{"test", "-count=1", "-run", "^TestNL2Bash$", "-v", "./cmd/guard"}
+	out, err := run("go", nl...)
+	if err != nil {
+		return nil, err
+	}
+	v, err := parseVerdicts(out, nil)
+	if err != nil {
+		return nil, err
+	}
+	cases := []string{"run", "./cmd/guard", "test", "testcases/*.toml"}
+	files, err := filepath.Glob("testcases/*.toml")
+	if err != nil || len(files) == 0 {
+		return nil, fmt.Errorf("no testcases/*.toml here: run the report from the repository's root")
+	}
+	if out, err = run("go", append(slices.Clone(cases[:3]), files...)...); err != nil {
+		return nil, err
+	}
+	c, err := parseVerdicts(nil, out)
+	if err != nil {
+		return nil, err
+	}
+	v.passed, v.casesFailed, v.wantAllow, v.wantAsk, v.wantDeny = c.passed, c.casesFailed, c.wantAllow, c.wantAsk, c.wantDeny
+	v.nl2bashCommand, v.casesCommand = "go "+strings.Join(nl, " "), "go "+strings.Join(cases, " ")
+	return v, nil
+}
+
+// parseVerdicts reads the figures of TestNL2Bash's log, or of guard
+// test's output.
+func parseVerdicts(nl2bash, cases []byte) (*verdictRun, error) {
+	var v verdictRun
+	atoi := func(s string) int { n, _ := strconv.Atoi(s); return n }
+	if nl2bash != nil {
+		m := nl2bashLine.FindSubmatch(nl2bash)
+		if m == nil {
+			return nil, fmt.Errorf("TestNL2Bash logged no figures:\n%s", nl2bash)
+		}
+		v.allow, v.ask, v.deny, v.failed = atoi(string(m[2])), atoi(string(m[3])), atoi(string(m[4])), atoi(string(m[5]))
+	}
+	if cases != nil {
+		m := casesLine.FindSubmatch(cases)
+		if m == nil {
+			return nil, fmt.Errorf("guard test printed no figures:\n%s", cases)
+		}
+		v.passed, v.casesFailed = atoi(string(m[1])), atoi(string(m[2]))
+		v.wantAllow, v.wantAsk, v.wantDeny = atoi(string(m[3])), atoi(string(m[4])), atoi(string(m[5]))
+	}
+	return &v, nil
+}
+
+// writeVerdicts writes what the default policy decides of everyday
+// commands, and of the labelled attacks.
+func writeVerdicts(w io.Writer, v *verdictRun) {
+	total := v.allow + v.ask + v.deny + v.failed
+	share := func(n int) string { return fmt.Sprintf("%d (%.1f%%)", n, 100*float64(n)/float64(max(total, 1))) }
+	fmt.Fprintf(w, "\n## Verdicts: everyday commands and attacks\n\n")
+	fmt.Fprintf(w, "`%s`: the %d NL2Bash one-liners (real commands, unlabelled) through `guard hook`\nwith the default policy, judged for an unknown shell (as bash and zsh both read them).\n\n", v.nl2bashCommand, total)
+	fmt.Fprintln(w, "| allow | ask | deny | failed |")
+	fmt.Fprintln(w, "|---:|---:|---:|---:|")
+	fmt.Fprintf(w, "| %s | %s | %s | %d |\n\n", share(v.allow), share(v.ask), share(v.deny), v.failed)
+	fmt.Fprintf(w, "`%s`: the labelled cases (attacks, bypasses and everyday commands, each with the\nverdict it must get) and every rule's examples: %d passed, %d failed. Of those passed, %d must be\ndenied, %d asked and %d allowed; a case that must be denied and is allowed or asked fails.\n",
+		v.casesCommand, v.passed, v.casesFailed, v.wantDeny, v.wantAsk, v.wantAllow)
 }
 
 func run(name string, args ...string) ([]byte, error) {

@@ -81,3 +81,28 @@ func TestWriteServe(t *testing.T) {
 		t.Errorf("a serve section without figures: %q", b.String())
 	}
 }
+
+// TestWriteVerdicts reads TestNL2Bash's and guard test's figures and
+// writes them with their shares.
+func TestWriteVerdicts(t *testing.T) {
+	v, err := parseVerdicts([]byte("    nl2bash_test.go:186: 10624 commands in 2.21s: allow 3603, ask 3921, deny 3100, failed 0\n"),
+		[]byte("policy: default\n2558 passed, 0 failed\npassed, by the verdict they want: allow 876, ask 557, deny 1125\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v.nl2bashCommand, v.casesCommand = "go test nl", "go run cases"
+	var b strings.Builder
+	writeVerdicts(&b, v)
+	for _, want := range []string{
+		"| 3603 (33.9%) | 3921 (36.9%) | 3100 (29.2%) | 0 |\n",
+		"the 10624 NL2Bash one-liners",
+		"2558 passed, 0 failed. Of those passed, 1125 must be\ndenied, 557 asked and 876 allowed",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("verdicts section:\n%s\nwant %q in it", b.String(), want)
+		}
+	}
+	if _, err := parseVerdicts([]byte("nothing"), nil); err == nil {
+		t.Error("no figures: no error")
+	}
+}

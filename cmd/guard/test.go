@@ -49,6 +49,7 @@ func runTest(_ context.Context, s stdio, env getenv, args []string) error {
 	// the same layers. Say which.
 	fmt.Fprintf(s.out, "policy: %s\n", layers.Name())
 	passed, failed := 0, 0
+	byWant := map[string]int{} // the cases passed, by the verdict they want
 	check := func(l *policy.Layers, c corpus.Case) {
 		if _, err := corpus.Check(l, c); err != nil {
 			failed++
@@ -56,6 +57,7 @@ func runTest(_ context.Context, s stdio, env getenv, args []string) error {
 			return
 		}
 		passed++
+		byWant[fmt.Sprint(c.Want)]++
 		if *verbose {
 			what := c.Command
 			if what == "" {
@@ -79,6 +81,9 @@ func runTest(_ context.Context, s stdio, env getenv, args []string) error {
 		}
 	}
 	fmt.Fprintf(s.out, "%d passed, %d failed\n", passed, failed)
+	if passed > 0 {
+		fmt.Fprintf(s.out, "passed, by the verdict they want: allow %d, ask %d, deny %d\n", byWant["allow"], byWant["ask"], byWant["deny"])
+	}
 	if failed > 0 {
 		return &exitError{code: 1}
 	}
