@@ -929,7 +929,7 @@ var defaultPolicyFile = policyFile{
 }
 
 // defaultCommandNames lists the programs that have rules, sorted.
-var defaultCommandNames = []string{"[", "at", "awk", "aws", "base64", "basename", "bash", "builtin", "bun", "cargo", "cat", "cd", "chmod", "cksum", "column", "comm", "command", "cp", "crontab", "curl", "cut", "dash", "date", "dd", "diff", "dig", "dirname", "doas", "docker", "du", "echo", "egrep", "env", "expand", "false", "fgrep", "file", "find", "fish", "fold", "ftp", "gawk", "gh", "git", "go", "gofmt", "golangci-lint", "grep", "halt", "head", "host", "hostname", "id", "init", "join", "jq", "just", "ksh", "kubectl", "ln", "ls", "lua", "make", "mawk", "md5sum", "mkdir", "mke2fs", "mkfs", "mkfs.*", "mv", "mypy", "nawk", "nc", "ncat", "netcat", "nice", "nl", "node", "nohup", "npm", "nproc", "nslookup", "od", "openssl", "paste", "perl", "php", "ping", "pnpm", "poweroff", "powershell", "printenv", "printf", "ps", "pwd", "pwsh", "pytest", "python", "python3", "readlink", "realpath", "reboot", "rev", "rg", "rm", "rmdir", "rsync", "ruby", "ruff", "scp", "sed", "seq", "sftp", "sh", "sha1sum", "sha256sum", "sha512sum", "shred", "shutdown", "sleep", "socat", "sort", "ssh", "stat", "stdbuf", "su", "sudo", "systemctl", "tac", "tail", "tee", "telinit", "telnet", "terraform", "test", "time", "timeout", "touch", "tr", "tree", "true", "type", "uname", "uniq", "uv", "watch", "wc", "wget", "which", "whoami", "xargs", "xxd", "yarn", "zsh"}
+var defaultCommandNames = []string{"[", "at", "awk", "aws", "base64", "basename", "bash", "builtin", "bun", "bzcat", "cargo", "cat", "cd", "chmod", "cksum", "column", "comm", "command", "cp", "crontab", "curl", "cut", "dash", "date", "dd", "df", "diff", "dig", "dirname", "doas", "docker", "du", "echo", "egrep", "env", "expand", "false", "fgrep", "file", "find", "fish", "fold", "ftp", "gawk", "gh", "git", "go", "gofmt", "golangci-lint", "grep", "halt", "head", "host", "hostname", "id", "init", "join", "jq", "just", "ksh", "kubectl", "ln", "ls", "lua", "make", "mawk", "md5sum", "mkdir", "mke2fs", "mkfs", "mkfs.*", "mv", "mypy", "nawk", "nc", "ncat", "netcat", "nice", "nl", "node", "nohup", "npm", "nproc", "nslookup", "od", "openssl", "paste", "perl", "php", "ping", "pnpm", "poweroff", "powershell", "printenv", "printf", "ps", "pwd", "pwsh", "pytest", "python", "python3", "readlink", "realpath", "reboot", "rev", "rg", "rm", "rmdir", "rsync", "ruby", "ruff", "scp", "sed", "seq", "sftp", "sh", "sha1sum", "sha256sum", "sha512sum", "shred", "shutdown", "sleep", "socat", "sort", "ssh", "stat", "stdbuf", "su", "sudo", "systemctl", "tac", "tail", "tee", "telinit", "telnet", "terraform", "test", "time", "timeout", "touch", "tr", "tree", "true", "type", "uname", "uniq", "uv", "watch", "wc", "wget", "which", "who", "whoami", "xargs", "xxd", "xzcat", "yarn", "yes", "zcat", "zsh"}
 
 // defaultCommand returns the rule for a program.
 func defaultCommand(name string) (ruleFile, bool) {
@@ -1055,6 +1055,18 @@ func defaultCommand(name string) (ruleFile, bool) {
 			Examples: examplesFile{
 				Allow: []string{"bun test", "bun run lint"},
 				Ask:   []string{"bun add left-pad", "bun x create-app"},
+			},
+		}, true
+	case "bzcat":
+		return ruleFile{
+			Verdict:  "allow",
+			Flags:    []string{"-f", "--force", "-q", "--quiet", "-v", "--verbose", "-s", "--small"},
+			Globs:    true,
+			ReadOnly: true,
+			Paths:    "read",
+			Examples: examplesFile{
+				Allow: []string{"bzcat data.bz2"},
+				Deny:  []string{"bzcat ~/.aws/credentials.bz2"},
 			},
 		}, true
 	case "cargo":
@@ -1366,6 +1378,40 @@ func defaultCommand(name string) (ruleFile, bool) {
 			Verdict: "deny",
 			Reason:  "it writes raw data to files and devices",
 			Hint:    "read bytes with head -c N or xxd -s OFFSET -l LEN; ask the user to write devices",
+		}, true
+	case "df":
+		return ruleFile{
+			Verdict: "allow",
+			Flags:   []string{"-h", "-H", "-k", "-T", "-i", "-a", "-l", "-P", "--total", "--human-readable", "--si", "--print-type", "--inodes", "--all", "--local", "--portability", "--sync", "--no-sync"},
+			Options: map[string]valueSpec{
+				"--block-size": valueSpec{
+					Type: "any",
+				},
+				"--exclude-type": valueSpec{
+					Type: "any",
+				},
+				"--output": valueSpec{
+					Type: "any?",
+				},
+				"--type": valueSpec{
+					Type: "any",
+				},
+				"-B": valueSpec{
+					Type: "any",
+				},
+				"-t": valueSpec{
+					Type: "any",
+				},
+				"-x": valueSpec{
+					Type: "any",
+				},
+			},
+			ReadOnly: true,
+			Paths:    "read",
+			Examples: examplesFile{
+				Allow: []string{"df -h", "df -h .", "df --total -x tmpfs", "df --output=source,pcent"},
+				Deny:  []string{"df ~/.ssh/id_rsa"},
+			},
 		}, true
 	case "diff":
 		return ruleFile{
@@ -3848,6 +3894,17 @@ func defaultCommand(name string) (ruleFile, bool) {
 				Allow: []string{"which go", "which -a git"},
 			},
 		}, true
+	case "who":
+		return ruleFile{
+			Verdict:  "allow",
+			Flags:    []string{"-a", "-b", "-d", "-H", "-l", "-m", "-p", "-q", "-r", "-s", "-t", "-T", "-u", "-w", "--all", "--boot", "--dead", "--heading", "--login", "--process", "--count", "--runlevel", "--short", "--time", "--mesg", "--message", "--writable", "--users", "--ips", "--lookup"},
+			ReadOnly: true,
+			Paths:    "read",
+			Examples: examplesFile{
+				Allow: []string{"who", "who -b", "who -H -u"},
+				Deny:  []string{"who ~/.ssh/id_rsa"},
+			},
+		}, true
 	case "whoami":
 		return ruleFile{
 			Verdict:  "allow",
@@ -3983,6 +4040,26 @@ func defaultCommand(name string) (ruleFile, bool) {
 				Deny:  []string{"xxd -ps ~/.ssh/id_rsa", "xxd -r dump bin"},
 			},
 		}, true
+	case "xzcat":
+		return ruleFile{
+			Verdict: "allow",
+			Flags:   []string{"-f", "--force", "-q", "--quiet", "-v", "--verbose", "-Q", "--no-warn"},
+			Options: map[string]valueSpec{
+				"--threads": valueSpec{
+					Type: "int",
+				},
+				"-T": valueSpec{
+					Type: "int",
+				},
+			},
+			Globs:    true,
+			ReadOnly: true,
+			Paths:    "read",
+			Examples: examplesFile{
+				Allow: []string{"xzcat data.xz", "xzcat -T 2 data.xz"},
+				Deny:  []string{"xzcat ~/.ssh/id_ed25519.xz"},
+			},
+		}, true
 	case "yarn":
 		return ruleFile{
 			Like: "npm",
@@ -3990,6 +4067,27 @@ func defaultCommand(name string) (ruleFile, bool) {
 			Examples: examplesFile{
 				Allow: []string{"yarn test", "yarn run build", "yarn lint"},
 				Ask:   []string{"yarn add left-pad"},
+			},
+		}, true
+	case "yes":
+		return ruleFile{
+			Verdict:  "allow",
+			Globs:    true,
+			ReadOnly: true,
+			Examples: examplesFile{
+				Allow: []string{"yes | head -3", "yes n | head -1"},
+			},
+		}, true
+	case "zcat":
+		return ruleFile{
+			Verdict:  "allow",
+			Flags:    []string{"-f", "--force", "-q", "--quiet", "-v", "--verbose", "-l", "--list", "-t", "--test"},
+			Globs:    true,
+			ReadOnly: true,
+			Paths:    "read",
+			Examples: examplesFile{
+				Allow: []string{"zcat log.gz", "zcat -f notes.txt", "zcat -l *.gz"},
+				Deny:  []string{"zcat ~/.ssh/id_rsa.gz"},
 			},
 		}, true
 	case "zsh":
@@ -4009,13 +4107,15 @@ func defaultExampleLine(key string) int {
 	case "command\x00[\x00examples":
 		return 1091
 	case "command\x00awk\x00examples":
-		return 2232
+		return 2278
 	case "command\x00aws\x00examples":
-		return 1875
+		return 1921
 	case "command\x00bash\x00examples":
-		return 1826
+		return 1872
 	case "command\x00bun\x00examples":
-		return 2450
+		return 2496
+	case "command\x00bzcat\x00examples":
+		return 1392
 	case "command\x00cargo\x00examples":
 		return 661
 	case "command\x00cargo\x00sub\x00build\x00examples":
@@ -4027,39 +4127,41 @@ func defaultExampleLine(key string) int {
 	case "command\x00cargo\x00sub\x00fmt\x00examples":
 		return 731
 	case "command\x00cargo\x00sub\x00run\x00examples":
-		return 2419
+		return 2465
 	case "command\x00cargo\x00sub\x00test\x00examples":
 		return 697
 	case "command\x00cat\x00examples":
 		return 790
 	case "command\x00cd\x00examples":
-		return 1485
+		return 1531
 	case "command\x00chmod\x00examples":
-		return 2118
+		return 2164
 	case "command\x00command\x00examples":
-		return 1794
+		return 1840
 	case "command\x00cp\x00examples":
-		return 2095
+		return 2141
 	case "command\x00cut\x00examples":
 		return 969
 	case "command\x00date\x00examples":
 		return 1356
+	case "command\x00df\x00examples":
+		return 1370
 	case "command\x00diff\x00examples":
 		return 1001
 	case "command\x00docker\x00examples":
-		return 1851
+		return 1897
 	case "command\x00du\x00examples":
 		return 1154
 	case "command\x00echo\x00examples":
 		return 1055
 	case "command\x00env\x00examples":
-		return 1539
+		return 1585
 	case "command\x00file\x00examples":
 		return 1125
 	case "command\x00find\x00examples":
 		return 932
 	case "command\x00gh\x00examples":
-		return 1863
+		return 1909
 	case "command\x00git\x00examples":
 		return 174
 	case "command\x00git\x00sub\x00add\x00examples":
@@ -4133,9 +4235,9 @@ func defaultExampleLine(key string) int {
 	case "command\x00gofmt\x00examples":
 		return 643
 	case "command\x00golangci-lint\x00examples":
-		return 2379
+		return 2425
 	case "command\x00golangci-lint\x00sub\x00run\x00examples":
-		return 2386
+		return 2432
 	case "command\x00grep\x00examples":
 		return 845
 	case "command\x00head\x00examples":
@@ -4143,83 +4245,83 @@ func defaultExampleLine(key string) int {
 	case "command\x00jq\x00examples":
 		return 1025
 	case "command\x00just\x00examples":
-		return 2474
+		return 2520
 	case "command\x00kubectl\x00examples":
-		return 1857
+		return 1903
 	case "command\x00ln\x00examples":
-		return 2103
+		return 2149
 	case "command\x00ls\x00examples":
 		return 782
 	case "command\x00make\x00examples":
-		return 2392
+		return 2438
 	case "command\x00md5sum\x00examples":
 		return 1312
 	case "command\x00mkdir\x00examples":
-		return 2078
+		return 2124
 	case "command\x00mkfs.*\x00examples":
-		return 2140
+		return 2186
 	case "command\x00mv\x00examples":
-		return 2086
+		return 2132
 	case "command\x00mypy\x00examples":
-		return 2376
+		return 2422
 	case "command\x00nice\x00examples":
-		return 1503
+		return 1549
 	case "command\x00node\x00examples":
-		return 2189
+		return 2235
 	case "command\x00npm\x00examples":
-		return 2261
+		return 2307
 	case "command\x00npm\x00sub\x00run\x00examples":
-		return 2274
+		return 2320
 	case "command\x00npm\x00sub\x00test\x00examples":
-		return 2266
+		return 2312
 	case "command\x00perl\x00examples":
-		return 2198
+		return 2244
 	case "command\x00pnpm\x00examples":
-		return 2294
+		return 2340
 	case "command\x00printenv\x00examples":
-		return 1552
+		return 1598
 	case "command\x00printf\x00examples":
 		return 1061
 	case "command\x00ps\x00examples":
-		return 1411
+		return 1457
 	case "command\x00pytest\x00examples":
-		return 2353
+		return 2399
 	case "command\x00python\x00examples":
-		return 2173
+		return 2219
 	case "command\x00python3\x00examples":
-		return 2180
+		return 2226
 	case "command\x00rg\x00examples":
 		return 902
 	case "command\x00rm\x00examples":
-		return 2053
+		return 2099
 	case "command\x00ruff\x00examples":
-		return 2356
+		return 2402
 	case "command\x00ruff\x00sub\x00check\x00examples":
-		return 2363
+		return 2409
 	case "command\x00ruff\x00sub\x00format\x00examples":
-		return 2369
+		return 2415
 	case "command\x00sed\x00examples":
 		return 1044
 	case "command\x00sh\x00examples":
-		return 1833
+		return 1879
 	case "command\x00sort\x00examples":
 		return 951
 	case "command\x00stat\x00examples":
 		return 1134
 	case "command\x00systemctl\x00examples":
-		return 2124
+		return 2170
 	case "command\x00tail\x00examples":
 		return 810
 	case "command\x00tee\x00examples":
-		return 2110
+		return 2156
 	case "command\x00terraform\x00examples":
-		return 1869
+		return 1915
 	case "command\x00test\x00examples":
 		return 1084
 	case "command\x00timeout\x00examples":
-		return 1495
+		return 1541
 	case "command\x00touch\x00examples":
-		return 2070
+		return 2116
 	case "command\x00tr\x00examples":
 		return 976
 	case "command\x00tree\x00examples":
@@ -4229,19 +4331,27 @@ func defaultExampleLine(key string) int {
 	case "command\x00uniq\x00examples":
 		return 960
 	case "command\x00uv\x00examples":
-		return 2426
+		return 2472
 	case "command\x00uv\x00sub\x00run\x00examples":
-		return 2429
+		return 2475
 	case "command\x00wc\x00examples":
 		return 820
 	case "command\x00which\x00examples":
 		return 1097
+	case "command\x00who\x00examples":
+		return 1408
 	case "command\x00xargs\x00examples":
-		return 1815
+		return 1861
 	case "command\x00xxd\x00examples":
 		return 1295
+	case "command\x00xzcat\x00examples":
+		return 1401
 	case "command\x00yarn\x00examples":
-		return 2318
+		return 2364
+	case "command\x00yes\x00examples":
+		return 1376
+	case "command\x00zcat\x00examples":
+		return 1384
 	}
 	return 0
 }
