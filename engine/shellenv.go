@@ -4,6 +4,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -46,6 +47,39 @@ func safeLocale(v string) bool {
 		return true
 	}
 	return false
+}
+
+// Variables whose value names a file a library loads: glibc loads locale
+// data from a locale name that is a path (LC_ALL=/dir/x.UTF-8, whose
+// character tables change how the shell lexes), gettext its message
+// catalogs from /usr/share/locale/$LANGUAGE/, so that LANGUAGE=../../p
+// loads translations from the project (they are printf formats: %s of the
+// environment, %n), glibc a time zone file from the path TZ names
+// (TZ=/home/u/.ssh/id_rsa reads the key), and programs a terminal's
+// description by TERM. Their values may name a locale, a zone or a
+// terminal, never a path.
+
+// namesFile reports whether setting name to value makes a library load a
+// file the value names, and says which.
+func namesFile(name, value string) (string, bool) {
+	switch {
+	case name == "LANG" || name == "LANGUAGE" || strings.HasPrefix(name, "LC_"):
+		if strings.ContainsRune(value, '/') || strings.Contains(value, "..") {
+			return fmt.Sprintf("%s=%s names a path: glibc and gettext load locale data and message catalogs from it", name, value), true
+		}
+	case name == "TERM":
+		// ncurses refuses a name with a slash today; a terminfo entry's
+		// strings are a language of their own, so guard does too.
+		if strings.ContainsRune(value, '/') || strings.Contains(value, "..") {
+			return fmt.Sprintf("TERM=%s names a path: programs load the terminal's description by its name", value), true
+		}
+	case name == "TZ":
+		zone := strings.TrimPrefix(value, ":")
+		if strings.HasPrefix(zone, "/") || slices.Contains(strings.Split(zone, "/"), "..") || strings.HasPrefix(zone, ".") {
+			return fmt.Sprintf("TZ=%s names a file outside the time zone database: glibc reads the file it names", value), true
+		}
+	}
+	return "", false
 }
 
 // localeLeaf refuses an assignment of a locale variable to a value guard

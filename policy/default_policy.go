@@ -913,6 +913,12 @@ var defaultPolicyFile = policyFile{
 		}, envDenyFile{
 			Names:  []string{"MAKEFLAGS", "MAKEFILES", "npm_config_*", "NPM_CONFIG_*"},
 			Reason: "make and npm read options from it, the shell their scripts run in among them",
+		}, envDenyFile{
+			Names:  []string{"GCONV_PATH"},
+			Reason: "glibc loads character set converters, shared objects, from it",
+		}, envDenyFile{
+			Names:  []string{"LOCPATH", "NLSPATH", "TZDIR", "TEXTDOMAINDIR"},
+			Reason: "glibc, gettext and bash load locale data, message catalogs and time zones from it: locale data changes how the shell splits text, and catalogs are printf formats",
 		}},
 	},
 	Redirect: redirectFile{
@@ -3897,11 +3903,12 @@ func defaultCommand(name string) (ruleFile, bool) {
 	case "who":
 		return ruleFile{
 			Verdict:  "allow",
-			Flags:    []string{"-a", "-b", "-d", "-H", "-l", "-m", "-p", "-q", "-r", "-s", "-t", "-T", "-u", "-w", "--all", "--boot", "--dead", "--heading", "--login", "--process", "--count", "--runlevel", "--short", "--time", "--mesg", "--message", "--writable", "--users", "--ips", "--lookup"},
+			Flags:    []string{"-a", "-b", "-d", "-H", "-l", "-m", "-p", "-q", "-r", "-s", "-t", "-T", "-u", "-w", "--all", "--boot", "--dead", "--heading", "--login", "--process", "--count", "--runlevel", "--short", "--time", "--mesg", "--message", "--writable", "--users", "--ips"},
 			ReadOnly: true,
 			Paths:    "read",
 			Examples: examplesFile{
 				Allow: []string{"who", "who -b", "who -H -u"},
+				Ask:   []string{"who --lookup"},
 				Deny:  []string{"who ~/.ssh/id_rsa"},
 			},
 		}, true
@@ -4105,253 +4112,253 @@ func defaultCommand(name string) (ruleFile, bool) {
 func defaultExampleLine(key string) int {
 	switch key {
 	case "command\x00[\x00examples":
-		return 1091
+		return 1093
 	case "command\x00awk\x00examples":
-		return 2278
+		return 2280
 	case "command\x00aws\x00examples":
-		return 1921
+		return 1923
 	case "command\x00bash\x00examples":
-		return 1872
+		return 1874
 	case "command\x00bun\x00examples":
-		return 2496
+		return 2498
 	case "command\x00bzcat\x00examples":
-		return 1392
+		return 1394
 	case "command\x00cargo\x00examples":
-		return 661
+		return 663
 	case "command\x00cargo\x00sub\x00build\x00examples":
-		return 684
+		return 686
 	case "command\x00cargo\x00sub\x00check\x00examples":
-		return 690
+		return 692
 	case "command\x00cargo\x00sub\x00clippy\x00examples":
-		return 714
+		return 716
 	case "command\x00cargo\x00sub\x00fmt\x00examples":
-		return 731
+		return 733
 	case "command\x00cargo\x00sub\x00run\x00examples":
-		return 2465
+		return 2467
 	case "command\x00cargo\x00sub\x00test\x00examples":
-		return 697
+		return 699
 	case "command\x00cat\x00examples":
-		return 790
+		return 792
 	case "command\x00cd\x00examples":
-		return 1531
+		return 1533
 	case "command\x00chmod\x00examples":
-		return 2164
+		return 2166
 	case "command\x00command\x00examples":
-		return 1840
+		return 1842
 	case "command\x00cp\x00examples":
-		return 2141
+		return 2143
 	case "command\x00cut\x00examples":
-		return 969
+		return 971
 	case "command\x00date\x00examples":
-		return 1356
+		return 1358
 	case "command\x00df\x00examples":
-		return 1370
+		return 1372
 	case "command\x00diff\x00examples":
-		return 1001
+		return 1003
 	case "command\x00docker\x00examples":
-		return 1897
+		return 1899
 	case "command\x00du\x00examples":
-		return 1154
+		return 1156
 	case "command\x00echo\x00examples":
-		return 1055
+		return 1057
 	case "command\x00env\x00examples":
-		return 1585
+		return 1587
 	case "command\x00file\x00examples":
-		return 1125
+		return 1127
 	case "command\x00find\x00examples":
-		return 932
+		return 934
 	case "command\x00gh\x00examples":
-		return 1909
+		return 1911
 	case "command\x00git\x00examples":
-		return 174
+		return 176
 	case "command\x00git\x00sub\x00add\x00examples":
-		return 505
+		return 507
 	case "command\x00git\x00sub\x00blame\x00examples":
-		return 282
+		return 284
 	case "command\x00git\x00sub\x00branch\x00examples":
-		return 297
+		return 299
 	case "command\x00git\x00sub\x00cat-file\x00examples":
-		return 381
+		return 383
 	case "command\x00git\x00sub\x00checkout\x00examples":
-		return 472
+		return 474
 	case "command\x00git\x00sub\x00clean\x00examples":
-		return 457
+		return 459
 	case "command\x00git\x00sub\x00commit\x00examples":
-		return 516
+		return 518
 	case "command\x00git\x00sub\x00describe\x00examples":
-		return 394
+		return 396
 	case "command\x00git\x00sub\x00diff\x00examples":
-		return 250
+		return 252
 	case "command\x00git\x00sub\x00grep\x00examples":
-		return 373
+		return 375
 	case "command\x00git\x00sub\x00log\x00examples":
-		return 234
+		return 236
 	case "command\x00git\x00sub\x00ls-files\x00examples":
-		return 340
+		return 342
 	case "command\x00git\x00sub\x00ls-tree\x00examples":
-		return 347
+		return 349
 	case "command\x00git\x00sub\x00merge-base\x00examples":
-		return 387
+		return 389
 	case "command\x00git\x00sub\x00push\x00examples":
-		return 445
+		return 447
 	case "command\x00git\x00sub\x00remote\x00examples":
-		return 407
+		return 409
 	case "command\x00git\x00sub\x00reset\x00examples":
-		return 451
+		return 453
 	case "command\x00git\x00sub\x00restore\x00examples":
-		return 486
+		return 488
 	case "command\x00git\x00sub\x00rev-list\x00examples":
-		return 256
+		return 258
 	case "command\x00git\x00sub\x00rev-parse\x00examples":
-		return 324
+		return 326
 	case "command\x00git\x00sub\x00shortlog\x00examples":
-		return 266
+		return 268
 	case "command\x00git\x00sub\x00show\x00examples":
-		return 241
+		return 243
 	case "command\x00git\x00sub\x00stash\x00examples":
-		return 524
+		return 526
 	case "command\x00git\x00sub\x00stash\x00sub\x00clear\x00examples":
-		return 425
+		return 427
 	case "command\x00git\x00sub\x00stash\x00sub\x00push\x00examples":
-		return 531
+		return 533
 	case "command\x00git\x00sub\x00status\x00examples":
-		return 185
+		return 187
 	case "command\x00git\x00sub\x00switch\x00examples":
-		return 494
+		return 496
 	case "command\x00git\x00sub\x00tag\x00examples":
-		return 306
+		return 308
 	case "command\x00go\x00sub\x00build\x00examples":
-		return 575
+		return 577
 	case "command\x00go\x00sub\x00env\x00examples":
-		return 614
+		return 616
 	case "command\x00go\x00sub\x00list\x00examples":
-		return 628
+		return 630
 	case "command\x00go\x00sub\x00test\x00examples":
-		return 589
+		return 591
 	case "command\x00go\x00sub\x00version\x00examples":
-		return 606
+		return 608
 	case "command\x00go\x00sub\x00vet\x00examples":
-		return 598
+		return 600
 	case "command\x00gofmt\x00examples":
-		return 643
+		return 645
 	case "command\x00golangci-lint\x00examples":
-		return 2425
+		return 2427
 	case "command\x00golangci-lint\x00sub\x00run\x00examples":
-		return 2432
+		return 2434
 	case "command\x00grep\x00examples":
-		return 845
+		return 847
 	case "command\x00head\x00examples":
-		return 799
+		return 801
 	case "command\x00jq\x00examples":
-		return 1025
+		return 1027
 	case "command\x00just\x00examples":
-		return 2520
+		return 2522
 	case "command\x00kubectl\x00examples":
-		return 1903
+		return 1905
 	case "command\x00ln\x00examples":
-		return 2149
+		return 2151
 	case "command\x00ls\x00examples":
-		return 782
+		return 784
 	case "command\x00make\x00examples":
-		return 2438
+		return 2440
 	case "command\x00md5sum\x00examples":
-		return 1312
+		return 1314
 	case "command\x00mkdir\x00examples":
-		return 2124
+		return 2126
 	case "command\x00mkfs.*\x00examples":
-		return 2186
+		return 2188
 	case "command\x00mv\x00examples":
-		return 2132
+		return 2134
 	case "command\x00mypy\x00examples":
-		return 2422
+		return 2424
 	case "command\x00nice\x00examples":
-		return 1549
+		return 1551
 	case "command\x00node\x00examples":
-		return 2235
+		return 2237
 	case "command\x00npm\x00examples":
-		return 2307
+		return 2309
 	case "command\x00npm\x00sub\x00run\x00examples":
-		return 2320
+		return 2322
 	case "command\x00npm\x00sub\x00test\x00examples":
-		return 2312
+		return 2314
 	case "command\x00perl\x00examples":
-		return 2244
+		return 2246
 	case "command\x00pnpm\x00examples":
-		return 2340
+		return 2342
 	case "command\x00printenv\x00examples":
-		return 1598
+		return 1600
 	case "command\x00printf\x00examples":
-		return 1061
+		return 1063
 	case "command\x00ps\x00examples":
-		return 1457
+		return 1459
 	case "command\x00pytest\x00examples":
-		return 2399
+		return 2401
 	case "command\x00python\x00examples":
-		return 2219
+		return 2221
 	case "command\x00python3\x00examples":
-		return 2226
+		return 2228
 	case "command\x00rg\x00examples":
-		return 902
+		return 904
 	case "command\x00rm\x00examples":
-		return 2099
+		return 2101
 	case "command\x00ruff\x00examples":
-		return 2402
+		return 2404
 	case "command\x00ruff\x00sub\x00check\x00examples":
-		return 2409
+		return 2411
 	case "command\x00ruff\x00sub\x00format\x00examples":
-		return 2415
+		return 2417
 	case "command\x00sed\x00examples":
-		return 1044
+		return 1046
 	case "command\x00sh\x00examples":
-		return 1879
+		return 1881
 	case "command\x00sort\x00examples":
-		return 951
+		return 953
 	case "command\x00stat\x00examples":
-		return 1134
+		return 1136
 	case "command\x00systemctl\x00examples":
-		return 2170
+		return 2172
 	case "command\x00tail\x00examples":
-		return 810
+		return 812
 	case "command\x00tee\x00examples":
-		return 2156
+		return 2158
 	case "command\x00terraform\x00examples":
-		return 1915
+		return 1917
 	case "command\x00test\x00examples":
-		return 1084
+		return 1086
 	case "command\x00timeout\x00examples":
-		return 1541
+		return 1543
 	case "command\x00touch\x00examples":
-		return 2116
+		return 2118
 	case "command\x00tr\x00examples":
-		return 976
+		return 978
 	case "command\x00tree\x00examples":
-		return 1176
+		return 1178
 	case "command\x00type\x00examples":
-		return 1103
+		return 1105
 	case "command\x00uniq\x00examples":
-		return 960
+		return 962
 	case "command\x00uv\x00examples":
-		return 2472
+		return 2474
 	case "command\x00uv\x00sub\x00run\x00examples":
-		return 2475
+		return 2477
 	case "command\x00wc\x00examples":
-		return 820
+		return 822
 	case "command\x00which\x00examples":
-		return 1097
+		return 1099
 	case "command\x00who\x00examples":
-		return 1408
+		return 1410
 	case "command\x00xargs\x00examples":
-		return 1861
+		return 1863
 	case "command\x00xxd\x00examples":
-		return 1295
+		return 1297
 	case "command\x00xzcat\x00examples":
-		return 1401
+		return 1403
 	case "command\x00yarn\x00examples":
-		return 2364
+		return 2366
 	case "command\x00yes\x00examples":
-		return 1376
+		return 1378
 	case "command\x00zcat\x00examples":
-		return 1384
+		return 1386
 	}
 	return 0
 }
