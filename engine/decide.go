@@ -270,7 +270,7 @@ func (d *decider) pathCall(name, rule string, acc access, cwdDefault bool) {
 		l.Why += ": needs approval once in this session"
 		l.Scope = d.pathScope(p, tilde, []string{path.Clean(d.call.Cwd)})
 	}
-	if pc.verdict != Allow && acc == writeAccess {
+	if pc.verdict == Deny && acc == writeAccess {
 		l.Hint = "write inside the project; files that configure the agent, git and the tool chain are protected"
 	}
 	d.add(l)

@@ -3,8 +3,11 @@
 package engine
 
 import (
-	"guard/policy"
+	"fmt"
 	"slices"
+	"strings"
+
+	"guard/policy"
 )
 
 // DecideLayers decides a call with both layers, and rewrites an allowed
@@ -64,5 +67,16 @@ func decideUserProject(l *policy.Layers, call Call) Decision {
 		return Decide(l.Project, call)
 	}
 	u, p := Decide(user, userCall), Decide(l.Project, call)
-	return stricterOf(u, p, user.Name()+" and "+l.Project.Name())
+	out := stricterOf(u, p, user.Name()+" and "+l.Project.Name())
+	if u.Verdict == policy.Ask && p.Verdict == policy.Allow && l.ProjectSum != "" {
+		// A project policy that widens (extends = "refactor") widens
+		// nothing until the user trusts it: say how.
+		for i := range out.Leaves {
+			if lf := &out.Leaves[i]; lf.Verdict == policy.Ask {
+				lf.Hint = strings.TrimPrefix(lf.Hint+"; ", "; ") + fmt.Sprintf("the project's policy allows it, and decides alone once the user's policy trusts it: trust = [\"sha256:%s\"]", l.ProjectSum)
+				break
+			}
+		}
+	}
+	return out
 }
