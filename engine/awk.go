@@ -315,9 +315,25 @@ func (m *matcher) awk(n *policy.Rule, present map[string]bool, operands []shellp
 		if f.Constant() && awkAssignRE.MatchString(f.Value) || f.Constant() && f.Value == "-" {
 			continue
 		}
+		if f.Constant() && gawkNetwork(f.Value) {
+			r.add(policy.Ask, n.ID, fmt.Sprintf("%s: gawk reads %s from a network connection to the host it names", n.ID, f.Source), "read files; ask the user to reach the network")
+			continue
+		}
 		m.operandPath(n, f, readAccess, r)
 	}
 	return nil
+}
+
+// gawkNetwork reports whether gawk opens a file operand of this name as a
+// network connection: /inet/tcp/LPORT/HOST/RPORT and the like, by the
+// name as written.
+func gawkNetwork(name string) bool {
+	for _, p := range []string{"/inet/", "/inet4/", "/inet6/"} {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // awkAssignRE is an operand awk takes for an assignment, not a file.

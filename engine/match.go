@@ -406,10 +406,7 @@ func bundleAs(n *policy.Rule, tok string) string {
 // runs, after its -C options: the repository git uses and its
 // configuration, or the toolchain go.mod makes go download.
 func (m *matcher) programConfig(n *policy.Rule, values map[string][]string, r *result) {
-	dirs := m.where
-	for _, v := range values["-C"] {
-		dirs = m.d.chdirAll(dirs, v)
-	}
+	dirs := m.where // after -C, which moved it
 	if dirs == nil {
 		r.add(n.Unknown, n.ID, fmt.Sprintf("%s runs in a directory guard does not know, so guard cannot tell what configuration it reads there", n.ID), "run it from the project's own directory, named literally")
 		return
@@ -714,7 +711,14 @@ func (m *matcher) value(n *policy.Rule, o *policy.Option, val string, attached b
 		if pc := m.d.checkPath(val, w.Tilde, m.where, readAccess, policy.Allow); pc.verdict != policy.Allow {
 			r.add(pc.verdict, pc.rule, fmt.Sprintf("%s %s: %s", n.ID, o.Name, pc.why), pathHint(pc.rule, readAccess))
 		}
-		if !m.d.inProject(m.d.chdirAll(m.where, val)) {
+		dirs := m.d.chdirAll(m.where, val)
+		if o.Type == "dir" {
+			// The program works there from now on (git -C, go -C, env
+			// --chdir, terraform -chdir): go build -C .git -o hooks/x
+			// writes .git/hooks/x, and every path after resolves there.
+			m.where = dirs
+		}
+		if !m.d.inProject(dirs) {
 			return bad(fmt.Sprintf("%s %s: the path is outside the project", o.Name, val))
 		}
 	case "env":

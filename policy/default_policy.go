@@ -7086,6 +7086,7 @@ func defaultSubs52Rule(name string) (ruleFile, bool) {
 			},
 			Require:   []string{"--offline", "--frozen"},
 			WritesCwd: true,
+			Sandbox:   "build",
 			Examples: examplesFile{
 				Allow: []string{"cargo metadata --offline --format-version 1 --no-deps"},
 				Ask:   []string{"cargo metadata --format-version 1"},
@@ -7158,6 +7159,7 @@ func defaultSubs52Rule(name string) (ruleFile, bool) {
 			},
 			Require:   []string{"--offline", "--frozen"},
 			WritesCwd: true,
+			Sandbox:   "build",
 			Examples: examplesFile{
 				Allow: []string{"cargo tree --offline", "cargo tree --frozen -p guard -e normal", "cargo tree --offline -i serde --depth 1"},
 				Ask:   []string{"cargo tree", "cargo tree --offline --manifest-path /other/Cargo.toml"},
