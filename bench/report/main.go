@@ -54,6 +54,7 @@ func report(w io.Writer, hookRuns, rounds, count, oracleN int) error {
 		[]string{"-bench", "BenchmarkParse", "./shellparse"},
 		[]string{"-bench", "BenchmarkDecide|BenchmarkCompileDefault", "./engine", "./policy"},
 		[]string{"-bench", "BenchmarkHook|BenchmarkServe", "./cmd/guard"},
+		[]string{"-bench", "BenchmarkAPIDecide", "."},
 	)
 	if err != nil {
 		return err
@@ -98,7 +99,7 @@ func report(w io.Writer, hookRuns, rounds, count, oracleN int) error {
 	}
 
 	fmt.Fprintf(w, "\n## Other benchmarks\n\n")
-	fmt.Fprintf(w, "`go test -run=- -bench=. -benchmem -count=%d` in shellparse, rules (Decide, CompileDefault) and cmd/guard (Hook: the whole hook in a warm process; Serve: one call through guard serve's stream, warm).\n\n", count)
+	fmt.Fprintf(w, "`go test -run=- -bench=. -benchmem -count=%d` in shellparse, rules (Decide, CompileDefault), cmd/guard (Hook: the whole hook in a warm process; Serve: one call through guard serve's stream, warm) and the API (APIDecide, and APIDecideLog with the decision log written).\n\n", count)
 	fmt.Fprintln(w, "| benchmark | time | memory | allocations |")
 	fmt.Fprintln(w, "|---|---:|---:|---:|")
 	for _, b := range benches {

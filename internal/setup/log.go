@@ -10,6 +10,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"guard/agent"
@@ -53,7 +54,8 @@ func DecisionLog(env Getenv) *audit.Log {
 }
 
 // Version is guard's version: the module's, the commit and the Go release.
-func Version() string {
+// It is read from the build information once.
+var Version = sync.OnceValue(func() string {
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
 		return "(unknown)"
@@ -68,7 +70,7 @@ func Version() string {
 		}
 	}
 	return v + " " + info.GoVersion
-}
+})
 
 // A Logged call is what the decision log records of where a call came
 // from: the agent or harness, its event, its session and its input as the
