@@ -3,8 +3,10 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"guard/policy"
@@ -21,13 +23,26 @@ import (
 // what they could read differently: a gawk directive (@include, @load), a
 // namespace, a / inside a bracket expression of a regex literal, a line
 // break inside a string or regex. Where a / could start a regex literal or
-// be a division, guard takes it for a division: it then reads more as
-// code than awk does, never less.
+// be a division, by awk or by a context guard does not follow, guard
+// reads the program both ways and judges each reading.
 func awkProgram(prog string) (policy.Verdict, error) {
-	toks, err := awkLex(prog)
+	readings, err := awkLex(prog)
 	if err != nil {
 		return policy.Ask, err
 	}
+	verdict, why := policy.Allow, error(nil)
+	for _, toks := range readings {
+		if v, err := awkTokens(prog, toks); v == policy.Deny {
+			return v, err
+		} else if v != policy.Allow && verdict == policy.Allow {
+			verdict, why = v, err
+		}
+	}
+	return verdict, why
+}
+
+// awkTokens judges one reading of an awk program.
+func awkTokens(prog string, toks []awkToken) (policy.Verdict, error) {
 	for i, t := range toks {
 		switch {
 		case t.kind == awkName && awkRuns[t.text]:
@@ -155,32 +170,120 @@ var awkNumberRE = regexp.MustCompile(`^(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[
 // operands, which a / after divides.
 var awkKeywords = map[string]bool{
 	"print": true, "printf": true, "return": true, "in": true, "do": true, "else": true, "case": true,
-	"if": true, "while": true, "for": true, "getline": true,
+	"if": true, "while": true, "for": true,
 }
 
-func awkLex(prog string) ([]awkToken, error) {
+// awkReserved are the other keywords and the built-in functions: after
+// them awks differ on what a / starts. After exit every awk reads a regex
+// literal (exit /#/ is exit with a match), after getline they read a
+// division, after length mawk reads a regex literal and gawk a division.
+var awkReserved = map[string]bool{
+	"BEGIN": true, "END": true, "BEGINFILE": true, "ENDFILE": true, "break": true, "continue": true,
+	"default": true, "delete": true, "exit": true, "func": true, "function": true, "getline": true,
+	"next": true, "nextfile": true, "switch": true,
+	"and": true, "asort": true, "asorti": true, "atan2": true, "bindtextdomain": true, "close": true,
+	"compl": true, "cos": true, "dcgettext": true, "dcngettext": true, "exp": true, "fflush": true,
+	"gensub": true, "gsub": true, "index": true, "int": true, "isarray": true, "length": true,
+	"log": true, "lshift": true, "match": true, "mktime": true, "or": true, "patsplit": true,
+	"rand": true, "rshift": true, "sin": true, "split": true, "sprintf": true, "sqrt": true,
+	"srand": true, "strftime": true, "strtonum": true, "sub": true, "substr": true, "system": true,
+	"systime": true, "tolower": true, "toupper": true, "typeof": true, "xor": true,
+}
+
+// awkSlash says what a / read after some token starts.
+type awkSlash int
+
+const (
+	slashRegex    awkSlash = iota // a regex literal, in every awk
+	slashDivision                 // a division, in every awk
+	slashEither                   // either, by awk or by a context guard does not follow
+)
+
+// awkMaxReadings bounds the readings of a program with slashes that could
+// start a regex literal or divide.
+const awkMaxReadings = 32
+
+// awkReading is one way of reading a program: the tokens so far, and the
+// text left.
+type awkReading struct {
+	i    int
+	toks []awkToken
+}
+
+// awkLex splits an awk program into tokens, every way an awk could: where
+// a / could start a regex literal or be a division (after the ) of an if,
+// while or for condition every awk but mawk reads a regex literal, after
+// $ mawk and gawk do, after ++ and -- mawk does), guard reads the program
+// both ways and returns each reading, so that what one awk takes for a
+// regex and another for code is checked as code. A regex reading whose
+// literal does not end on its line is one no awk can run, and is dropped.
+func awkLex(prog string) ([][]awkToken, error) {
 	bad := func(format string, a ...any) error {
 		return fmt.Errorf("awk program %s: "+format, append([]any{quoteScript(prog)}, a...)...)
 	}
-	var toks []awkToken
-	// regexNext reports whether a / here starts a regex literal: only
-	// after what cannot end an operand.
-	regexNext := func() bool {
+	todo := []awkReading{{}}
+	var done [][]awkToken
+	for len(todo) > 0 {
+		rd := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
+		toks, forks, err := awkLexFrom(prog, rd, bad)
+		if err != nil {
+			return nil, err
+		}
+		if len(done)+len(todo)+len(forks) > awkMaxReadings {
+			return nil, bad("it has too many slashes that awks could read as a division or as a regex literal")
+		}
+		todo = append(todo, forks...)
+		if forks == nil {
+			done = append(done, toks)
+		}
+	}
+	return done, nil
+}
+
+// awkLexFrom reads on from a reading to the end of the program, and
+// returns its tokens. At a / that could start a regex literal or divide,
+// it stops and returns instead the readings that go on from there: one
+// with a division, and one with the regex literal if that can end.
+func awkLexFrom(prog string, rd awkReading, bad func(string, ...any) error) (toks []awkToken, forks []awkReading, err error) {
+	toks = slices.Clone(rd.toks)
+	// slash says what a / here starts, by the token before it.
+	slash := func() awkSlash {
 		if len(toks) == 0 {
-			return true
+			return slashRegex
 		}
 		t := toks[len(toks)-1]
 		switch t.kind {
 		case awkNumber, awkString, awkRegex:
-			return false
+			return slashDivision
 		case awkName:
-			return awkKeywords[t.text]
+			switch {
+			case awkKeywords[t.text]:
+				return slashRegex
+			case awkReserved[t.text]:
+				return slashEither
+			}
+			return slashDivision
 		case awkOp:
-			return t.text != ")" && t.text != "]" && t.text != "$" && t.text != "++" && t.text != "--"
+			switch t.text {
+			case "]":
+				return slashDivision
+			case ")", "$", "++", "--":
+				return slashEither
+			}
+			return slashRegex
 		}
-		return true // after a newline
+		return slashRegex // after a newline
 	}
-	for i := 0; i < len(prog); {
+	regex := func(i int) (int, error) {
+		j, err := awkRegexEnd(prog, i+1)
+		if err != nil {
+			return 0, bad("%v", err)
+		}
+		toks = append(toks, awkToken{awkRegex, prog[i:j]})
+		return j, nil
+	}
+	for i := rd.i; i < len(prog); {
 		c := prog[i]
 		switch {
 		case c == ' ' || c == '\t':
@@ -198,28 +301,37 @@ func awkLex(prog string) ([]awkToken, error) {
 			j := i + 1
 			for ; j < len(prog) && prog[j] != '"'; j++ {
 				if prog[j] == '\n' {
-					return nil, bad("a string holds a line break")
+					return nil, nil, bad("a string holds a line break")
 				}
 				if prog[j] == '\\' {
 					if j++; j < len(prog) && prog[j] == '\n' {
-						return nil, bad("a string is continued on the next line")
+						return nil, nil, bad("a string is continued on the next line")
 					}
 				}
 			}
 			if j >= len(prog) {
-				return nil, bad("a string is not ended")
+				return nil, nil, bad("a string is not ended")
 			}
 			toks = append(toks, awkToken{awkString, prog[i : j+1]})
 			i = j + 1
-		case c == '/' && regexNext():
-			j, err := awkRegexEnd(prog, i+1)
-			if err != nil {
-				return nil, bad("%v", err)
+		case c == '/' && slash() == slashRegex:
+			if i, err = regex(i); err != nil {
+				return nil, nil, err
 			}
-			toks = append(toks, awkToken{awkRegex, prog[i:j]})
-			i = j
+		case c == '/' && slash() == slashEither:
+			div := awkToken{awkOp, "/"}
+			if strings.HasPrefix(prog[i+1:], "=") {
+				div.text = "/="
+			}
+			forks = []awkReading{{i + len(div.text), append(slices.Clone(toks), div)}}
+			if j, err := awkRegexEnd(prog, i+1); err == nil {
+				forks = append(forks, awkReading{j, append(toks, awkToken{awkRegex, prog[i:j]})})
+			} else if !errors.Is(err, errAwkRegexUnended) {
+				return nil, nil, bad("%v", err)
+			}
+			return nil, forks, nil
 		case c == '@':
-			return nil, bad("it has a gawk directive (@)")
+			return nil, nil, bad("it has a gawk directive (@)")
 		case c >= '0' && c <= '9' || c == '.' && i+1 < len(prog) && prog[i+1] >= '0' && prog[i+1] <= '9':
 			m := awkNumberRE.FindString(prog[i:])
 			toks = append(toks, awkToken{awkNumber, m})
@@ -227,7 +339,7 @@ func awkLex(prog string) ([]awkToken, error) {
 		case awkNameRE.MatchString(prog[i:]):
 			m := awkNameRE.FindString(prog[i:])
 			if strings.HasPrefix(prog[i+len(m):], "::") {
-				return nil, bad("it names a gawk namespace (%s::)", m)
+				return nil, nil, bad("it names a gawk namespace (%s::)", m)
 			}
 			toks = append(toks, awkToken{awkName, m})
 			i += len(m)
@@ -240,24 +352,31 @@ func awkLex(prog string) ([]awkToken, error) {
 				}
 			}
 			if op == "" {
-				return nil, bad("%q is not awk guard can read", c)
+				return nil, nil, bad("%q is not awk guard can read", c)
 			}
 			toks = append(toks, awkToken{awkOp, op})
 			i += len(op)
 		}
 	}
-	return toks, nil
+	return toks, nil, nil
 }
+
+// errAwkRegexUnended is a regex literal that does not end on its line,
+// which every awk refuses.
+var errAwkRegexUnended = errors.New("a regex literal is not ended on its line")
 
 // awkRegexEnd returns the index after the / that ends a regex literal
 // whose text starts at i. A line break ends none; a / inside a bracket
 // expression is refused, since awks differ on whether it ends the
-// literal.
+// literal, and so is a \ before the ] or / of one (gawk and mawk read
+// [\]/] as one bracket expression holding ] and /, the one true awk
+// not). A bracket expression's classes ([:alpha:], [.a.], [=a=]) are
+// read whole: their ] does not end it.
 func awkRegexEnd(prog string, i int) (int, error) {
 	for ; i < len(prog); i++ {
 		switch prog[i] {
 		case '\n':
-			return 0, fmt.Errorf("a regex literal holds a line break")
+			return 0, errAwkRegexUnended
 		case '\\':
 			if i++; i < len(prog) && prog[i] == '\n' {
 				return 0, fmt.Errorf("a regex literal is continued on the next line")
@@ -265,28 +384,50 @@ func awkRegexEnd(prog string, i int) (int, error) {
 		case '/':
 			return i + 1, nil
 		case '[':
-			j := i + 1
-			if j < len(prog) && prog[j] == '^' {
-				j++
-			}
-			if j < len(prog) && prog[j] == ']' {
-				j++
-			}
-			for ; j < len(prog) && prog[j] != ']'; j++ {
-				switch prog[j] {
-				case '/':
-					return 0, fmt.Errorf("a regex literal has a / inside a bracket expression, which awks read differently")
-				case '\n':
-					return 0, fmt.Errorf("a regex literal holds a line break")
-				}
-			}
-			if j >= len(prog) {
-				return 0, fmt.Errorf("a bracket expression of a regex literal is not ended")
+			j, err := awkBracketEnd(prog, i+1)
+			if err != nil {
+				return 0, err
 			}
 			i = j
 		}
 	}
-	return 0, fmt.Errorf("a regex literal is not ended")
+	return 0, errAwkRegexUnended
+}
+
+// awkBracketEnd returns the index of the ] that ends a bracket expression
+// whose text starts at i, after its [.
+func awkBracketEnd(prog string, i int) (int, error) {
+	j := i
+	if j < len(prog) && prog[j] == '^' {
+		j++
+	}
+	if j < len(prog) && prog[j] == ']' {
+		j++
+	}
+	for ; j < len(prog); j++ {
+		switch prog[j] {
+		case ']':
+			return j, nil
+		case '/':
+			return 0, fmt.Errorf("a regex literal has a / inside a bracket expression, which awks read differently")
+		case '\n':
+			return 0, fmt.Errorf("a regex literal holds a line break")
+		case '\\':
+			if j+1 < len(prog) && strings.IndexByte("]/\n", prog[j+1]) >= 0 {
+				return 0, fmt.Errorf("a bracket expression of a regex literal has a \\ before %q, which awks read differently", prog[j+1])
+			}
+			j++
+		case '[':
+			if j+1 < len(prog) && strings.IndexByte(":.=", prog[j+1]) >= 0 {
+				end := strings.Index(prog[j+2:], string(prog[j+1])+"]")
+				if end < 0 || strings.ContainsAny(prog[j+2:j+2+end], "/\n") {
+					return 0, fmt.Errorf("a bracket expression of a regex literal has a class that is not ended")
+				}
+				j += 2 + end + 1
+			}
+		}
+	}
+	return 0, fmt.Errorf("a bracket expression of a regex literal is not ended")
 }
 
 // awk judges an awk call's program, its first operand, and the files it

@@ -64,6 +64,26 @@ var awkCases = []struct {
 	{"{ print `id` }", policy.Ask},
 	{"{ print $1 } # ok\n{ print $2 > \"x\" }", policy.Ask},
 	{"{ x = 4 / 2 / 1; print x > \"f\" }", policy.Ask},
+
+	// A / that one awk reads as a regex literal and guard read as a
+	// division hid the rest of the line behind a # (each ran for real).
+	{"BEGIN { if (0) exit /#/; system(\"id\") }", policy.Deny},            // every awk: exit /re/
+	{"BEGIN { if (1) /#/; system(\"id\") }", policy.Deny},                 // gawk, the one true awk: after an if condition
+	{"BEGIN { while (0) /#/; system(\"id\") }", policy.Deny},              // the same after a while condition
+	{"BEGIN { x = $/#/; system(\"id\") }", policy.Deny},                   // mawk, gawk: after $
+	{"BEGIN { x++ /#/; system(\"id\") }", policy.Deny},                    // mawk: after ++
+	{"BEGIN { x = length /#/; system(\"id\") }", policy.Deny},             // mawk: after length
+	{"BEGIN { x = getline / 2; system(\"id\"); y = 1 / 1 }", policy.Deny}, // every awk divides after getline
+	{"BEGIN { if (1) /\"/; print \"x\" > \"f\"; y = \"/ }", policy.Ask},   // a string the division reading opens
+	{"BEGIN { x = \"a\" ~ /[\\]/]#/; system(\"id\") }", policy.Ask},       // gawk and mawk: [\]/] is one bracket expression
+	{"BEGIN { x = \"a\" ~ /[[:alpha:]/]#/; system(\"id\") }", policy.Ask}, // a class's ] does not end the bracket expression
+	{"{ print ($1 + $2) / 2 }", policy.Allow},
+	{"{ print ($1)/($2), ($3)/($4) }", policy.Allow},
+	{"{ n++ } END { print n / NR }", policy.Allow},
+	{"{ print length / 2 }", policy.Allow},
+	{"{ print $NF / 2 }", policy.Allow},
+	{"/[[:alpha:]]+/ { print }", policy.Allow},
+	{"/[\\t ]x/ { print }", policy.Allow},
 }
 
 func TestAwkProgram(t *testing.T) {

@@ -237,7 +237,11 @@ func (d *decider) assign(a shellparse.Assign) Leaf {
 		l.Hint = "set LC_ALL, LC_CTYPE and LANG only to C, POSIX or a UTF-8 locale"
 		return l
 	}
-	if why, ok := namesFile(a.Name, a.Value.Value); ok && a.Scope != shellparse.ScopeLoop {
+	why, ok := namesFileWord(a.Name, a.Value)
+	if a.Scope == shellparse.ScopeLoop {
+		why, ok = loopNamesFile(a.Name)
+	}
+	if ok {
 		l.Verdict, l.Rule, l.Why = policy.Deny, "env.value", why
 		l.Hint = "set it to a locale or zone name (C.UTF-8, en_US.UTF-8, fr:de, Europe/Paris), or leave it out"
 		return l

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"guard/shellparse"
 )
 
 // Variables that change how the shell reads commands: the locale, and in
@@ -80,6 +82,39 @@ func namesFile(name, value string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// namesFileWord is namesFile for an assignment's value as written: a ~
+// the shell expands, at the start (~, ~/x, ~+, ~user) or after a colon,
+// makes the value a path (TZ=~+/zone loads the project's file as the
+// time zone, TZ=~/.ssh/id_rsa reads the key), whatever follows it, and
+// so does zsh's =NAME.
+func namesFileWord(name string, w shellparse.Word) (string, bool) {
+	if w.Tilde || w.Dynamic == "tilde expansion" {
+		if _, ok := namesFile(name, "/"); ok {
+			return fmt.Sprintf("%s=%s: the shell expands the ~ to a directory, so the value names a path, and libraries load the file it names", name, w.Source), true
+		}
+	}
+	if strings.HasPrefix(w.Source, "=") || strings.Contains(w.Source, ":=") {
+		// zsh expands =cmd, at the start or after a colon, to the
+		// program's path: TZ==date is TZ=/usr/bin/date.
+		if _, ok := namesFile(name, "/"); ok {
+			return fmt.Sprintf("%s=%s: zsh expands =NAME to the path of the program NAME, so the value names a path", name, w.Source), true
+		}
+	}
+	return namesFile(name, w.Value)
+}
+
+// loopNamesFile refuses a for or select loop over a variable whose value
+// can name a file a library loads: the loop sets it to each word of its
+// list, which guard does not read as values, and where the variable is
+// exported already (TERM, LANG, often TZ) the programs in the loop's body
+// see each (for TZ in ~/.ssh/id_rsa; do date; done reads the key).
+func loopNamesFile(name string) (string, bool) {
+	if _, ok := namesFile(name, "/"); !ok {
+		return "", false
+	}
+	return fmt.Sprintf("for %s sets %s to each word of its list, and where it is exported the programs the loop runs load the file a word names", name, name), true
 }
 
 // localeLeaf refuses an assignment of a locale variable to a value guard
