@@ -58,6 +58,11 @@ var (
 		"~/.password-store/**", "~/.claude/.credentials.json", "~/.claude.json", "~/.pgpass", "~/.my.cnf",
 		"~/.vault-token", "~/.boto", "~/.s3cfg", "~/.terraform.d/credentials.tfrc.json", "~/.config/hub",
 		"~/.config/op/**", "~/.local/share/keyrings/**", "~/.oci/**", "~/.config/doctl/**",
+		// Histories keep what was typed: tokens exported, passwords given
+		// on a command line.
+		"~/.bash_history", "~/.zsh_history", "~/.zhistory", "~/.histfile", "~/.sh_history",
+		"~/.local/share/fish/fish_history", "~/.python_history", "~/.node_repl_history",
+		"~/.psql_history", "~/.mysql_history", "~/.sqlite_history", "~/.rediscli_history",
 		"**/.env", "**/.env.*", "/proc/**/environ",
 		"/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/sudoers.d/**",
 	}
