@@ -434,11 +434,14 @@ func (m *matcher) programConfig(n *policy.Rule, values map[string][]string, r *r
 // (one that exists, or a name that ends in /) that gets the same names.
 func (m *matcher) cwdOutput(n *policy.Rule, operands []shellparse.Word, values map[string][]string, r *result) {
 	var names []string
+	goNames := n.Style == policy.StyleGo // names found by reading the packages, in every directory of where
 	for _, o := range operands {
 		switch {
 		case !o.Constant():
 			r.add(n.Unknown, n.ID, fmt.Sprintf("%s writes a file named after %s into its directory, which guard cannot name", n.ID, o.Source), "name the package literally, or build with -o into the project")
 			return
+		case goNames:
+			names = append(names, o.Value)
 		case strings.Contains(o.Value, "..."), strings.HasSuffix(o.Value, ".go"):
 			// A pattern builds no binary here; a file list is named after the first file.
 			if strings.HasSuffix(o.Value, ".go") {
@@ -467,8 +470,25 @@ func (m *matcher) cwdOutput(n *policy.Rule, operands []shellparse.Word, values m
 		}
 	}
 	for _, dir := range m.where {
-		for _, name := range names {
-			if name == "." || name == "/" {
+		dirNames := names
+		if goNames {
+			dirNames = nil
+			for _, op := range names {
+				found, ok := m.d.goExecNames(dir, op)
+				if !ok {
+					r.add(n.Unknown, n.ID, fmt.Sprintf("%s may write the commands %s names, which guard cannot name", n.ID, op), "build with -o into a directory of the project, naming the packages literally")
+					return
+				}
+				for _, f := range found {
+					// GOOS=windows adds .exe
+					dirNames = append(dirNames, f, f+".exe")
+				}
+			}
+			slices.Sort(dirNames)
+			dirNames = slices.Compact(dirNames)
+		}
+		for _, name := range dirNames {
+			if name == "." || name == "/" || name == "" {
 				name = path.Base(dir)
 			}
 			targets := []string{path.Join(dir, name)}
