@@ -60,9 +60,8 @@ var (
 		"~/.config/op/**", "~/.local/share/keyrings/**", "~/.oci/**", "~/.config/doctl/**",
 		// Histories keep what was typed: tokens exported, passwords given
 		// on a command line.
-		"~/.bash_history", "~/.zsh_history", "~/.zhistory", "~/.histfile", "~/.sh_history",
-		"~/.local/share/fish/fish_history", "~/.python_history", "~/.node_repl_history",
-		"~/.psql_history", "~/.mysql_history", "~/.sqlite_history", "~/.rediscli_history",
+		// (bash, sh, python, node, psql, mysql, sqlite3, redis-cli: ~/.NAME_history).
+		"~/.*_history", "~/.zhistory", "~/.histfile", "~/.local/share/fish/fish_history",
 		"**/.env", "**/.env.*", "/proc/**/environ",
 		"/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/sudoers.d/**",
 	}
