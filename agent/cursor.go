@@ -106,13 +106,25 @@ func (Cursor) Decode(data []byte) (*Event, error) {
 // a read, Write and Delete writes, Grep a search; MCP tools and the rest
 // are tools, decided by their names.
 func cursorCall(tool string, in map[string]any) (engine.Call, error) {
+	// The fields are names the tool's input has had; a call that fills
+	// two of them with different values names two paths (or patterns),
+	// and guard cannot tell which the tool uses.
 	str := func(keys ...string) (string, error) {
+		val, field := "", ""
 		for _, k := range keys {
-			if _, ok := in[k]; ok {
-				return inputString(tool, in, k)
+			if _, ok := in[k]; !ok {
+				continue
 			}
+			s, err := inputString(tool, in, k)
+			if err != nil {
+				return "", err
+			}
+			if field != "" && s != val {
+				return "", deny("the %s call names %q in %s and %q in %s; guard cannot tell which it uses", tool, val, field, s, k)
+			}
+			val, field = s, k
 		}
-		return "", nil
+		return val, nil
 	}
 	c := engine.Call{Tool: tool}
 	var err error

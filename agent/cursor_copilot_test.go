@@ -31,6 +31,16 @@ func TestCursorCopilotDecode(t *testing.T) {
 			engine.KindShell, "Shell", engine.Input{Command: "npm test"}, "/p/web", ""},
 		{Cursor{}, `{"hook_event_name":"preToolUse","conversation_id":"c1","cwd":"/p","tool_name":"Write","tool_input":{"file_path":"/p/a.go"}}`,
 			engine.KindWrite, "Write", engine.Input{Path: "/p/a.go"}, "/p", ""},
+		// Two path fields of the tool's input that disagree: guard cannot
+		// tell which Cursor reads; the same path twice is one path.
+		{Cursor{}, `{"hook_event_name":"preToolUse","conversation_id":"c1","cwd":"/p","tool_name":"Read","tool_input":{"file_path":"/p/a.go","target_file":"/h/.ssh/id_rsa"}}`,
+			"", "", engine.Input{}, "", "guard cannot tell which it uses"},
+		{Cursor{}, `{"hook_event_name":"preToolUse","conversation_id":"c1","cwd":"/p","tool_name":"Write","tool_input":{"path":"/p/a.go","file_path":"/p/.git/hooks/pre-commit"}}`,
+			"", "", engine.Input{}, "", "guard cannot tell which it uses"},
+		{Cursor{}, `{"hook_event_name":"preToolUse","conversation_id":"c1","cwd":"/p","tool_name":"Grep","tool_input":{"path":"/p/src","target_directory":"/h","pattern":"x"}}`,
+			"", "", engine.Input{}, "", "guard cannot tell which it uses"},
+		{Cursor{}, `{"hook_event_name":"preToolUse","conversation_id":"c1","cwd":"/p","tool_name":"Read","tool_input":{"file_path":"/p/a.go","path":"/p/a.go"}}`,
+			engine.KindRead, "Read", engine.Input{Path: "/p/a.go"}, "/p", ""},
 		{Cursor{}, `{"hook_event_name":"preToolUse","conversation_id":"c1","cwd":"/p","tool_name":"MCP:get_issue","tool_input":{}}`,
 			engine.KindTool, "MCP:get_issue", engine.Input{}, "/p", ""},
 		{Cursor{}, `{"hook_event_name":"beforeMCPExecution","conversation_id":"c1","workspace_roots":["/p"],"tool_name":"get_issue","tool_input":"{}"}`,

@@ -191,9 +191,14 @@ func (d *decider) decide() {
 		}
 		d.script(cmd, []string{path.Clean(d.call.Cwd)}, d.p.Dialect, d.call.Shell != "bash", 0)
 	case KindRead, KindList, KindSearch:
-		d.pathCall(name, rule, readAccess, kind != KindRead)
+		if !d.pathCall(name, rule, readAccess, kind != KindRead) {
+			return
+		}
 		if kind == KindList && d.call.Input.Pattern != "" {
 			d.listPattern(name)
+		}
+		if kind == KindSearch {
+			d.searchTree(name)
 		}
 	case KindWrite, KindEdit:
 		d.pathCall(name, rule, writeAccess, false)
@@ -249,13 +254,13 @@ func (d *decider) tool(name string, t policy.Tier, rule string) {
 
 // pathCall decides a call that reads, lists, searches or writes one path.
 // Where cwdDefault is set, a call without a path works in its working
-// directory.
-func (d *decider) pathCall(name, rule string, acc access, cwdDefault bool) {
+// directory. It reports whether the path was judged, whatever its verdict.
+func (d *decider) pathCall(name, rule string, acc access, cwdDefault bool) bool {
 	p := d.call.Input.Path
 	if p == "" {
 		if !cwdDefault {
 			d.add(Leaf{Verdict: Deny, Kind: "input", Text: name, Rule: rule, Why: fmt.Sprintf("%s call has no path string in its input", name)})
-			return
+			return false
 		}
 		p = d.call.Cwd
 	}
@@ -274,6 +279,41 @@ func (d *decider) pathCall(name, rule string, acc access, cwdDefault bool) {
 		l.Hint = "write inside the project; files that configure the agent, git and the tool chain are protected"
 	}
 	d.add(l)
+	return true
+}
+
+// searchTree judges the files a search tool reads: every file under its
+// directory, as a recursive reader's (grep -r) are. A search tool (Claude
+// Code's Grep with ripgrep's --hidden, Gemini CLI's grep_search with
+// git grep --untracked or grep -r) reads hidden files, so a tree that
+// holds a secret (a .env, a link to ~/.ssh) is not allowed: the search
+// would print its lines. The call's path itself was judged already.
+func (d *decider) searchTree(name string) {
+	p := d.call.Input.Path
+	if p == "" {
+		p = d.call.Cwd
+	}
+	tilde := p == "~" || strings.HasPrefix(p, "~/")
+	unknown := policy.Stricter(Ask, d.p.Default)
+	for _, a := range d.absPaths(p, tilde, []string{path.Clean(d.call.Cwd)}) {
+		fi, err := d.fsys.Stat(a)
+		if err != nil || !fi.IsDir() {
+			continue // a file, judged as the call's path; nothing to search
+		}
+		found, err := d.treeSecret(path.Clean(a))
+		switch {
+		case err != nil:
+			d.add(Leaf{Verdict: unknown, Kind: "path", Text: name + " " + p, Rule: "paths.search",
+				Why:  fmt.Sprintf("%s reads every file under %s: %v", name, p, err),
+				Hint: "search a smaller directory"})
+			return
+		case found != "":
+			d.add(Leaf{Verdict: unknown, Kind: "path", Text: name + " " + p, Rule: "paths.search",
+				Why:  fmt.Sprintf("%s reads every file under %s, which holds the secret %s", name, p, found),
+				Hint: "search a directory without secrets under it, or read the files by name"})
+			return
+		}
+	}
 }
 
 // listPattern judges the directory a list call's glob pattern reaches: a

@@ -41,6 +41,8 @@ func TestFixtureFS(t *testing.T) {
 		"proj/notes":              {Mode: fs.ModeSymlink, Data: []byte("docs")},
 		"proj/docs/a.md":          {Data: []byte("a\n")},
 		"fixture-home/.ssh/id_ed": {Data: []byte("secret\n")},
+		"proj/web/.env":           {Data: []byte("TOKEN=x\n")},
+		"proj/web/index.js":       {Data: []byte("x\n")},
 	}}
 	call := func(tool string, in Input) Call {
 		return Call{Tool: tool, Input: in, Cwd: "/proj", Project: "/proj", Home: "/fixture-home", Temp: "/tmp", FS: tree}
@@ -55,6 +57,16 @@ func TestFixtureFS(t *testing.T) {
 		{"Bash", Input{Command: "cat keys/id_ed"}, Deny},
 		{"Bash", Input{Command: "cat notes/a.md"}, Allow},
 		{"Bash", Input{Command: "grep -r secret ."}, Ask}, // the walk meets the link to ~/.ssh: the secret is under it
+		// A search tool reads every file under its path, hidden ones too,
+		// as grep -r does: a tree with a secret under it is not allowed.
+		{"Grep", Input{Path: "/proj", Pattern: "."}, Ask},   // the link to ~/.ssh, and web/.env
+		{"Grep", Input{Pattern: "."}, Ask},                  // the working directory
+		{"Grep", Input{Path: "web", Pattern: "."}, Ask},     // web/.env
+		{"Grep", Input{Path: "keys", Pattern: "."}, Deny},   // the link to ~/.ssh itself
+		{"Grep", Input{Path: "docs", Pattern: "."}, Allow},  // no secret under it
+		{"Grep", Input{Path: "notes", Pattern: "."}, Allow}, // a link to docs
+		{"Grep", Input{Path: "main.go", Pattern: "."}, Allow},
+		{"Glob", Input{Path: "/proj", Pattern: "**/*"}, Allow}, // names only
 	} {
 		d := Decide(p, call(tc.tool, tc.in))
 		if d.Verdict != tc.want {

@@ -128,12 +128,16 @@ func TestPathRules(t *testing.T) {
 		}
 	}
 	// A file tool without its path field is denied; Grep without a path
-	// searches the cwd.
+	// searches the cwd, which holds .env and a link to ~/.ssh/id_rsa: it
+	// would print their lines, so it asks, as grep -r does.
 	if d := Decide(p, w.call("Write", map[string]any{"content": "x"})); d.Verdict != Deny {
 		t.Errorf("Write without file_path: %s", d.Verdict)
 	}
-	if d := Decide(p, w.call("Grep", map[string]any{"pattern": "x"})); d.Verdict != Allow {
+	if d := Decide(p, w.call("Grep", map[string]any{"pattern": "x"})); d.Verdict != Ask || !strings.Contains(d.Reason(), "holds the secret") {
 		t.Errorf("Grep without path: %s: %s", d.Verdict, d.Reason())
+	}
+	if d := Decide(p, w.call("Grep", map[string]any{"pattern": "x", "path": "src"})); d.Verdict != Allow {
+		t.Errorf("Grep of src: %s: %s", d.Verdict, d.Reason())
 	}
 }
 
@@ -230,7 +234,7 @@ func TestEveryTool(t *testing.T) {
 	inputs := map[string]map[string]any{
 		"Bash": {"command": "git status"}, "Monitor": {"command": "git status"},
 		"Read": {"file_path": w.proj + "/src/main.go"}, "NotebookRead": {"notebook_path": w.proj + "/n.ipynb"},
-		"Grep": {"pattern": "x"}, "Glob": {"pattern": "*.go"}, "LS": {"path": w.proj},
+		"Grep": {"pattern": "x", "path": w.proj + "/src"}, "Glob": {"pattern": "*.go"}, "LS": {"path": w.proj},
 		"Write": {"file_path": w.proj + "/x", "content": ""}, "Edit": {"file_path": w.proj + "/x"},
 		"MultiEdit": {"file_path": w.proj + "/x"}, "NotebookEdit": {"notebook_path": w.proj + "/n.ipynb"},
 	}

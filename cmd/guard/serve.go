@@ -254,7 +254,7 @@ func answer(e *guard.Engine, line []byte, tooLong bool) serveAnswer {
 			return refuse(c.ID, "the %s call's input has no %q", c.Kind, k)
 		}
 	}
-	if g := str["glob"]; strings.HasPrefix(g, "/") || slices.Contains(strings.Split(g, "/"), "..") {
+	if g := str["glob"]; globLeavesPath(g) {
 		return refuse(c.ID, "the search's glob %q reaches outside its path", g)
 	}
 	call := guard.Call{Kind: c.Kind, Cwd: c.Cwd, Session: c.Session, Command: str["command"], Path: str["path"], Pattern: str["pattern"], URL: str["url"]}
@@ -263,4 +263,16 @@ func answer(e *guard.Engine, line []byte, tooLong bool) serveAnswer {
 	}
 	d := e.Decide(call)
 	return serveAnswer{ID: c.ID, Decision: d.Verdict, Reason: d.Reason, Hint: d.Hint, Rule: d.Rule, Rewrite: d.Rewrite}
+}
+
+// globLeavesPath reports whether a search's glob may name files outside
+// the search's path, as the harness's glob may read it: an absolute or ~
+// pattern, a .. anywhere (a brace alternative, {..,x}/.env, is ../.env
+// once expanded), a brace alternative that starts at / or ~
+// ({x,/etc}/*), or a backslash, which escapes a character guard then
+// reads otherwise than the glob does.
+func globLeavesPath(g string) bool {
+	return strings.HasPrefix(g, "/") || strings.HasPrefix(g, "~") || strings.Contains(g, "..") ||
+		strings.ContainsRune(g, '\\') ||
+		strings.Contains(g, "{/") || strings.Contains(g, ",/") || strings.Contains(g, "{~") || strings.Contains(g, ",~")
 }
