@@ -29,7 +29,7 @@ type Claude struct{}
 // claudeFields names, for each Claude Code tool guard judges by its input,
 // the field that holds what the engine judges. A tool that is not listed
 // (an MCP tool a policy gives a kind, say) is read by the generic fields.
-var claudeFields = map[string]struct{ command, path, pattern, url string }{
+var claudeFields = map[string]struct{ command, path, pattern, url, glob string }{
 	"Bash":         {command: "command"},
 	"Monitor":      {command: "command"},
 	"Read":         {path: "file_path"},
@@ -39,7 +39,7 @@ var claudeFields = map[string]struct{ command, path, pattern, url string }{
 	"NotebookRead": {path: "notebook_path"},
 	"NotebookEdit": {path: "notebook_path"},
 	"Glob":         {path: "path", pattern: "pattern"},
-	"Grep":         {path: "path", pattern: "pattern"},
+	"Grep":         {path: "path", pattern: "pattern", glob: "glob"},
 	"LS":           {path: "path"},
 	"WebFetch":     {url: "url"},
 }
@@ -85,6 +85,13 @@ func ClaudeInput(tool string, in map[string]any) (engine.Input, error) {
 		if f.url != "" {
 			out.URL = str(f.url)
 		}
+		if v, ok := in[f.glob]; ok && f.glob != "" {
+			// Any string, the empty one too: guard adds to it and judges
+			// none of it.
+			if out.Glob, ok = v.(string); !ok && bad == nil {
+				bad = deny("the %s call's %q field is not a string guard can judge", tool, f.glob)
+			}
+		}
 		return out, bad
 	}
 	out := engine.Input{Command: str("command"), Pattern: str("pattern"), URL: str("url")}
@@ -126,6 +133,11 @@ func (Claude) Decode(data []byte) (*Event, error) {
 		return nil, err
 	}
 	ev.Call.Input = input
+	// Claude Code's Grep runs ripgrep with --hidden --no-follow and a -g
+	// for each word of its glob field, after them those of its own that
+	// leave files out (read from its 2.1.332 binary): a glob guard adds
+	// there keeps a secret out of the search.
+	ev.Call.SearchGlobs = ev.Call.Tool == "Grep"
 	return ev, nil
 }
 
@@ -193,12 +205,18 @@ func (Claude) Answer(ev *Event, d *engine.Decision, where string) Answer {
 // Claude Code takes updatedInput as the whole new input.
 func claudeRewrite(ev *Event, in *engine.Input) (map[string]any, error) {
 	f, ok := claudeFields[ev.Call.Tool]
-	if !ok || f.command == "" || in.Command == "" || *in != (engine.Input{Command: in.Command}) {
-		return nil, fmt.Errorf("guard cannot rewrite the input of tool %s", ev.Call.Tool)
+	switch {
+	case ok && f.command != "" && in.Command != "" && *in == (engine.Input{Command: in.Command}):
+		out := maps.Clone(ev.Raw)
+		out[f.command] = in.Command
+		return out, nil
+	case ok && f.glob != "" && in.Glob != "" && *in == (engine.Input{Path: ev.Call.Input.Path, Pattern: ev.Call.Input.Pattern, Glob: in.Glob}):
+		// A search with the globs that leave secrets out.
+		out := maps.Clone(ev.Raw)
+		out[f.glob] = in.Glob
+		return out, nil
 	}
-	out := maps.Clone(ev.Raw)
-	out[f.command] = in.Command
-	return out, nil
+	return nil, fmt.Errorf("guard cannot rewrite the input of tool %s", ev.Call.Tool)
 }
 
 // ConfigPaths are Claude Code's settings, hooks, skills, agents, commands

@@ -4,6 +4,7 @@ package agent
 
 import (
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -124,6 +125,26 @@ func TestClaudeAnswer(t *testing.T) {
 	w := &Event{Name: "PreToolUse", Call: engine.Call{Tool: "Write"}, Raw: map[string]any{"file_path": "/p/x"}}
 	if a := (Claude{}).Answer(w, &engine.Decision{Verdict: engine.Allow, Leaves: []engine.Leaf{leaf}, Rewrite: &engine.Input{Command: "x"}}, "p"); a.Deny == nil {
 		t.Errorf("rewrite of Write: %+v, want a deny", a)
+	}
+	// A Grep's rewrite sets its glob field and keeps the rest; one that
+	// would change what it searches, or a Grep's command, is refused.
+	g, err := Claude{}.Decode([]byte(`{"hook_event_name":"PreToolUse","session_id":"s","cwd":"/p","tool_name":"Grep","tool_input":{"pattern":"TODO","path":"src","glob":"*.go","output_mode":"content"}}`))
+	if err != nil || !g.Call.SearchGlobs || g.Call.Input != (engine.Input{Path: "src", Pattern: "TODO", Glob: "*.go"}) {
+		t.Fatalf("Grep decoded as %+v (SearchGlobs %v), %v", g.Call.Input, g.Call.SearchGlobs, err)
+	}
+	grw := &engine.Decision{Verdict: engine.Allow, Leaves: []engine.Leaf{leaf}, Rewrite: &engine.Input{Path: "src", Pattern: "TODO", Glob: "*.go !**/.env"}}
+	h = decode(t, Claude{}.Answer(g, grw, "p"))
+	up, _ = h["updatedInput"].(map[string]any)
+	if want := map[string]any{"pattern": "TODO", "path": "src", "glob": "*.go !**/.env", "output_mode": "content"}; !reflect.DeepEqual(up, want) {
+		t.Errorf("Grep rewrite: updatedInput %v, want %v", up, want)
+	}
+	for _, in := range []engine.Input{{Path: "/", Pattern: "TODO", Glob: "x"}, {Pattern: "TODO", Glob: "x"}, {Command: "x"}} {
+		if a := (Claude{}).Answer(g, &engine.Decision{Verdict: engine.Allow, Leaves: []engine.Leaf{leaf}, Rewrite: &in}, "p"); a.Deny == nil {
+			t.Errorf("Grep rewrite to %+v: %+v, want a deny", in, a)
+		}
+	}
+	if _, err := (Claude{}).Decode([]byte(`{"hook_event_name":"PreToolUse","session_id":"s","cwd":"/p","tool_name":"Grep","tool_input":{"pattern":"x","glob":["*.go"]}}`)); err == nil {
+		t.Errorf("a Grep whose glob is not a string was decoded")
 	}
 	if a := (Claude{}).Answer(&Event{Name: "PostToolUse"}, &engine.Decision{Verdict: engine.Allow}, "p"); a.Deny != nil || a.Stdout != nil {
 		t.Errorf("PostToolUse: %+v, want no answer", a)

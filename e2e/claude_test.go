@@ -280,3 +280,46 @@ func TestMissingGuardBlocks(t *testing.T) {
 	}
 	p.deniedInResult(o)
 }
+
+// TestGrepLeavesSecretsOut: Claude Code's Grep searches hidden files, so a
+// Grep of the project reads its .env. Without guard (the control) the
+// secret reaches the model; with guard, its allow rewrites the Grep's glob
+// field to leave .env and .env.* out, and the model gets the other file's
+// line alone.
+func TestGrepLeavesSecretsOut(t *testing.T) {
+	t.Parallel()
+	const secret = "e2e-grep-secret-5d1c"
+	input := map[string]any{"pattern": "e2e-grep-", "output_mode": "content"}
+	setup := func(t *testing.T) *project {
+		p := newProject(t)
+		p.script("Grep", input)
+		p.write(".env", "API_TOKEN="+secret+"\n")
+		p.write("config/.env.local", "API_TOKEN="+secret+"-local\n")
+		p.write("notes.txt", "e2e-grep-visible\n")
+		return p
+	}
+	t.Run("control without guard", func(t *testing.T) {
+		p := setup(t)
+		p.write(".claude/settings.json", "{}\n")
+		r := p.oneToolResult(p.run("Grep"))
+		if !strings.Contains(r.Text, secret) {
+			t.Errorf("without guard the Grep did not read .env, so this test shows nothing: %q", r.Text)
+		}
+	})
+	t.Run("guard", func(t *testing.T) {
+		p := setup(t)
+		o := p.run("Grep")
+		c := p.oneHookCall("Grep", input)
+		_, stdout, _ := replay(t, c)
+		if !strings.Contains(stdout, `"permissionDecision":"allow"`) || !strings.Contains(stdout, `"glob":"!**/.env !**/.env.*"`) {
+			t.Errorf("guard's answer is not an allow with the globs that leave secrets out: %s", stdout)
+		}
+		r := p.oneToolResult(o)
+		if strings.Contains(r.Text, secret) {
+			t.Errorf("the secret reached the model: %q", r.Text)
+		}
+		if !strings.Contains(r.Text, "e2e-grep-visible") || r.IsError {
+			t.Errorf("the Grep did not search the rest of the project (is_error=%v): %q", r.IsError, r.Text)
+		}
+	})
+}

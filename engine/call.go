@@ -35,6 +35,10 @@ type Input struct {
 	Path    string // read, write, edit, list, search: the file or directory
 	Pattern string // list, search: what is looked for; not judged
 	URL     string // fetch: the URL
+	// Glob is a search's filter of the files it reads, in ripgrep's -g
+	// syntax, for a tool that takes one (Claude Code's Grep): not judged,
+	// but guard adds to it what keeps secrets out (Call.SearchGlobs).
+	Glob string
 }
 
 // Call is one tool call to decide: what it does (its kind and input), where
@@ -73,6 +77,14 @@ type Call struct {
 	// when unknown. Unless it is bash, a command is judged as bash and as
 	// zsh would read it, and allowed only when it is safe in both.
 	Shell string
+
+	// SearchGlobs says that the call's search tool reads as ripgrep with
+	// --hidden --no-follow does, and takes ripgrep's -g globs in
+	// Input.Glob, the later one deciding (Claude Code's Grep). Then a
+	// search of a tree that holds secrets named by a name alone (.env) is
+	// allowed, rewritten to leave them out (!**/.env), where it would
+	// otherwise ask.
+	SearchGlobs bool
 
 	// ReadOnly puts the call in read-only mode, whatever the policy says
 	// (guard hook --read-only). Nothing in the call can take it away.
@@ -225,6 +237,14 @@ func (d *Decision) Reason() string {
 			}
 		}
 		s := fmt.Sprintf("every part is allowed: %s", strings.Join(cmds, "; "))
+		if len(cmds) == 0 {
+			// A file tool's path and what it reads: each says why.
+			var whys []string
+			for _, l := range d.Leaves {
+				whys = append(whys, l.Why)
+			}
+			s = strings.Join(whys, "; ")
+		}
 		if len(s) > 300 {
 			s = s[:300] + "..."
 		}

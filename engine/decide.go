@@ -28,6 +28,11 @@ func Decide(p *policy.Policy, call Call) Decision {
 	d.decide()
 	d.grantSession()
 	out := Decision{Verdict: policy.Allow, Leaves: d.leaves, Policy: p.Name(), ReadOnly: d.readOnly(), Kind: d.kind}
+	if d.excludes != nil {
+		in := call.Input
+		in.Glob = searchGlob(in.Glob, d.excludes)
+		out.Rewrite = &in
+	}
 	if len(out.Leaves) == 0 {
 		out.Leaves = []Leaf{{Verdict: policy.Deny, Kind: "input", Why: "nothing in the call could be judged"}}
 	}
@@ -76,6 +81,7 @@ type decider struct {
 	gitChecked   map[string]pathCheck          // repositories git finds, by working directory
 	goChecked    map[string]pathCheck          // toolchains go picks, by working directory
 	goLocal      *goLocal                      // the go on the search path
+	excludes     []string                      // globs a search is rewritten with, to leave secrets out (Call.SearchGlobs)
 
 	// fds is what the call's redirections do to descriptors, in every
 	// script of the call: /dev/stdout and the like reopen them.
@@ -295,12 +301,22 @@ func (d *decider) searchTree(name string) {
 	}
 	tilde := p == "~" || strings.HasPrefix(p, "~/")
 	unknown := policy.Stricter(Ask, d.p.Default)
+	var roots []string
 	for _, a := range d.absPaths(p, tilde, []string{path.Clean(d.call.Cwd)}) {
-		fi, err := d.fsys.Stat(a)
-		if err != nil || !fi.IsDir() {
-			continue // a file, judged as the call's path; nothing to search
+		if fi, err := d.fsys.Stat(a); err == nil && fi.IsDir() {
+			roots = append(roots, path.Clean(a)) // a file is judged as the call's path; nothing to search
 		}
-		found, err := d.treeSecret(path.Clean(a))
+	}
+	if len(roots) > 0 && d.call.SearchGlobs {
+		if globs, ok := d.searchExcludes(roots); ok {
+			d.excludes = globs
+			d.add(Leaf{Verdict: Allow, Kind: "path", Text: name + " " + p, Rule: "paths.search",
+				Why: fmt.Sprintf("%s reads the files under %s but those the secret patterns name, which guard leaves out of the search (%s)", name, p, strings.Join(globs, " "))})
+			return
+		}
+	}
+	for _, a := range roots {
+		found, err := d.treeSecret(a)
 		switch {
 		case err != nil:
 			d.add(Leaf{Verdict: unknown, Kind: "path", Text: name + " " + p, Rule: "paths.search",
@@ -314,6 +330,44 @@ func (d *decider) searchTree(name string) {
 			return
 		}
 	}
+}
+
+// searchExcludes returns the globs that leave the secrets out of a search
+// of the trees roots by a tool that reads as ripgrep with --hidden
+// --no-follow does (Call.SearchGlobs): !**/NAME for each secret named by a
+// name alone (**/.env). ok is false where that is not enough: a secret of
+// another shape (~/.ssh/**) at or under a root, or a name a glob cannot
+// carry as one word of the tool's glob field.
+func (d *decider) searchExcludes(roots []string) (globs []string, ok bool) {
+	names, anchors := d.secretShapes()
+	for _, root := range roots {
+		real, err := realPath(d.fsys, root)
+		if err != nil {
+			return nil, false
+		}
+		for _, lit := range anchors {
+			for _, r := range []string{root, real} {
+				if r == "/" || lit == r || strings.HasPrefix(lit, r+"/") {
+					return nil, false
+				}
+			}
+		}
+	}
+	for _, n := range names {
+		// The tool splits its glob field at white space, and at commas
+		// outside braces; a leading ! would turn the exclusion around.
+		if n == "" || strings.ContainsAny(n, " \t\n\r\v\f,{}\\!") {
+			return nil, false
+		}
+		globs = append(globs, "!**/"+n)
+	}
+	return globs, true
+}
+
+// searchGlob is the glob field of a search that leaves out what excludes
+// names: the call's own globs first, since the later glob decides.
+func searchGlob(own string, excludes []string) string {
+	return strings.TrimSpace(own + " " + strings.Join(excludes, " "))
 }
 
 // listPattern judges the directory a list call's glob pattern reaches: a

@@ -84,6 +84,68 @@ func TestFixtureFS(t *testing.T) {
 	}
 }
 
+// TestSearchGlobs: a search tool that reads as ripgrep with --hidden
+// --no-follow does and takes its -g globs (Claude Code's Grep) is allowed
+// over a tree that holds a .env, with globs that leave it out after its
+// own; a secret of another shape under the tree still asks.
+func TestSearchGlobs(t *testing.T) {
+	p, err := policy.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree := fixture{fstest.MapFS{
+		"proj/main.go":                 {Data: []byte("package main\n")},
+		"proj/keys":                    {Mode: fs.ModeSymlink, Data: []byte("/fixture-home/.ssh")},
+		"proj/web/.env":                {Data: []byte("TOKEN=x\n")},
+		"fixture-home/.ssh/id_ed":      {Data: []byte("secret\n")},
+		"fixture-home/code/x.go":       {Data: []byte("package x\n")},
+		"fixture-home/.bash_history":   {Data: []byte("export TOKEN=x\n")},
+		"fixture-home/code/web/.env.a": {Data: []byte("TOKEN=x\n")},
+	}}
+	const out = "!**/.env !**/.env.*"
+	for _, tc := range []struct {
+		in       Input
+		want     Verdict
+		wantGlob string // the rewritten glob field; "" for no rewrite
+	}{
+		{Input{Pattern: "."}, Allow, out},                                        // web/.env left out; the link is not followed
+		{Input{Path: "web", Pattern: "."}, Allow, out},                           // the same
+		{Input{Path: "/proj", Pattern: ".", Glob: "*.js"}, Allow, "*.js " + out}, // the call's globs first: the later decides
+		{Input{Path: "/proj", Pattern: ".", Glob: "**/.env"}, Allow, "**/.env " + out},
+		{Input{Path: "main.go", Pattern: "."}, Allow, ""},     // a file: judged as that file
+		{Input{Path: "keys", Pattern: "."}, Deny, ""},         // the link to ~/.ssh itself
+		{Input{Path: "/fixture-home", Pattern: "."}, Ask, ""}, // ~/.ssh is under it: no name glob leaves it out
+		{Input{Path: "/fixture-home/code", Pattern: "."}, Allow, out},
+	} {
+		c := Call{Tool: "Grep", Input: tc.in, Cwd: "/proj", Project: "/proj", Home: "/fixture-home", Temp: "/tmp", FS: tree, SearchGlobs: true}
+		d := Decide(p, c)
+		got := ""
+		if d.Rewrite != nil {
+			got = d.Rewrite.Glob
+			if want := (Input{Path: tc.in.Path, Pattern: tc.in.Pattern, Glob: got}); *d.Rewrite != want {
+				t.Errorf("%+v: the rewrite changes more than the glob: %+v", tc.in, *d.Rewrite)
+			}
+		}
+		if d.Verdict != tc.want || got != tc.wantGlob {
+			t.Errorf("%+v: %s (glob %q): %s; want %s (glob %q)", tc.in, d.Verdict, got, d.Reason(), tc.want, tc.wantGlob)
+		}
+		// Without SearchGlobs the same call walks and asks where a secret is under it.
+		c.SearchGlobs = false
+		if d := Decide(p, c); d.Rewrite != nil || tc.wantGlob != "" && d.Verdict != Ask {
+			t.Errorf("%+v without SearchGlobs: %s, rewrite %+v; want an ask and no rewrite", tc.in, d.Verdict, d.Rewrite)
+		}
+	}
+	// Two layers leave out both's secrets.
+	a := &Input{Pattern: "x", Glob: "*.go !**/.env"}
+	b := &Input{Pattern: "x", Glob: "*.go !**/.env !**/secret.txt"}
+	if got := searchRewrite(a, b); got.Glob != "*.go !**/.env !**/secret.txt" || got.Pattern != "x" {
+		t.Errorf("searchRewrite = %+v", got)
+	}
+	if searchRewrite(nil, b) != b || searchRewrite(a, nil) != a || searchRewrite(nil, nil) != nil {
+		t.Errorf("searchRewrite of one rewrite is not that rewrite")
+	}
+}
+
 type recorder struct{ calls []string }
 
 func (r *recorder) Decided(c *Call, d *Decision) {

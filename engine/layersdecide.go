@@ -39,7 +39,29 @@ func stricterOf(a, b Decision, name string) Decision {
 		first, second = a, b
 	}
 	out.Leaves = append(slices.Clone(first.Leaves), second.Leaves...)
+	out.Rewrite = searchRewrite(a.Rewrite, b.Rewrite)
 	return out
+}
+
+// searchRewrite joins two layers' rewrites of one search: each leaves out
+// the secrets of its own layer, so the call leaves out both's. Before
+// sandboxed, a search's globs are the only rewrite a decision has.
+func searchRewrite(a, b *Input) *Input {
+	switch {
+	case a == nil:
+		return b
+	case b == nil:
+		return a
+	}
+	in := *a
+	globs := strings.Fields(a.Glob)
+	for _, g := range strings.Fields(b.Glob) {
+		if !slices.Contains(globs, g) {
+			globs = append(globs, g)
+		}
+	}
+	in.Glob = strings.Join(globs, " ")
+	return &in
 }
 
 func decideUserProject(l *policy.Layers, call Call) Decision {

@@ -403,6 +403,7 @@ func decideHook(r io.Reader, env getenv, o hookOptions) ([]byte, error) {
 	}
 	call := callContext(env, ev.Call.Cwd, shell, readOnly)
 	call.Kind, call.Tool, call.Input, call.Session, call.Deadline = ev.Call.Kind, ev.Call.Tool, ev.Call.Input, ev.Session, deadline
+	call.SearchGlobs = ev.Call.SearchGlobs
 	call.Run, call.NoRun = runCommand(call.Guard, config, readOnly)
 	layers, err := loadLayers(config, call.Project, env)
 	if err != nil {
