@@ -6,8 +6,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -129,6 +131,9 @@ func FuzzHook(f *testing.F) {
 			if msg := hookTestCheckAnswer(stdout.String(), ""); msg != "" {
 				t.Fatalf("exit 0: %s", msg)
 			}
+			if msg := hookFuzzSearchRewrite(stdin, stdout.Bytes()); msg != "" {
+				t.Fatalf("exit 0: %s", msg)
+			}
 			hookFuzzCheck(t, stdin, stdout.Bytes(), getenv)
 		case 2:
 			if stdout.Len() != 0 {
@@ -192,4 +197,44 @@ func hookFuzzCheck(t *testing.T, stdin, stdout []byte, getenv getenv) {
 	default:
 		t.Fatalf("hook answered %q", answer)
 	}
+}
+
+// hookFuzzSearchRewrite checks a search's rewrite against its call: the
+// same input but its glob field, which keeps the call's globs, in order,
+// and adds exclusions after them. It returns what is wrong, or "".
+func hookFuzzSearchRewrite(stdin, stdout []byte) string {
+	var in struct {
+		Input map[string]any `json:"tool_input"`
+	}
+	var out struct {
+		H struct {
+			Updated map[string]any `json:"updatedInput"`
+		} `json:"hookSpecificOutput"`
+	}
+	if json.Unmarshal(stdout, &out) != nil || out.H.Updated == nil || out.H.Updated["command"] != nil {
+		return ""
+	}
+	if json.Unmarshal(stdin, &in) != nil {
+		return "a search rewritten for input that is not a call"
+	}
+	glob, _ := out.H.Updated["glob"].(string)
+	own, _ := in.Input["glob"].(string)
+	added, ok := strings.CutPrefix(strings.Join(strings.Fields(glob), " "), strings.Join(strings.Fields(own), " "))
+	if !ok || strings.TrimSpace(added) == "" {
+		return fmt.Sprintf("the rewritten glob %q does not start with the call's %q and add to it", glob, own)
+	}
+	for _, w := range strings.Fields(added) {
+		if !strings.HasPrefix(w, "!") {
+			return fmt.Sprintf("the rewritten glob %q adds %q, which is no exclusion", glob, w)
+		}
+	}
+	for k, v := range in.Input {
+		if k != "glob" && !reflect.DeepEqual(out.H.Updated[k], v) {
+			return fmt.Sprintf("the rewrite changes the input's %q: %v to %v", k, v, out.H.Updated[k])
+		}
+	}
+	if len(out.H.Updated) > len(in.Input)+1 {
+		return fmt.Sprintf("the rewrite adds fields: %v", out.H.Updated)
+	}
+	return ""
 }

@@ -254,11 +254,19 @@ func hookTestCheckAnswer(stdout, decision string) string {
 		return "hookSpecificOutput is not an object: " + hookTestQuote(stdout)
 	}
 	if up, ok := inner["updatedInput"]; ok {
-		// A rewrite: an allow, to run the command under guard run.
 		m, _ := up.(map[string]any)
-		cmd, _ := m["command"].(string)
-		if inner["permissionDecision"] != "allow" || !strings.Contains(cmd, "' 'run' ") || !strings.Contains(cmd, " -- bash --noprofile --norc -c '") {
-			return "updatedInput is not an allowed command run under guard run: " + hookTestQuote(stdout)
+		if glob, isGlob := m["glob"].(string); isGlob && m["command"] == nil {
+			// A search's rewrite: its globs end with exclusions.
+			words := strings.Fields(glob)
+			if len(words) == 0 || !strings.HasPrefix(words[len(words)-1], "!**/") {
+				return "updatedInput's glob does not end with an exclusion: " + hookTestQuote(stdout)
+			}
+		} else {
+			// A rewrite: an allow, to run the command under guard run.
+			cmd, _ := m["command"].(string)
+			if inner["permissionDecision"] != "allow" || !strings.Contains(cmd, "' 'run' ") || !strings.Contains(cmd, " -- bash --noprofile --norc -c '") {
+				return "updatedInput is not an allowed command run under guard run: " + hookTestQuote(stdout)
+			}
 		}
 		delete(inner, "updatedInput")
 	}
