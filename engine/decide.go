@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path"
 	"strings"
+	"unicode"
 
 	"guard/policy"
 	"guard/shellparse"
@@ -345,9 +346,9 @@ func (d *decider) searchExcludes(roots []string) (globs []string, ok bool) {
 		if err != nil {
 			return nil, false
 		}
-		for _, lit := range anchors {
+		for _, a := range anchors {
 			for _, r := range []string{root, real} {
-				if r == "/" || lit == r || strings.HasPrefix(lit, r+"/") {
+				if r == "/" || a.lit == r || strings.HasPrefix(a.lit, r+"/") || a.reachesInto(r) {
 					return nil, false
 				}
 			}
@@ -356,12 +357,30 @@ func (d *decider) searchExcludes(roots []string) (globs []string, ok bool) {
 	for _, n := range names {
 		// The tool splits its glob field at white space, and at commas
 		// outside braces; a leading ! would turn the exclusion around.
-		if n == "" || strings.ContainsAny(n, " \t\n\r\v\f,{}\\!") {
+		if n == "" || strings.ContainsAny(n, " \t\n\r\v\f,{}\\!") || foldCase && strings.Contains(n, "[") {
 			return nil, false
 		}
-		globs = append(globs, "!**/"+n)
+		globs = append(globs, "!**/"+foldGlob(n))
 	}
 	return globs, true
+}
+
+// foldGlob makes a glob's letters match either case where the file
+// system ignores case, as guard's own patterns do there (ripgrep's -g
+// globs never do): .env is .[eE][nN][vV].
+func foldGlob(g string) string {
+	if !foldCase {
+		return g
+	}
+	var b strings.Builder
+	for _, r := range g {
+		if lo, up := unicode.ToLower(r), unicode.ToUpper(r); lo != up {
+			b.WriteString("[" + string(lo) + string(up) + "]")
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // searchGlob is the glob field of a search that leaves out what excludes

@@ -101,6 +101,8 @@ func TestSearchGlobs(t *testing.T) {
 		"fixture-home/code/x.go":       {Data: []byte("package x\n")},
 		"fixture-home/.bash_history":   {Data: []byte("export TOKEN=x\n")},
 		"fixture-home/code/web/.env.a": {Data: []byte("TOKEN=x\n")},
+		"proc/self/environ":            {Data: []byte("TOKEN=x\x00")},
+		"proc/self/status":             {Data: []byte("Name: x\n")},
 	}}
 	const out = "!**/.env !**/.env.*"
 	for _, tc := range []struct {
@@ -116,6 +118,8 @@ func TestSearchGlobs(t *testing.T) {
 		{Input{Path: "keys", Pattern: "."}, Deny, ""},         // the link to ~/.ssh itself
 		{Input{Path: "/fixture-home", Pattern: "."}, Ask, ""}, // ~/.ssh is under it: no name glob leaves it out
 		{Input{Path: "/fixture-home/code", Pattern: "."}, Allow, out},
+		{Input{Path: "/proc/self", Pattern: "."}, Ask, ""}, // /proc/**/environ reaches into it from above
+		{Input{Path: "/proc", Pattern: "."}, Ask, ""},
 	} {
 		c := Call{Tool: "Grep", Input: tc.in, Cwd: "/proj", Project: "/proj", Home: "/fixture-home", Temp: "/tmp", FS: tree, SearchGlobs: true}
 		d := Decide(p, c)
@@ -134,6 +138,14 @@ func TestSearchGlobs(t *testing.T) {
 		if d := Decide(p, c); d.Rewrite != nil || tc.wantGlob != "" && d.Verdict != Ask {
 			t.Errorf("%+v without SearchGlobs: %s, rewrite %+v; want an ask and no rewrite", tc.in, d.Verdict, d.Rewrite)
 		}
+	}
+	// Where the file system ignores case, so do the globs.
+	saved := foldCase
+	foldCase = true
+	got := foldGlob(".env.*")
+	foldCase = saved
+	if got != ".[eE][nN][vV].*" {
+		t.Errorf("foldGlob(.env.*) with case folded = %q", got)
 	}
 	// Two layers leave out both's secrets.
 	a := &Input{Pattern: "x", Glob: "*.go !**/.env"}
@@ -338,5 +350,33 @@ func TestReadOnlySandbox(t *testing.T) {
 	}
 	if d := DecideLayers(&policy.Layers{User: review}, call("git status", nil)); d.Verdict != Allow || d.Rewrite != nil {
 		t.Errorf("review without the sandbox: %s, rewrite %+v; want allow as judged", d.Verdict, d.Rewrite)
+	}
+}
+
+// TestAnchorReachesInto: whether a secret pattern that starts above a
+// directory may match a path under it.
+func TestAnchorReachesInto(t *testing.T) {
+	for _, tc := range []struct {
+		lit, pattern, root string
+		want               bool
+	}{
+		{"/proc", "/proc/**/environ", "/proc/self", true},
+		{"/proc", "/proc/**/environ", "/proc/1/task", true},
+		{"/h", "/h/.*_history", "/h/code", false},       // one level under the home: not under its directories
+		{"/h", "/h/.*_history", "/h/.x_history", false}, // the secret itself: the path check's
+		{"/h", "/h/.*/token", "/h/.cfg", true},          // /h/.cfg/token
+		{"/h", "/h/.*/token", "/h/code", false},         // code is no .*
+		{"/h", "/h/.*/token", "/h/.cfg/sub", false},     // below the pattern's depth
+		{"/h/.ssh", "/h/.ssh/**", "/h/.ssh/keys", true},
+		{"/", "/*/secret", "/srv", true},
+		{"/", "/*/secret", "/srv/x", false},
+		{"/etc/shadow", "/etc/shadow", "/etc/shadow/x", true}, // a secret file with a tree under it
+		{"/proc", "/proc/**/environ", "/srv", false},
+		{"/proc", "/proc/**/environ", "/proc", false}, // the anchor itself: the callers' own case
+		{"/h", "/h/[/token", "/h/x", true},            // a bad pattern may match anything
+	} {
+		if got := (anchor{tc.lit, tc.pattern}).reachesInto(tc.root); got != tc.want {
+			t.Errorf("anchor %s (%s) reaches into %s = %v, want %v", tc.lit, tc.pattern, tc.root, got, tc.want)
+		}
 	}
 }

@@ -304,13 +304,20 @@ func (d *decider) walkTreeSecret(dir string, hidden bool) (string, error) {
 		return "", err
 	}
 	// Anchored secrets (~/.ssh/**, /etc/shadow) under the tree are found
-	// without walking to them.
+	// without walking to them, and one whose pattern reaches into the tree
+	// from above it (/proc/**/environ in /proc/self) is taken as there.
 	names, anchors := d.secretShapes()
-	for _, lit := range anchors {
+	for _, a := range anchors {
 		for _, root := range []string{path.Clean(dir), real} {
-			if root == "/" || strings.HasPrefix(lit, root+"/") {
-				if _, err := d.fsys.Lstat(lit); err == nil {
-					return lit, nil
+			switch {
+			case a.lit == root || a.reachesInto(root):
+				// What the pattern may match under the root, not the
+				// root: a found path that is the tree's own is the
+				// tree being secret.
+				return a.pattern, nil
+			case root == "/" || strings.HasPrefix(a.lit, root+"/"):
+				if _, err := d.fsys.Lstat(a.lit); err == nil {
+					return a.lit, nil
 				}
 			}
 		}
@@ -357,9 +364,9 @@ func (d *decider) walkTreeSecret(dir string, hidden bool) (string, error) {
 }
 
 // secretShapes splits the secret patterns of the decision, expanded, into
-// those on a name alone (**/.env gives .env) and the literal paths the
-// others start from (~/.ssh/** gives ~/.ssh), once per decision.
-func (d *decider) secretShapes() (names, anchors []string) {
+// those on a name alone (**/.env gives .env) and the others, each with the
+// literal path it starts from (~/.ssh/** gives ~/.ssh), once per decision.
+func (d *decider) secretShapes() (names []string, anchors []anchor) {
 	if d.shapes == nil {
 		d.shapes = &secretShapes{}
 		for _, sec := range d.p.Paths.Secret {
@@ -372,14 +379,51 @@ func (d *decider) secretShapes() (names, anchors []string) {
 				if i := strings.IndexAny(lit, "*?[{"); i >= 0 {
 					lit = path.Dir(lit[:i] + "x")
 				}
-				d.shapes.anchors = append(d.shapes.anchors, lit)
+				d.shapes.anchors = append(d.shapes.anchors, anchor{lit, e.pattern})
 			}
 		}
 	}
 	return d.shapes.names, d.shapes.anchors
 }
 
-type secretShapes struct{ names, anchors []string }
+type secretShapes struct {
+	names   []string
+	anchors []anchor
+}
+
+// anchor is a secret pattern that is not a name alone, and the literal
+// path it starts from.
+type anchor struct{ lit, pattern string }
+
+// reachesInto reports whether the pattern may match a path under root, a
+// directory below its literal start: /proc/**/environ reaches into
+// /proc/self, ~/.*_history (one level under the home) into no directory
+// of the home.
+func (a anchor) reachesInto(root string) bool {
+	prefix := strings.TrimSuffix(a.lit, "/") + "/"
+	rel, ok := strings.CutPrefix(root, prefix)
+	if !ok || rel == "" {
+		return false
+	}
+	rest, ok := strings.CutPrefix(a.pattern, prefix)
+	if !ok || strings.Contains(rest, "**") {
+		return true // a pattern that is its literal path (a secret file with a tree under it?), or one of any depth
+	}
+	segs, dirs := strings.Split(rest, "/"), strings.Split(rel, "/")
+	if len(dirs) >= len(segs) {
+		return false // the pattern ends at or above root: nothing under it matches
+	}
+	for i, dir := range dirs {
+		seg := segs[i]
+		if foldCase {
+			seg, dir = strings.ToLower(seg), strings.ToLower(dir)
+		}
+		if ok, err := path.Match(seg, dir); !ok || err != nil {
+			return err != nil
+		}
+	}
+	return true
+}
 
 // recursiveRead judges the trees a recursive reader walks: a secret under
 // one (a .env, a link to ~/.aws) is not allowed. Hidden secrets count only
