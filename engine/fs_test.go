@@ -28,22 +28,35 @@ func (f fixture) Readlink(name string) (string, error)       { return fs.ReadLin
 func (f fixture) ReadDir(name string) ([]fs.DirEntry, error) { return fs.ReadDir(f.m, rel(name)) }
 func (f fixture) Open(name string) (fs.File, error)          { return f.m.Open(rel(name)) }
 
-// TestFixtureFS decides calls on a tree that exists only in the call's FS:
-// links into the home's secrets are followed there, and nowhere else.
-func TestFixtureFS(t *testing.T) {
+// fixtureWorld is the default policy and a tree that exists only in the
+// calls' FS: a project with a link into the home's secrets and a .env, a
+// home with a project of its own, and a /proc.
+func fixtureWorld(t *testing.T) (*policy.Policy, FS) {
+	t.Helper()
 	p, err := policy.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
-	tree := fixture{fstest.MapFS{
-		"proj/main.go":            {Data: []byte("package main\n")},
-		"proj/keys":               {Mode: fs.ModeSymlink, Data: []byte("/fixture-home/.ssh")},
-		"proj/notes":              {Mode: fs.ModeSymlink, Data: []byte("docs")},
-		"proj/docs/a.md":          {Data: []byte("a\n")},
-		"fixture-home/.ssh/id_ed": {Data: []byte("secret\n")},
-		"proj/web/.env":           {Data: []byte("TOKEN=x\n")},
-		"proj/web/index.js":       {Data: []byte("x\n")},
+	return p, fixture{fstest.MapFS{
+		"proj/main.go":                 {Data: []byte("package main\n")},
+		"proj/keys":                    {Mode: fs.ModeSymlink, Data: []byte("/fixture-home/.ssh")},
+		"proj/notes":                   {Mode: fs.ModeSymlink, Data: []byte("docs")},
+		"proj/docs/a.md":               {Data: []byte("a\n")},
+		"proj/web/.env":                {Data: []byte("TOKEN=x\n")},
+		"proj/web/index.js":            {Data: []byte("x\n")},
+		"fixture-home/.ssh/id_ed":      {Data: []byte("secret\n")},
+		"fixture-home/.bash_history":   {Data: []byte("export TOKEN=x\n")},
+		"fixture-home/code/x.go":       {Data: []byte("package x\n")},
+		"fixture-home/code/web/.env.a": {Data: []byte("TOKEN=x\n")},
+		"proc/self/environ":            {Data: []byte("TOKEN=x\x00")},
+		"proc/self/status":             {Data: []byte("Name: x\n")},
 	}}
+}
+
+// TestFixtureFS decides calls on a tree that exists only in the call's FS:
+// links into the home's secrets are followed there, and nowhere else.
+func TestFixtureFS(t *testing.T) {
+	p, tree := fixtureWorld(t)
 	call := func(tool string, in Input) Call {
 		return Call{Tool: tool, Input: in, Cwd: "/proj", Project: "/proj", Home: "/fixture-home", Temp: "/tmp", FS: tree}
 	}
@@ -89,21 +102,7 @@ func TestFixtureFS(t *testing.T) {
 // over a tree that holds a .env, with globs that leave it out after its
 // own; a secret of another shape under the tree still asks.
 func TestSearchGlobs(t *testing.T) {
-	p, err := policy.Default()
-	if err != nil {
-		t.Fatal(err)
-	}
-	tree := fixture{fstest.MapFS{
-		"proj/main.go":                 {Data: []byte("package main\n")},
-		"proj/keys":                    {Mode: fs.ModeSymlink, Data: []byte("/fixture-home/.ssh")},
-		"proj/web/.env":                {Data: []byte("TOKEN=x\n")},
-		"fixture-home/.ssh/id_ed":      {Data: []byte("secret\n")},
-		"fixture-home/code/x.go":       {Data: []byte("package x\n")},
-		"fixture-home/.bash_history":   {Data: []byte("export TOKEN=x\n")},
-		"fixture-home/code/web/.env.a": {Data: []byte("TOKEN=x\n")},
-		"proc/self/environ":            {Data: []byte("TOKEN=x\x00")},
-		"proc/self/status":             {Data: []byte("Name: x\n")},
-	}}
+	p, tree := fixtureWorld(t)
 	const out = "!**/.env !**/.env.*"
 	for _, tc := range []struct {
 		in       Input
