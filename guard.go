@@ -437,7 +437,7 @@ func (e *Engine) record(event string, c Call, d Decision, full *engine.Decision,
 		return d
 	}
 	call := engine.Call{Kind: engine.Kind(c.Kind), Tool: cmpOr(c.Tool, c.Kind), Session: c.Session,
-		Input: engine.Input{Command: c.Command, Path: c.Path, Pattern: c.Pattern, URL: c.URL}}
+		Input: engine.Input{Command: c.Command, Path: c.Path, Pattern: c.Pattern, URL: c.URL}, Run: e.base.Run}
 	raw := map[string]any{"kind": c.Kind, "tool": c.Tool, "command": c.Command, "path": c.Path, "pattern": c.Pattern, "url": c.URL, "cwd": c.Cwd}
 	entry := setup.LogEntry(setup.Logged{Agent: e.harness, Event: event, Session: c.Session, Raw: raw}, call, full, l)
 	switch {

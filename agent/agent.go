@@ -65,6 +65,10 @@ type Adapter interface {
 	// ConfigPaths are path patterns of the agent's own configuration:
 	// settings, hooks, instructions. No call may write them.
 	ConfigPaths() []string
+	// Reports says whether guard hook hears from the agent after a call
+	// ran (a PostToolUse event): where it does not, an allowed call is
+	// taken to have run, unreported.
+	Reports() bool
 }
 
 // Adapters are the agents guard speaks for, by the name guard hook

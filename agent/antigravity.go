@@ -145,3 +145,6 @@ func (Antigravity) ConfigPaths() []string {
 		"~/.gemini/config/**", "~/.gemini/antigravity-cli/**",
 	}
 }
+
+// Reports is false: guard is registered for Antigravity's PreToolUse alone.
+func (Antigravity) Reports() bool { return false }

@@ -240,3 +240,6 @@ func copilotShape(raw map[string]any) bool {
 func deny(format string, a ...any) *Denial {
 	return &Denial{Why: fmt.Sprintf(format, a...)}
 }
+
+// Reports is true: Claude Code sends PostToolUse where guard is registered for it.
+func (Claude) Reports() bool { return true }

@@ -234,3 +234,6 @@ func (Codex) ConfigPaths() []string {
 		"**/.codex/rules/**", "~/.codex/**",
 	}
 }
+
+// Reports is true: Codex sends PostToolUse where guard is registered for it.
+func (Codex) Reports() bool { return true }

@@ -261,3 +261,6 @@ func (Copilot) ConfigPaths() []string {
 	return []string{"{project}/.github/hooks/**", "{project}/.github/copilot/**", "~/.copilot/**",
 		"{project}/.github/copilot-instructions.md"}
 }
+
+// Reports is false: guard takes Copilot's preToolUse alone.
+func (Copilot) Reports() bool { return false }

@@ -189,3 +189,7 @@ func (Cursor) Answer(ev *Event, d *engine.Decision, where string) Answer {
 func (Cursor) ConfigPaths() []string {
 	return []string{"{project}/.cursor/**", "{project}/.cursor", "~/.cursor/**", "{project}/.cursorrules"}
 }
+
+// Reports is false: guard takes none of Cursor's events after a call (afterShellExecution
+// and the like).
+func (Cursor) Reports() bool { return false }

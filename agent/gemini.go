@@ -316,3 +316,6 @@ func (Gemini) Answer(ev *Event, d *engine.Decision, where string) Answer {
 func (Gemini) ConfigPaths() []string {
 	return []string{"{project}/.gemini/**", "{project}/.gemini", "**/.gemini/settings.json", "~/.gemini/**"}
 }
+
+// Reports is true: Gemini CLI sends AfterTool where guard is registered for it.
+func (Gemini) Reports() bool { return true }

@@ -35,6 +35,14 @@ type Entry struct {
 	Version      string `json:"version,omitempty"` // guard's version
 	Ran          *bool  `json:"ran,omitempty"`     // whether the call ran, when known (PostToolUse)
 	Reason       string `json:"reason,omitempty"`  // why, in words, such as an error's text
+	// Profile is the sandbox the call runs in where guard's answer
+	// rewrote it to run under guard run: read-only, write, or the
+	// policy's profiles it names (build, test, its own).
+	Profile string `json:"profile,omitempty"`
+	// RewriteDigest is the SHA-256, in hex, of the command guard's answer
+	// rewrote the call to. The agent reports that command once it ran,
+	// and the line of that report carries the same digest.
+	RewriteDigest string `json:"rewrite_digest,omitempty"`
 	// Prev is the SHA-256, in hex, of the session's previous line without
 	// its newline; "" on the session's first line.
 	Prev string `json:"prev"`

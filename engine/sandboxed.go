@@ -108,57 +108,97 @@ func sandboxed(l *policy.Layers, call Call, d *Decision) {
 // quoted command it runs.
 const runTail = " -- bash --noprofile --norc -c "
 
-// DecideApproval decides a call an agent is about to ask its user to
-// approve (a PermissionRequest), as Decide does, with one difference: the
-// agent may ask about the command that guard's own answer rewrote to run
-// under guard run, which no command may start. Such a command is decided
-// as the command it runs, and is allowed only when the rewrite of that
-// command is this command, byte for byte; the decision then has no
-// rewrite of its own, since the command runs in the sandbox already.
-func (e *Engine) DecideApproval(call Call) Decision {
-	d := e.Decide(call)
-	if d.Verdict == policy.Allow {
-		return d
-	}
-	inner, ok := unsandboxed(call)
+// Unsandbox reads back a shell command that guard's own answer wrote: an
+// agent reports it after it ran (PostToolUse), or asks its user to
+// approve it (PermissionRequest), and no command may start guard run. It
+// returns the call the command runs ([cd DIR && ]BODY, in the context of
+// the call given) and that call's decision, an allow without a rewrite:
+// the command runs in the sandbox already. It reports false for any other
+// command, and for one that only looks like guard's: the rewrite of the
+// call it returns, decided now, must be this command, byte for byte (the
+// same guard, the same flags, the same body).
+func (e *Engine) Unsandbox(call Call) (Call, Decision, bool) {
+	inner, _, ok := unsandboxed(call)
 	if !ok {
-		return d
+		return call, Decision{}, false
 	}
-	di := e.Decide(inner)
-	if di.Verdict != policy.Allow || di.Rewrite == nil || di.Rewrite.Command != call.Input.Command {
-		return d
+	d := e.Decide(inner)
+	if d.Verdict != policy.Allow || d.Rewrite == nil || d.Rewrite.Command != call.Input.Command {
+		return call, Decision{}, false
 	}
-	di.Rewrite = nil
-	return di
+	d.Rewrite = nil
+	return inner, d, true
+}
+
+// RunProfile names the sandbox a shell command that sandboxed wrote for a
+// call with this Run (see [Call]) runs in, by the flags it gives guard
+// run: "read-only", the policy's profiles it names (build, test, its own)
+// joined by "+" (after "read-only" where both are given), else "write":
+// the project less its kept paths. It returns "" for a command that is not
+// guard run's.
+func RunProfile(run []string, command string) string {
+	_, words, ok := unsandboxed(Call{Run: run, Input: Input{Command: command}})
+	if !ok {
+		return ""
+	}
+	return runProfile(words)
+}
+
+// runProfile names the sandbox of guard run's command line words, up to
+// the program it runs: 'GUARD' 'run' [FLAG]... as sandboxed wrote it.
+func runProfile(words string) string {
+	s, err := shellparse.Parse(words, shellparse.Options{})
+	if err != nil || len(s.Commands) != 1 {
+		return ""
+	}
+	var names []string
+	args := s.Commands[0].Args
+	for i := 2; i < len(args); i++ {
+		switch args[i].Value {
+		case "--read-only":
+			names = append([]string{"read-only"}, names...)
+		case "--profile":
+			if i++; i < len(args) {
+				names = append(names, args[i].Value)
+			}
+		case "--config":
+			i++
+		}
+	}
+	if len(names) == 0 {
+		return "write"
+	}
+	return strings.Join(names, "+")
 }
 
 // unsandboxed returns the call of the command a shell command that
 // sandboxed wrote runs: [cd DIR && ]'GUARD' 'run' ... -- bash --noprofile
-// --norc -c 'BODY' runs [cd DIR && ]BODY. It reports false for any other
-// command. It does not check the words between; the caller compares the
+// --norc -c 'BODY' runs [cd DIR && ]BODY; and words, guard run's command
+// line before the program ('GUARD' 'run' ...). It reports false for any
+// other command. It does not check the words; the caller compares the
 // command with the rewrite of what it returns.
-func unsandboxed(call Call) (Call, bool) {
+func unsandboxed(call Call) (inner Call, words string, ok bool) {
 	cmd := call.Input.Command
 	if len(call.Run) == 0 || call.Input != (Input{Command: cmd}) {
-		return call, false
+		return call, "", false
 	}
 	i := strings.Index(cmd, shellparse.SingleQuote(call.Run[0])+" ")
 	j := strings.LastIndex(cmd, runTail)
 	if i < 0 || j < i {
-		return call, false
+		return call, "", false
 	}
 	dir := cmd[:i]
 	if dir != "" && !strings.HasSuffix(dir, " && ") {
-		return call, false
+		return call, "", false
 	}
 	quoted := cmd[j+len(runTail):]
 	if len(quoted) < 2 || quoted[0] != '\'' || quoted[len(quoted)-1] != '\'' {
-		return call, false
+		return call, "", false
 	}
 	body := strings.ReplaceAll(quoted[1:len(quoted)-1], `'\''`, `'`)
 	if shellparse.SingleQuote(body) != quoted {
-		return call, false
+		return call, "", false
 	}
 	call.Input.Command = dir + body
-	return call, true
+	return call, cmd[i:j], true
 }

@@ -27,8 +27,10 @@
 //
 // guard hook reads one PreToolUse call from stdin. It uses the tool_name,
 // tool_input, cwd and session_id fields and ignores the rest. Given a
-// PostToolUse call, it records that a tool of the session tier ran, and
-// answers nothing. With --read-only every call is decided in read-only
+// PostToolUse call, it records that the call ran (guard's own rewrite of a
+// command to run under guard run as the call it allowed, in the sandbox's
+// profile) and grants a tool of the session tier that ran, and answers
+// nothing. With --read-only every call is decided in read-only
 // mode, whatever the policy says.
 //
 // A Bash command is judged for the shell the agent runs it in. --shell

@@ -38,6 +38,7 @@ import (
 	"guard/audit"
 	"guard/engine"
 	"guard/internal/setup"
+	"guard/policy"
 	"guard/sandbox"
 	"guard/state"
 )
@@ -413,14 +414,7 @@ func decideHook(r io.Reader, env getenv, o hookOptions) ([]byte, error) {
 	store := grantStore(env, layers)
 	call.Grants = storeGrants(store)
 	e := engine.Engine{Layers: layers}
-	var d engine.Decision
-	if ev.Name == "PermissionRequest" {
-		// The agent asks about the call its PreToolUse let through,
-		// which may be guard's own rewrite of it.
-		d = e.DecideApproval(call)
-	} else {
-		d = e.Decide(call)
-	}
+	d, reported := decideEvent(&e, ev.Name, &call)
 	if o.askDeny && ev.Name == "PreToolUse" && d.Verdict == engine.Ask {
 		// Nobody can answer an ask: some agents run it, others wait for
 		// ever (Gemini CLI headless).
@@ -431,7 +425,26 @@ func decideHook(r io.Reader, env getenv, o hookOptions) ([]byte, error) {
 			}
 		}
 	}
-	entry := callEntry(agentName, ev, call, &d, layers)
+	ans := ad.Answer(ev, &d, where(layers, &d))
+	// The log keeps the rewrite the agent runs: guard's answer to a
+	// PreToolUse call, or the rewrite an event after it reports; no other.
+	logged := d
+	switch {
+	case reported != nil:
+		logged.Rewrite = reported
+	case ev.Name != "PreToolUse":
+		logged.Rewrite = nil
+	}
+	adapterDenied := ans.Deny != nil && d.Verdict == engine.Allow
+	if adapterDenied {
+		// The agent cannot take guard's allow (a rewrite it has no field
+		// for), and the adapter denied the call: the log says so.
+		logged.Verdict, logged.Rewrite = engine.Deny, nil
+	}
+	entry := callEntry(agentName, ev, call, &logged, layers)
+	if adapterDenied {
+		entry.Authority, entry.Reason = byHook, agent.Clip(oneLine(ans.Deny.Why), maxReason)
+	}
 	if ev.Name == "PostToolUse" {
 		ran := true
 		entry.Ran = &ran
@@ -458,11 +471,6 @@ func decideHook(r io.Reader, env getenv, o hookOptions) ([]byte, error) {
 			fmt.Fprintf(warn, "guard: warning: the decision was not logged: %v\n", err)
 		}
 	}
-	where := "policy " + layers.Name()
-	if d.ReadOnly {
-		where += ", read-only mode"
-	}
-	ans := ad.Answer(ev, &d, where)
 	switch {
 	case ans.Deny != nil:
 		return ans.Stdout, ans.Deny
@@ -472,6 +480,32 @@ func decideHook(r io.Reader, env getenv, o hookOptions) ([]byte, error) {
 		return nil, deny("internal error: the agent adapter gave no answer to a %s call", ev.Name)
 	}
 	return ans.Stdout, nil
+}
+
+// decideEvent decides the call of a hook event. An event after
+// PreToolUse (PostToolUse, PermissionRequest) may report the call as
+// guard's own answer rewrote it, to run under guard run, which as a
+// command would be denied: it is the call guard allowed. Then call becomes
+// that call, its decision has no rewrite (the command runs in the sandbox
+// already), and reported is the command the agent reported.
+func decideEvent(e *engine.Engine, event string, call *engine.Call) (d engine.Decision, reported *engine.Input) {
+	if event != "PreToolUse" {
+		if inner, d, own := e.Unsandbox(*call); own {
+			reported = &engine.Input{Command: call.Input.Command}
+			*call = inner
+			return d, reported
+		}
+	}
+	return e.Decide(*call), nil
+}
+
+// where names the policy that decided, for the answer's reason.
+func where(layers *policy.Layers, d *engine.Decision) string {
+	w := "policy " + layers.Name()
+	if d.ReadOnly {
+		w += ", read-only mode"
+	}
+	return w
 }
 
 // hookOptions are guard hook's flags, as decideHook takes them.

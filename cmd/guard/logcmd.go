@@ -81,7 +81,9 @@ type step struct {
 
 // reconstruct orders the log by session and sequence and says of each
 // decided call whether it ran: a PostToolUse line of the same session and
-// input after it says it did; a denied call never runs.
+// input after it says it did, and so does one that reports the command
+// guard rewrote the call to (the same rewrite digest); a denied call never
+// runs. An agent that reports nothing after a call runs what guard allowed.
 func reconstruct(recs []audit.Record) []step {
 	first := map[string]time.Time{} // sessions in the order they began
 	for _, r := range recs {
@@ -114,9 +116,17 @@ func reconstruct(recs []audit.Record) []step {
 		if e.Decision == "asked" {
 			steps[i].outcome = "not run (not approved, or not reported)"
 		}
-		if agent.Adapters()[e.Agent] == nil {
+		ad := agent.Adapters()[e.Agent]
+		switch {
+		case ad == nil:
 			// guard serve and the API: the harness runs the call and
 			// reports nothing after.
+			steps[i].outcome = "not reported"
+			continue
+		case !ad.Reports() && e.Decision == "allowed":
+			steps[i].outcome = "ran, not reported"
+			continue
+		case !ad.Reports():
 			steps[i].outcome = "not reported"
 			continue
 		}
@@ -128,8 +138,18 @@ func reconstruct(recs []audit.Record) []step {
 			if le.Event == "PreToolUse" && le.Digest == e.Digest {
 				break // asked again: that one is what ran, if anything
 			}
-			if le.Event == "PostToolUse" && le.Digest == e.Digest {
+			if le.Event != "PostToolUse" {
+				continue
+			}
+			if e.RewriteDigest != "" && le.RewriteDigest == e.RewriteDigest {
 				steps[i].outcome = "ran"
+				break
+			}
+			if le.Digest == e.Digest {
+				steps[i].outcome = "ran"
+				if e.RewriteDigest != "" {
+					steps[i].outcome = "ran (reported without guard's rewrite)"
+				}
 				break
 			}
 		}
@@ -162,6 +182,9 @@ func printSteps(s stdio, steps []step) {
 		}
 		if e.Review {
 			what += " review"
+		}
+		if e.Profile != "" {
+			what += ", sandbox " + e.Profile
 		}
 		auth := e.Authority
 		if e.Grant != "" {

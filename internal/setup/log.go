@@ -81,7 +81,9 @@ type Logged struct {
 }
 
 // LogEntry is the decision log's entry for a call and its decision (nil
-// for a call not decided).
+// for a call not decided). A decision whose rewrite runs the call under
+// guard run gives the entry the sandbox's profile and the rewritten
+// command's digest.
 func LogEntry(from Logged, call engine.Call, d *engine.Decision, layers *policy.Layers) audit.Entry {
 	e := audit.Entry{Time: time.Now().UTC(), Session: from.Session, Event: from.Event, Agent: from.Agent, Tool: call.Tool,
 		Digest: inputDigest(from.Raw), Call: audit.Redact(callLine(call)), Version: Version()}
@@ -107,6 +109,14 @@ func LogEntry(from Logged, call engine.Call, d *engine.Decision, layers *policy.
 	}
 	if d.Verdict != engine.Allow {
 		e.Reason = agent.Clip(strings.Join(strings.Fields(d.Deciding().Why), " "), MaxReason)
+	}
+	if d.Rewrite != nil && d.Rewrite.Command != "" {
+		// Rewritten to run under guard run: the agent reports the
+		// rewritten command once it ran.
+		if e.Profile = engine.RunProfile(call.Run, d.Rewrite.Command); e.Profile != "" {
+			sum := sha256.Sum256([]byte(d.Rewrite.Command))
+			e.RewriteDigest = hex.EncodeToString(sum[:])
+		}
 	}
 	return e
 }
