@@ -235,7 +235,7 @@ func TestCodexDefaultPolicy(t *testing.T) {
 		}
 	}
 	for _, tc := range []struct{ tool, input, want string }{
-		{"Bash", `{"command":"npm test"}`, `exit 0: {"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"'/usr/local/bin/guard' 'run' -- bash --noprofile --norc -c 'npm test'"}}}` + "\n"},
+		{"Bash", `{"command":"npm test"}`, `exit 0: {"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"'/usr/local/bin/guard' 'run' '--profile' 'test' -- bash --noprofile --norc -c 'npm test'"}}}` + "\n"},
 		{"Bash", `{"command":"touch x"}`, cannotAsk + "touch needs approval once in this session; once approved, the session is granted rule touch (rule touch)"},
 		{"Bash", `{"command":"rm -rf /"}`, "exit 2: rm -r: it deletes directories recursively (rule rm -r, policy default)"},
 		{"apply_patch", patchInput("*** Begin Patch\n*** Update File: .codex/config.toml\n@@\n-a\n+b\n*** End Patch\n"), "exit 2: apply_patch: /p/.codex/config.toml is protected: it configures a coding agent ({project}/.codex/**), and no tool may change it (rule paths.protected {project}/.codex/**, policy default)"},

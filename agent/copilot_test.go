@@ -98,13 +98,13 @@ func TestCopilotDefaultPolicy(t *testing.T) {
 	const proj = "/tmp/e2e/proj"
 	sshDenied := ": /tmp/e2e/home/.ssh is a secret file (~/.ssh/**): guard does not let it be read or written (rule paths.secret ~/.ssh/**, policy default)"
 	for _, tc := range []struct{ file, want string }{
-		{"pretooluse-bash.json", answer("allow", "guard (policy default): allowed: every part is allowed: echo e2e-hook-input; wc -c")},
+		{"pretooluse-bash.json", answer("allow", "guard (policy default): allowed: every part is allowed: echo e2e-hook-input; wc -c; it runs outside the sandbox, on guard's judgment alone: guard run is not available")},
 		{"pretooluse-view.json", answer("allow", "guard (policy default): allowed: view: reading "+proj+"/hello.txt")},
 		{"pretooluse-create.json", answer("ask", writing("create", proj+"/new.txt", proj))},
 		{"pretooluse-edit.json", answer("ask", writing("edit", proj+"/hello.txt", proj))},
 		{"pretooluse-grep-paths.json", answer("allow", "guard (policy default): allowed: grep: reading /tmp/e2e/home")},
 		{"pretooluse-glob.json", answer("deny", "guard: denied: glob"+sshDenied)},
-		{"claude-compatible/pretooluse-bash.json", answer("allow", "guard (policy default): allowed: cat is allowed")},
+		{"claude-compatible/pretooluse-bash.json", answer("allow", "guard (policy default): allowed: cat is allowed; it runs outside the sandbox, on guard's judgment alone: guard run is not available")},
 		{"claude-compatible/pretooluse-read.json", answer("allow", "guard (policy default): allowed: Read: reading "+proj+"/hello.txt")},
 		{"claude-compatible/pretooluse-write.json", answer("ask", writing("Write", proj+"/new.txt", proj))},
 		{"claude-compatible/pretooluse-edit.json", answer("ask", writing("Edit", proj+"/hello.txt", proj))},
@@ -116,7 +116,7 @@ func TestCopilotDefaultPolicy(t *testing.T) {
 			t.Errorf("%s: answer\n%s\nwant\n%s", tc.file, got, tc.want)
 		}
 	}
-	rewritten := `"command":"'/usr/local/bin/guard' 'run' -- bash --noprofile --norc -c 'npm test'","description":"run the tests"`
+	rewritten := `"command":"'/usr/local/bin/guard' 'run' '--profile' 'test' -- bash --noprofile --norc -c 'npm test'","description":"run the tests"`
 	for _, tc := range []struct{ in, want string }{
 		// The default policy allows npm test only in the sandbox: guard
 		// rewrites it to run under guard run, the rest of the arguments

@@ -310,7 +310,7 @@ func TestGeminiDefaultPolicy(t *testing.T) {
 	for _, tc := range []struct{ tool, input, want string }{
 		// The default policy allows npm test only in the sandbox: guard
 		// rewrites it to run under guard run, the rest of the input kept.
-		{"run_shell_command", `{"command":"npm test","description":"run the tests"}`, `exit 0: {"decision":"allow","hookSpecificOutput":{"tool_input":{"command":"'/usr/local/bin/guard' 'run' -- bash --noprofile --norc -c 'npm test'","description":"run the tests"}}}` + "\n"},
+		{"run_shell_command", `{"command":"npm test","description":"run the tests"}`, `exit 0: {"decision":"allow","hookSpecificOutput":{"tool_input":{"command":"'/usr/local/bin/guard' 'run' '--profile' 'test' -- bash --noprofile --norc -c 'npm test'","description":"run the tests"}}}` + "\n"},
 		{"run_shell_command", `{"command":"git push --force origin main"}`, "exit 2: git push --force: it rewrites or deletes history others share (rule git push -f, policy default)"},
 		{"write_file", `{"file_path":"/p/.gemini/settings.json","content":"{}"}`, "exit 2: write_file: /p/.gemini/settings.json is protected: it configures a coding agent ({project}/.gemini/**), and no tool may change it (rule paths.protected {project}/.gemini/**, policy default)"},
 		{"write_file", `{"file_path":"/p/.codex/hooks.json","content":"{}"}`, "exit 2: write_file: /p/.codex/hooks.json is protected: it configures a coding agent ({project}/.codex/**), and no tool may change it (rule paths.protected {project}/.codex/**, policy default)"},

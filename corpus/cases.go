@@ -43,6 +43,12 @@ import (
 // that runs the command (shell = "bash" or "zsh"; without it the shell is
 // unknown and the command must be safe in both), and the agent's locale
 // (locale = "zh_CN.GBK").
+//
+// A case is decided where guard run's sandbox can run, unless it says
+// no_sandbox = true. An allowed Bash case can say which sandbox the
+// command is rewritten to run in (sandbox = "read-only", "write",
+// "build", "test", the policy's own profile, as [engine.RunProfile] names
+// them, or "none" for a command that runs as it is).
 type Case struct {
 	File     string
 	Line     int
@@ -58,22 +64,28 @@ type Case struct {
 	ReadOnly bool
 	Shell    string
 	Locale   string
+	// NoSandbox decides the case where guard run cannot run; Sandbox is
+	// the profile its rewrite must run in ("" for any, "none" for none).
+	NoSandbox bool
+	Sandbox   string
 }
 
 type caseFile struct {
 	Case []struct {
-		Command  string         `toml:"command"`
-		Tool     string         `toml:"tool"`
-		Input    map[string]any `toml:"input"`
-		Cwd      string         `toml:"cwd"`
-		Want     string         `toml:"want"`
-		Rule     string         `toml:"rule"`
-		Why      string         `toml:"why"`
-		Profile  string         `toml:"profile"`
-		Packs    []string       `toml:"packs"`
-		ReadOnly bool           `toml:"read_only"`
-		Shell    string         `toml:"shell"`
-		Locale   string         `toml:"locale"`
+		Command   string         `toml:"command"`
+		Tool      string         `toml:"tool"`
+		Input     map[string]any `toml:"input"`
+		Cwd       string         `toml:"cwd"`
+		Want      string         `toml:"want"`
+		Rule      string         `toml:"rule"`
+		Why       string         `toml:"why"`
+		Profile   string         `toml:"profile"`
+		Packs     []string       `toml:"packs"`
+		ReadOnly  bool           `toml:"read_only"`
+		Shell     string         `toml:"shell"`
+		Locale    string         `toml:"locale"`
+		NoSandbox bool           `toml:"no_sandbox"`
+		Sandbox   string         `toml:"sandbox"`
 	} `toml:"case"`
 }
 
@@ -115,6 +127,8 @@ func LoadCases(name string, src []byte) ([]Case, error) {
 			return nil, fmt.Errorf("%s: profile %q: want one of %s", where, c.Profile, strings.Join(policy.Profiles(), ", "))
 		case c.Shell != "" && c.Shell != "bash" && c.Shell != "zsh":
 			return nil, fmt.Errorf("%s: shell %q: want bash or zsh, or no shell for one that is unknown", where, c.Shell)
+		case c.Sandbox != "" && (want != policy.Allow || c.Command == ""):
+			return nil, fmt.Errorf("%s: sandbox %q: only an allowed Bash command runs in the sandbox", where, c.Sandbox)
 		}
 		for _, pk := range c.Packs {
 			if !slices.Contains(policy.Packs(), pk) {
@@ -123,7 +137,7 @@ func LoadCases(name string, src []byte) ([]Case, error) {
 		}
 		out = append(out, Case{File: name, Line: line, Command: c.Command, Tool: c.Tool, Input: c.Input,
 			Cwd: c.Cwd, Want: want, Rule: c.Rule, Why: c.Why, Profile: c.Profile, Packs: c.Packs, ReadOnly: c.ReadOnly,
-			Shell: c.Shell, Locale: c.Locale})
+			Shell: c.Shell, Locale: c.Locale, NoSandbox: c.NoSandbox, Sandbox: c.Sandbox})
 	}
 	return out, nil
 }
@@ -161,6 +175,9 @@ func (c *Case) Call() (engine.Call, error) {
 	call.ReadOnly = c.ReadOnly
 	call.Shell = c.Shell
 	call.Locale = c.Locale
+	if c.NoSandbox {
+		call.Run, call.NoRun = nil, "the kernel has no Landlock (a case that says no_sandbox)"
+	}
 	return call, nil
 }
 
@@ -190,6 +207,15 @@ func Check(l *policy.Layers, c Case) (engine.Decision, error) {
 	}
 	if d.Verdict != c.Want {
 		return d, fmt.Errorf("%s:%d: %q: want %s, got %s: %s", c.File, c.Line, what, c.Want, d.Verdict, d.Reason())
+	}
+	if c.Sandbox != "" {
+		got := "none"
+		if d.Rewrite != nil {
+			got = engine.RunProfile(call.Run, d.Rewrite.Command)
+		}
+		if got != c.Sandbox {
+			return d, fmt.Errorf("%s:%d: %q: want it to run in sandbox %s, got %s", c.File, c.Line, what, c.Sandbox, got)
+		}
 	}
 	if c.Rule == "default" {
 		// Decided by the policy's default: no rule matched the deciding part.

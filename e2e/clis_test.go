@@ -28,6 +28,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	guardsandbox "guard/sandbox"
 )
 
 // cliRunTimeout bounds one run of Gemini CLI or Codex.
@@ -144,6 +146,17 @@ var (
 	agentFlagOnce sync.Once
 	agentFlagOK   bool
 )
+
+// readOnlyRewrite returns the command guard hook rewrites an allowed call
+// of cmd that only reads to: cmd under guard run, in the read-only
+// sandbox; "" where guard run cannot run here, and the call runs as it is.
+func readOnlyRewrite(t *testing.T, cmd string) string {
+	t.Helper()
+	if guardsandbox.ABI() < guardsandbox.MinABI {
+		return ""
+	}
+	return "'" + buildGuard(t) + "' 'run' '--read-only' -- bash --noprofile --norc -c '" + strings.ReplaceAll(cmd, "'", `'\''`) + "'"
+}
 
 // hookArgs returns guard hook's arguments for an agent: --agent NAME, or
 // nothing when the guard under test has no --agent flag yet, and then

@@ -231,8 +231,10 @@ func (p *codexProject) oneOutput(o *codexOutcome) string {
 // shell command: the hook's reason, then ". Command: " and the command.
 const codexBlocked = "Command blocked by PreToolUse hook: "
 
-// TestCodexAllowedCommandRuns: guard allows `cat hello.txt` (exit 0, no
-// output); the command runs and its output is what the model gets.
+// TestCodexAllowedCommandRuns: guard allows `cat hello.txt`, rewritten to
+// run in guard run's read-only sandbox (where the kernel cannot confine
+// it: exit 0, no output); the command runs and its output is what the
+// model gets.
 func TestCodexAllowedCommandRuns(t *testing.T) {
 	const token = "e2e-token-codex-9b3e"
 	cmd := "cat hello.txt"
@@ -244,8 +246,13 @@ func TestCodexAllowedCommandRuns(t *testing.T) {
 	if text := p.oneOutput(o); !strings.Contains(text, token) {
 		t.Errorf("the function_call_output does not carry the output of %q: %q", cmd, text)
 	}
-	if code, stdout, stderr := replayHook(t, c, hookArgs(t, "codex")...); code != 0 || stdout != "" || stderr != "" {
-		t.Errorf("guard on the logged input: exit %d, stdout %q, stderr %q; want exit 0 and no output", code, stdout, stderr)
+	want := ""
+	if r := readOnlyRewrite(t, cmd); r != "" {
+		out, _ := json.Marshal(map[string]any{"hookSpecificOutput": map[string]any{"hookEventName": "PreToolUse", "permissionDecision": "allow", "updatedInput": map[string]any{"command": r}}})
+		want = string(out) + "\n"
+	}
+	if code, stdout, stderr := replayHook(t, c, hookArgs(t, "codex")...); code != 0 || stdout != want || stderr != "" {
+		t.Errorf("guard on the logged input: exit %d, stdout %q, stderr %q; want exit 0 and %q", code, stdout, stderr, want)
 	}
 }
 
@@ -462,7 +469,7 @@ func TestCodexHookInput(t *testing.T) {
 	// Code does (an allow JSON Codex takes for a failed hook).
 	_, named, _ := replayHook(t, c, hookArgs(t, "codex")...)
 	code, auto, stderr := replayHook(t, c)
-	if code != 0 || auto != named || auto != "" {
+	if code != 0 || auto != named || auto != "" && !strings.HasPrefix(auto, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":`) {
 		t.Errorf("guard hook without --agent answers exit %d, %q (stderr %q); with --agent codex %q", code, auto, stderr, named)
 	}
 }

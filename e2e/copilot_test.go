@@ -314,8 +314,9 @@ func (p *copilotProject) oneHookCall(tool string, args map[string]any) copilotCa
 }
 
 // TestCopilotAllowedCommandRuns: guard allows `cat hello.txt`
-// ({"permissionDecision":"allow"}); the command runs and its output is
-// what the model gets.
+// ({"permissionDecision":"allow"}), rewritten to run in guard run's
+// read-only sandbox where the kernel can confine it; the command runs and
+// its output is what the model gets.
 func TestCopilotAllowedCommandRuns(t *testing.T) {
 	const token = "e2e-token-copilot-4f1a"
 	cmd := "cat hello.txt"
@@ -327,8 +328,13 @@ func TestCopilotAllowedCommandRuns(t *testing.T) {
 	if text := p.oneResult(o); !strings.Contains(text, token) {
 		t.Errorf("the tool_result does not carry the output of %q: %q", cmd, text)
 	}
-	want := `{"permissionDecision":"allow","permissionDecisionReason":"guard (policy default): allowed: cat is allowed"}` + "\n"
-	if code, stdout, stderr := replayHook(t, c.cliHookCall, hookArgs(t, "copilot")...); code != 0 || stdout != want {
+	const allowed = `{"permissionDecision":"allow","permissionDecisionReason":"guard (policy default): allowed: cat is allowed`
+	want := allowed + "; it runs outside the sandbox" // where the kernel cannot confine it
+	if r := readOnlyRewrite(t, cmd); r != "" {
+		args, _ := json.Marshal(map[string]any{"command": r, "description": copilotBash(cmd)["description"]})
+		want = allowed + `","modifiedArgs":` + string(args) + "}\n"
+	}
+	if code, stdout, stderr := replayHook(t, c.cliHookCall, hookArgs(t, "copilot")...); code != 0 || !strings.HasPrefix(stdout, want) {
 		t.Errorf("guard on the logged input: exit %d, stdout %q, stderr %q; want exit 0 and %s", code, stdout, stderr, want)
 	}
 }
@@ -421,14 +427,17 @@ func TestCopilotSandboxedCommand(t *testing.T) {
 // same call; their fields are those of the golden inputs in
 // agent/testdata/copilot, which the adapter's tests read. guard hook
 // --agent copilot answers both alike; without --agent, guard tells the
-// camelCase one for Copilot's, and reads the other as Claude Code's.
+// camelCase one for Copilot's, and reads the other as Claude Code's. The
+// command is one guard runs as it is (echo): guard registered twice,
+// Copilot gives the second hook the first one's rewrite, a command that
+// starts guard, which guard denies.
 func TestCopilotHookInput(t *testing.T) {
-	cmd := "echo e2e-hook-input | wc -c"
+	cmd := "echo e2e-hook-input"
 	p := newCopilotProject(t)
 	p.hooks["PreToolUse"] = p.hook
 	p.script("bash", copilotBash(cmd))
 	o := p.run()
-	if text := p.oneResult(o); !strings.Contains(text, "15") {
+	if text := p.oneResult(o); !strings.Contains(text, "e2e-hook-input") {
 		t.Errorf("the tool_result is not the output of %q: %q", cmd, text)
 	}
 	calls := p.copilotCalls()
@@ -470,7 +479,7 @@ func TestCopilotHookInput(t *testing.T) {
 	if got := agent.Detect(pascal.raw); got != "claude" {
 		t.Errorf("agent.Detect says %q of Copilot's PascalCase input; it reads it as Claude Code's", got)
 	}
-	want := `{"permissionDecision":"allow","permissionDecisionReason":"guard (policy default): allowed: every part is allowed: echo e2e-hook-input; wc -c"}` + "\n"
+	want := `{"permissionDecision":"allow","permissionDecisionReason":"guard (policy default): allowed: echo is allowed"}` + "\n"
 	for _, c := range []copilotCall{*camel, *pascal} {
 		if code, stdout, stderr := replayHook(t, c.cliHookCall, hookArgs(t, "copilot")...); code != 0 || stdout != want {
 			t.Errorf("guard hook --agent copilot on %s: exit %d, stdout %q, stderr %q; want %s", c.raw, code, stdout, stderr, want)

@@ -165,8 +165,9 @@ func (p *geminiProject) oneFunctionResponse(o *geminiOutcome, tool string) (stri
 }
 
 // TestGeminiAllowedCommandRuns: guard allows `cat hello.txt`
-// ({"decision":"allow"}); the command runs and its output is the
-// functionResponse the model gets.
+// ({"decision":"allow"}), rewritten to run in guard run's read-only
+// sandbox where the kernel can confine it; the command runs and its
+// output is the functionResponse the model gets.
 func TestGeminiAllowedCommandRuns(t *testing.T) {
 	const token = "e2e-token-gemini-2c81"
 	cmd := "cat hello.txt"
@@ -179,8 +180,13 @@ func TestGeminiAllowedCommandRuns(t *testing.T) {
 	if !strings.Contains(text, token) || isErr {
 		t.Errorf("the functionResponse does not carry the output of %q (error=%v): %q", cmd, isErr, text)
 	}
-	if code, stdout, stderr := replayHook(t, c, hookArgs(t, "gemini")...); code != 0 || stdout != `{"decision":"allow"}`+"\n" {
-		t.Errorf("guard on the logged input: exit %d, stdout %q, stderr %q; want exit 0 and {\"decision\":\"allow\"}", code, stdout, stderr)
+	want := `{"decision":"allow"}` + "\n"
+	if r := readOnlyRewrite(t, cmd); r != "" {
+		out, _ := json.Marshal(map[string]any{"decision": "allow", "hookSpecificOutput": map[string]any{"tool_input": map[string]any{"command": r}}})
+		want = string(out) + "\n"
+	}
+	if code, stdout, stderr := replayHook(t, c, hookArgs(t, "gemini")...); code != 0 || stdout != want {
+		t.Errorf("guard on the logged input: exit %d, stdout %q, stderr %q; want exit 0 and %s", code, stdout, stderr, want)
 	}
 }
 
@@ -380,7 +386,7 @@ func TestGeminiHookInput(t *testing.T) {
 	}
 	_, named, _ := replayHook(t, c, hookArgs(t, "gemini")...)
 	code, auto, stderr := replayHook(t, c)
-	if code != 0 || auto != named || auto != `{"decision":"allow"}`+"\n" {
+	if code != 0 || auto != named || !strings.HasPrefix(auto, `{"decision":"allow"`) {
 		t.Errorf("guard hook without --agent answers exit %d, %q (stderr %q); with --agent gemini %q", code, auto, stderr, named)
 	}
 }

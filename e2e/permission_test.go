@@ -26,7 +26,8 @@ func hookCallsOf(calls []cliHookCall, event string) []cliHookCall {
 
 // TestCodexPermissionRequestApproves: the model asks to run make outside
 // Codex's read-only sandbox (sandbox_permissions: require_escalated), and
-// the policy allows make. guard's PreToolUse lets it through, and its
+// the policy allows make. guard's PreToolUse lets it through, rewritten to
+// run under guard run where the kernel can confine it, and its
 // PermissionRequest answer approves it: the command runs, unsandboxed by
 // Codex, and makes its file. Without guard's approval Codex's automatic
 // review would refuse it (the fake model's review is no JSON).
@@ -36,7 +37,8 @@ func TestCodexPermissionRequestApproves(t *testing.T) {
 	p.approve = true
 	p.hooks["PermissionRequest"] = p.hook
 	writeFile(t, p.home, ".config/guard/guard.toml", "version = 1\nextends = \"default\"\n\n[command.make]\nverdict = \"allow\"\n")
-	writeFile(t, p.dir, "Makefile", "show:\n\ttouch made-marker\n")
+	writeFile(t, p.dir, "src/.keep", "")
+	writeFile(t, p.dir, "Makefile", "show:\n\ttouch src/made-marker\n")
 	p.script("exec_command", map[string]any{"cmd": cmd, "sandbox_permissions": "require_escalated", "justification": "make writes its file"})
 	o := p.run()
 	calls := p.hookCalls()
@@ -44,11 +46,13 @@ func TestCodexPermissionRequestApproves(t *testing.T) {
 	if len(hookCallsOf(calls, "PreToolUse")) != 1 || len(prs) != 1 {
 		t.Fatalf("hook calls: %d, want one PreToolUse and one PermissionRequest", len(calls))
 	}
-	if prs[0].input["command"] != cmd {
-		t.Errorf("PermissionRequest tool_input = %v, want the command %q", prs[0].input, cmd)
+	asked, _ := prs[0].input["command"].(string)
+	if guardsandbox.ABI() < guardsandbox.MinABI && asked != cmd ||
+		guardsandbox.ABI() >= guardsandbox.MinABI && !strings.HasSuffix(asked, "' 'run' -- bash --noprofile --norc -c 'make show'") {
+		t.Errorf("PermissionRequest tool_input = %v, want the command %q, under guard run where it can run", prs[0].input, cmd)
 	}
 	p.oneOutput(o)
-	if !p.exists("made-marker") {
+	if !p.exists("src/made-marker") {
 		t.Errorf("%q did not run: guard's approval was not taken", cmd)
 	}
 	code, stdout, _ := replayHook(t, prs[0], hookArgs(t, "codex")...)

@@ -4,6 +4,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -180,6 +181,12 @@ type Leaf struct {
 	// Sandbox names the sandbox profiles the rules allow the command in
 	// (read-only, build, test): it is allowed only to run in the sandbox.
 	Sandbox []string
+	// Writes marks a command or a redirection that writes files the
+	// policy let it write: a redirection into a file, or a command of a
+	// rule that is not read_only and names no sandbox profile (git commit
+	// once granted, mkdir, sed -i). Allowed, the call runs in the sandbox
+	// with the project writable.
+	Writes bool
 
 	// Scope is what a grant would cover, for a part of the session tier:
 	// it asks until the session holds a grant of its scope, and then it is
@@ -225,32 +232,50 @@ func (d *Decision) Deciding() Leaf {
 
 // Reason says why the call got its verdict.
 func (d *Decision) Reason() string {
-	l := d.Deciding()
 	if d.Verdict == policy.Allow {
-		if len(d.Leaves) == 1 {
-			return l.Why
+		leaves, unbounded := d.Leaves, ""
+		if n := len(leaves); n > 1 && leaves[n-1].Kind == "sandbox" {
+			// A shell call that runs outside the sandbox says why.
+			leaves, unbounded = leaves[:n-1], "; "+leaves[n-1].Why
 		}
-		var cmds []string
-		for _, l := range d.Leaves {
-			if l.Kind == "command" || l.Kind == "tool" {
-				cmds = append(cmds, l.Text)
-			}
-		}
-		s := fmt.Sprintf("every part is allowed: %s", strings.Join(cmds, "; "))
-		if len(cmds) == 0 {
-			// A file tool's path and what it reads: each says why.
-			var whys []string
-			for _, l := range d.Leaves {
-				whys = append(whys, l.Why)
-			}
-			s = strings.Join(whys, "; ")
-		}
-		if len(s) > 300 {
-			s = s[:300] + "..."
-		}
-		return s
+		return allowReason(leaves) + unbounded
 	}
-	return l.Why
+	return d.Deciding().Why
+}
+
+// allowReason says why a call whose leaves are these is allowed.
+func allowReason(leaves []Leaf) string {
+	if len(leaves) == 1 {
+		return leaves[0].Why
+	}
+	var cmds []string
+	for _, l := range leaves {
+		if l.Kind == "command" || l.Kind == "tool" {
+			cmds = append(cmds, l.Text)
+		}
+	}
+	s := fmt.Sprintf("every part is allowed: %s", strings.Join(cmds, "; "))
+	if len(cmds) == 0 {
+		// A file tool's path and what it reads: each says why.
+		var whys []string
+		for _, l := range leaves {
+			whys = append(whys, l.Why)
+		}
+		s = strings.Join(whys, "; ")
+	}
+	if len(s) > 300 {
+		s = s[:300] + "..."
+	}
+	return s
+}
+
+// SandboxOnly reports whether a part of the call is allowed only in the
+// sandbox (a rule's sandbox = "test", python's code, a search of a tree
+// that holds a .env): where guard run cannot run, the call asks. Every
+// other allowed shell call runs in the sandbox too where it can, and on
+// guard's judgment alone where it cannot.
+func (d *Decision) SandboxOnly() bool {
+	return slices.ContainsFunc(d.Leaves, func(l Leaf) bool { return len(l.Sandbox) > 0 })
 }
 
 // Hint says what is allowed instead, or "".

@@ -71,6 +71,9 @@ func (m *matcher) globRead(n *policy.Rule, o shellparse.Word, r *result) {
 			case found == root || found != "" && !strings.HasPrefix(found, root+"/"):
 				r.add(policy.Deny, "paths.secret", fmt.Sprintf("%s: the files find passes it are under %s, which is secret (%s)", n.ID, root, found), "search a directory without secrets")
 				return
+			case found != "" && m.d.sandboxHides(root, true):
+				r.sandbox = append(r.sandbox, "read-only")
+				r.add(policy.Allow, n.ID, fmt.Sprintf("%s: the files find passes it are under %s, which holds the secret %s: allowed in the read-only sandbox, which hides it", n.ID, root, found), "")
 			case found != "":
 				// find's own tests (-name '*.go') may leave it out; guard
 				// does not judge them.
@@ -271,11 +274,15 @@ func (d *decider) treeSecret(dir string) (string, error) { return d.treeSecretHi
 // treeSecretHidden is treeSecret for a reader that may skip hidden files:
 // then a secret named like a hidden file (.env) is not reached.
 func (d *decider) treeSecretHidden(dir string, hidden bool) (string, error) {
-	key := treeKey{dir, hidden}
+	return d.treeSecretIn(treeKey{dir: dir, hidden: hidden})
+}
+
+// treeSecretIn is treeSecret for the tree and the reader key names.
+func (d *decider) treeSecretIn(key treeKey) (string, error) {
 	if r, ok := d.trees[key]; ok {
 		return r.secret, r.err
 	}
-	secret, err := d.walkTreeSecret(dir, hidden)
+	secret, err := d.walkTreeSecret(key)
 	if d.trees == nil {
 		d.trees = map[treeKey]treeResult{}
 	}
@@ -283,11 +290,29 @@ func (d *decider) treeSecretHidden(dir string, hidden bool) (string, error) {
 	return secret, err
 }
 
+// sandboxHides reports whether guard run's sandbox keeps every secret
+// of the tree dir from a reader that runs there, so that the reader may
+// read the tree in it: the call can run in the sandbox (Call.Run), and
+// dir is in the project, whose files guard run lets a command read
+// without the secret ones, as the policy names them. A secret the walk
+// finds through a link, or one of another shape (~/.ssh/** when the
+// project is the home), may be reachable there: then it does not.
+func (d *decider) sandboxHides(dir string, hidden bool) bool {
+	if len(d.call.Run) == 0 || !d.inProject([]string{dir}) {
+		return false
+	}
+	found, err := d.treeSecretIn(treeKey{dir: dir, hidden: hidden, named: true})
+	return found == "" && err == nil
+}
+
 // treeKey and treeResult keep treeSecretHidden's answers for a decision:
-// the commands of a long script walk the same trees.
+// the commands of a long script walk the same trees. Named leaves out the
+// secrets named by a name alone (.env) that are no links, as guard run's
+// sandbox does in the project.
 type treeKey struct {
 	dir    string
 	hidden bool
+	named  bool
 }
 
 type treeResult struct {
@@ -295,7 +320,8 @@ type treeResult struct {
 	err    error
 }
 
-func (d *decider) walkTreeSecret(dir string, hidden bool) (string, error) {
+func (d *decider) walkTreeSecret(key treeKey) (string, error) {
+	dir, hidden := key.dir, key.hidden
 	if pc := d.checkPath(dir, false, nil, readAccess, policy.Allow); pc.verdict == policy.Deny {
 		return dir, nil
 	}
@@ -342,10 +368,18 @@ func (d *decider) walkTreeSecret(dir string, hidden bool) (string, error) {
 			if !hidden && strings.HasPrefix(name, ".") {
 				continue // the reader skips it, and what is under it
 			}
+			named := false
 			for _, pat := range names {
 				if ok, _ := path.Match(pat, name); ok {
-					return p, nil
+					named = true
+					break
 				}
+			}
+			switch {
+			case named && key.named && e.Type()&os.ModeSymlink == 0:
+				continue // left out, and what is under it
+			case named:
+				return p, nil
 			}
 			switch {
 			case e.Type()&os.ModeSymlink != 0:
@@ -470,6 +504,9 @@ func (m *matcher) recursiveRead(n *policy.Rule, present map[string]bool, values 
 		case err != nil:
 			r.add(n.Unknown, n.ID, fmt.Sprintf("%s reads every file under %s: %v", n.ID, root, err), "search a smaller directory")
 			return
+		case found != "" && m.d.sandboxHides(root, hidden):
+			r.sandbox = append(r.sandbox, "read-only")
+			r.add(policy.Allow, n.ID, fmt.Sprintf("%s reads every file under %s, which holds the secret %s: allowed in the read-only sandbox, which hides it", n.ID, root, found), "")
 		case found != "":
 			r.add(n.Unknown, n.ID, fmt.Sprintf("%s reads every file under %s, which holds the secret %s", n.ID, root, found), "search the directories without secrets, or name the files")
 			return

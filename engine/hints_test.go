@@ -17,6 +17,8 @@ var hintAlternatives = map[string]string{
 	"let the output come back on standard output":                                 "",
 	"push without force or delete options, or ask the user to do it":              "git push origin main",
 	"write the code to a file with the edit tools and ask to run it":              "",
+	"give the code with -c, or in a file":                                         "python3 -c 'print(1)'",
+	"give the code with -e, or in a file":                                         "node -e 'console.log(1)'",
 	"use the project's default toolchain":                                         "cargo build",
 	"use tail -n N to read the end of the file":                                   "tail -n 20 log.txt",
 	"use gofmt -l or -d to see what would change":                                 "gofmt -l .",

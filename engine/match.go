@@ -28,6 +28,7 @@ type result struct {
 	children []string // patterns of the programs they may start themselves
 	sandbox  []string // the sandbox profiles the rules on the way allow it in
 	notRO    []string // the rules on the way that are not marked read_only
+	writes   bool     // a rule on the way is neither read_only nor sandboxed: the command writes (Leaf.Writes)
 
 	tr *tracer // for guard explain; nil otherwise
 }
@@ -55,6 +56,7 @@ func (r *result) merge(o result) {
 	r.children = append(r.children, o.children...)
 	r.sandbox = append(r.sandbox, o.sandbox...)
 	r.notRO = append(r.notRO, o.notRO...)
+	r.writes = r.writes || o.writes
 }
 
 // argv decides one command line.
@@ -137,6 +139,7 @@ func (m *matcher) match(n *policy.Rule, args []shellparse.Word) result {
 	}
 	if !n.ReadOnly {
 		r.notRO = []string{n.ID} // dropped again when a subcommand decides
+		r.writes = n.Sandbox == ""
 	}
 	if !n.HasSubs() && n.HasVerdict && n.Verdict == policy.Deny {
 		mark := m.d.tr.mark()
@@ -215,7 +218,7 @@ func (m *matcher) match(n *policy.Rule, args []shellparse.Word) result {
 				tr.read(args[i:i+1], "a subcommand the policy has no rule for", n.ID, mark)
 				return r
 			}
-			r.notRO = nil // the subcommand's own mark decides
+			r.notRO, r.writes = nil, false // the subcommand's own mark decides
 			if n.Config != "" {
 				m.programConfig(n, values, &r)
 			}
@@ -322,7 +325,10 @@ func (m *matcher) match(n *policy.Rule, args []shellparse.Word) result {
 		}
 		r.add(n.Unknown, n.ID, fmt.Sprintf("%s is allowed only with %s", n.ID, strings.Join(n.Require, " or ")), hint)
 	}
-	if n.Interp && (len(operands) == 0 || operands[0].Constant() && operands[0].Value == "-") && !valueOptionPresent(n, present) {
+	// Without a script an interpreter runs the code on its standard input:
+	// denied, unless the rule allows it only in the sandbox, which bounds
+	// that code as it bounds a script.
+	if n.Interp && n.Sandbox == "" && (len(operands) == 0 || operands[0].Constant() && operands[0].Value == "-") && !valueOptionPresent(n, present) {
 		r.add(policy.Deny, n.ID, fmt.Sprintf("%s reads code from standard input, which guard cannot check", n.ID), "write the code to a file with the edit tools, and ask to run it")
 	}
 	if n.Shell != "" {

@@ -61,6 +61,7 @@ func (d *decider) redirect(r shellparse.Redirect, where []string) Leaf {
 	acc, allowed := readAccess, d.p.Redirect.Read
 	if r.Writes() {
 		acc, allowed = writeAccess, d.p.Redirect.Write
+		l.Writes = true
 	}
 	pc := d.checkPath(t.Value, t.Tilde, where, acc, allowed)
 	if pc.rule == "paths.writable" && pc.verdict == policy.Deny {

@@ -11,65 +11,53 @@ import (
 	"guard/shellparse"
 )
 
-// sandboxed rewrites an allowed shell call to run under guard run when a
-// layer of the policy says [sandbox] run, or when a rule allowed a part of
-// it only in the sandbox (sandbox = "test"): in bash, without its profile
-// and rc files, in the form guard parsed, printed canonically. A leading
-// cd to a literal directory stays in the agent's shell, so that its
-// working directory follows as it would have. Where the call cannot run
-// in the sandbox (call.Run is empty), a part allowed only in the sandbox,
-// or a layer that requires the sandbox, makes the call an ask; otherwise
-// it runs as the hook judged it.
+// sandboxed rewrites an allowed shell call to run under guard run, in the
+// profile its parts need (see [needs]): in bash, without its profile and
+// rc files, in the form guard parsed, printed canonically. A leading cd to
+// a literal directory stays in the agent's shell, so that its working
+// directory follows as it would have; a call that acts on the agent's
+// shell alone (cd, export, true) runs as it is. A call whose parts need
+// profiles that no one holds asks, with the reason: run them apart.
+//
+// Where the call cannot run in the sandbox (call.Run is empty), a part
+// allowed only in the sandbox, or a layer that says [sandbox] require,
+// makes the call an ask; otherwise it runs as the hook judged it, and the
+// decision's reason says why it is not bounded (call.NoRun).
 func sandboxed(l *policy.Layers, call Call, d *Decision) {
-	if d.Verdict != policy.Allow || d.Kind != KindShell {
+	if d.Verdict != policy.Allow || d.Kind != KindShell || shellOnly(d) {
 		return
 	}
-	run, require := false, false
+	require := false
 	for _, p := range l.Policies() {
-		run = run || p.Sandbox.Run
 		require = require || p.Sandbox.Require
 	}
-	var need []string // the profiles parts of the call are allowed in
-	var needs *Leaf   // the first such part
-	for i := range d.Leaves {
-		if len(d.Leaves[i].Sandbox) > 0 {
-			need = append(need, d.Leaves[i].Sandbox...)
-			if needs == nil {
-				needs = &d.Leaves[i]
-			}
-		}
-	}
-	if d.ReadOnly {
-		// Read-only mode: every allowed shell call runs in the read-only
-		// sandbox where it can.
-		need = append(need, "read-only")
-	}
-	if !run && len(need) == 0 {
-		return
-	}
+	n := needsOf(d)
 	if len(call.Run) == 0 {
-		if needs == nil && !require {
-			return // read-only mode and read_only_shell: the hook's judgment alone
-		}
-		why := call.NoRun
-		if why == "" {
-			why = "guard run is not available"
-		}
+		why := cmpOr(call.NoRun, "guard run is not available")
 		switch {
-		case needs != nil:
+		case n.only != nil:
 			d.Verdict = policy.Ask
-			d.Leaves = append([]Leaf{{Verdict: policy.Ask, Kind: "sandbox", Text: needs.Text, Rule: needs.Rule,
-				Why:  fmt.Sprintf("%s is allowed only in the sandbox, and it cannot run here: %s", needs.Text, why),
+			d.Leaves = append([]Leaf{{Verdict: policy.Ask, Kind: "sandbox", Text: n.only.Text, Rule: n.only.Rule,
+				Why:  fmt.Sprintf("%s is allowed only in the sandbox, and it cannot run here: %s", n.only.Text, why),
 				Hint: "run guard run --explain to see what the kernel offers"}}, d.Leaves...)
 		case require:
 			d.Verdict = policy.Ask
 			d.Leaves = append([]Leaf{{Verdict: policy.Ask, Kind: "sandbox", Text: firstLine(call.Input.Command), Rule: "sandbox.require",
 				Why:  "the policy requires the sandbox for shell commands, and it cannot run here: " + why,
 				Hint: "run guard run --explain to see what the kernel offers"}}, d.Leaves...)
+		default:
+			d.Leaves = append(d.Leaves, Leaf{Verdict: policy.Allow, Kind: "sandbox", Text: firstLine(call.Input.Command), Rule: "sandbox.run",
+				Why: "it runs outside the sandbox, on guard's judgment alone: " + why})
 		}
 		return
 	}
-	run = !d.ReadOnly && (run || slices.ContainsFunc(need, func(p string) bool { return p != "read-only" }))
+	if why := n.conflict(); why != "" && !d.ReadOnly {
+		d.Verdict = policy.Ask
+		d.Leaves = append([]Leaf{{Verdict: policy.Ask, Kind: "sandbox", Text: firstLine(call.Input.Command), Rule: "sandbox.profile",
+			Why:  "no one sandbox holds every part of the command: " + why,
+			Hint: "run the parts as separate commands: each runs in the sandbox it needs, without asking"}}, d.Leaves...)
+		return
+	}
 	dir, body, err := shellparse.Canonical(call.Input.Command, shellparse.Options{Zsh: call.Shell != "bash"})
 	if err != nil {
 		// It parsed for the decision; it must for the rewrite.
@@ -78,23 +66,15 @@ func sandboxed(l *policy.Layers, call Call, d *Decision) {
 			Why: "guard cannot print the command to run in the sandbox: " + err.Error()}}, d.Leaves...)
 		return
 	}
-	words := make([]string, 0, len(call.Run)+7)
+	words := make([]string, 0, len(call.Run)+9)
 	for _, w := range call.Run {
 		words = append(words, shellparse.SingleQuote(w))
 	}
-	if !run && !slices.Contains(call.Run, "--read-only") {
-		// Every part that asked for the sandbox asked for read-only.
-		words = append(words, "'--read-only'")
-	}
-	var own []string // the policy's own profiles the parts were allowed in
-	for _, p := range need {
-		if p != "read-only" && p != "build" && p != "test" && !slices.Contains(own, p) {
-			own = append(own, p)
+	for _, f := range n.flags(d.ReadOnly) {
+		if f == "--read-only" && slices.Contains(call.Run, f) {
+			continue // guard hook --read-only gives it already
 		}
-	}
-	slices.Sort(own)
-	for _, p := range own {
-		words = append(words, "'--profile'", shellparse.SingleQuote(p))
+		words = append(words, shellparse.SingleQuote(f))
 	}
 	words = append(words, "--", "bash", "--noprofile", "--norc", "-c", shellparse.SingleQuote(body))
 	cmd := strings.Join(words, " ")

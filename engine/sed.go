@@ -428,6 +428,7 @@ func (m *matcher) sed(n *policy.Rule, present map[string]bool, values map[string
 	if inPlace {
 		acc = writeAccess
 		r.notRO = append(r.notRO, n.ID+" -i") // read-only mode denies it
+		r.writes = true
 	}
 	suffix := ""
 	for _, v := range append(values["-i"], values["--in-place"]...) {

@@ -49,8 +49,11 @@ func TestUnsandbox(t *testing.T) {
 	}{
 		{"make show", false, "make show", "write"},
 		{"make  show", false, "make show", "write"}, // printed canonically
-		{"cd /project/src && echo 'it'\\''s'", false, "cd /project/src && echo 'it'\\''s'", "write"},
-		{"git status && echo 'a b'", false, "git status && echo 'a b'", "write"},
+		{"cd /project/src && ls 'it'\\''s'", false, "cd /project/src && ls 'it'\\''s'", "read-only"},
+		{"git status && echo 'a b'", false, "git status && echo 'a b'", "read-only"},
+		{"go test ./... && go vet ./...", false, "go test ./... && go vet ./...", "test"},
+		{"go build ./...", false, "go build ./...", "build"},
+		{"make integration && go test ./...", false, "make integration && go test ./...", "test+net"},
 		{"make integration", false, "make integration", "net"},
 		{"git status", true, "git status", "read-only"},
 	} {

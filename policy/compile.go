@@ -131,9 +131,6 @@ func compile(name string, pf *policyFile, rules ruleSource, src []byte) (*Policy
 		}
 		p.GrantIdle = d
 	}
-	if pf.Sandbox.Require && !pf.Sandbox.Run {
-		return nil, c.errorf([]string{"sandbox", "require"}, "sandbox require = true needs run = true: only commands that run in the sandbox can require it")
-	}
 	p.Sandbox = SandboxPolicy{Run: pf.Sandbox.Run, Require: pf.Sandbox.Require}
 	for _, name := range sortedKeys(pf.Sandbox.Profiles) {
 		spf := pf.Sandbox.Profiles[name]

@@ -740,14 +740,61 @@ func packFile(name string) (policyFile, bool) {
 					lazy: &defaultSubs52,
 				},
 				"rustc": ruleFile{
-					Verdict:  "allow",
-					Flags:    []string{"-V", "--version", "-v", "--verbose"},
-					Args:     "none",
-					Require:  []string{"-V", "--version"},
-					ReadOnly: true,
+					Verdict: "allow",
+					Flags:   []string{"-V", "--version", "-v", "--verbose", "-O", "-g", "--test"},
+					Options: map[string]valueSpec{
+						"--cfg": valueSpec{
+							Type: "any",
+						},
+						"--color": valueSpec{
+							Values: []string{"auto", "always", "never"},
+						},
+						"--crate-name": valueSpec{
+							Type: "any",
+						},
+						"--crate-type": valueSpec{
+							Type: "any",
+						},
+						"--edition": valueSpec{
+							Values: []string{"2015", "2018", "2021", "2024"},
+						},
+						"--error-format": valueSpec{
+							Values: []string{"human", "json", "short"},
+						},
+						"--out-dir": valueSpec{
+							Type: "write",
+						},
+						"-A": valueSpec{
+							Type: "any",
+						},
+						"-D": valueSpec{
+							Type: "any",
+						},
+						"-F": valueSpec{
+							Type: "any",
+						},
+						"-W": valueSpec{
+							Type: "any",
+						},
+						"-o": valueSpec{
+							Type: "write",
+						},
+					},
+					Deny: []escalationFile{escalationFile{
+						Flags:  []string{"-C", "--codegen", "-Z"},
+						Reason: "codegen and unstable options name programs to run (-C linker=)",
+						Hint:   "compile with cargo build, or without -C and -Z",
+					}, escalationFile{
+						Args:   []string{"@*"},
+						Reason: "rustc reads more arguments from the file, which can name programs to run (-C linker=)",
+						Hint:   "give the options on the command line",
+					}},
+					Paths:   "read",
+					Sandbox: "build",
 					Examples: examplesFile{
-						Allow: []string{"rustc --version", "rustc -vV"},
-						Ask:   []string{"rustc main.rs", "rustc --print sysroot"},
+						Allow: []string{"rustc --version", "rustc -vV", "rustc main.rs", "rustc --edition 2021 -O -o bin/hello src/main.rs"},
+						Ask:   []string{"rustc --print sysroot"},
+						Deny:  []string{"rustc -C linker=/tmp/x main.rs", "rustc @args main.rs", "rustc -o ~/.local/bin/x main.rs"},
 					},
 				},
 				"rustfmt": ruleFile{
@@ -2643,17 +2690,29 @@ func defaultCommand(name string) (ruleFile, bool) {
 		}, true
 	case "node":
 		return ruleFile{
-			Verdict: "ask",
-			Hint:    "run the tests with npm test, which runs in the sandbox without asking",
+			Verdict: "allow",
+			Hint:    "ask the user to run it",
 			Flags:   []string{"--version", "-v", "--test", "--no-warnings", "--enable-source-maps", "--trace-warnings"},
 			Options: map[string]valueSpec{
+				"--eval": valueSpec{
+					Type: "any",
+				},
 				"--import": valueSpec{
 					Type: "any",
 				},
 				"--loader": valueSpec{
 					Type: "any",
 				},
+				"--print": valueSpec{
+					Type: "any",
+				},
 				"--require": valueSpec{
+					Type: "any",
+				},
+				"-e": valueSpec{
+					Type: "any",
+				},
+				"-p": valueSpec{
 					Type: "any",
 				},
 				"-r": valueSpec{
@@ -2661,14 +2720,16 @@ func defaultCommand(name string) (ruleFile, bool) {
 				},
 			},
 			Deny: []escalationFile{escalationFile{
-				Flags:  []string{"-e", "--eval", "-p", "--print", "-i", "--interactive"},
-				Reason: "it runs code from the command line, which guard cannot check",
-				Hint:   "write the code to a file with the edit tools and ask to run it",
+				Flags:  []string{"-i", "--interactive"},
+				Reason: "it waits for code on a terminal, which the agent has not",
+				Hint:   "give the code with -e, or in a file",
 			}},
-			Interpreter: true,
+			Interpreter:  true,
+			OptionsFirst: true,
+			Sandbox:      "read-only",
 			Examples: examplesFile{
-				Ask:  []string{"node scripts/build.js"},
-				Deny: []string{"node -e 'require(\"fs\")'", "node"},
+				Allow: []string{"node scripts/build.js", "node server.js --port 3000", "node --test", "node -e 'require(\"fs\")'", "node -p 1+1"},
+				Deny:  []string{"node -i"},
 			},
 		}, true
 	case "nohup":
@@ -3009,8 +3070,8 @@ func defaultCommand(name string) (ruleFile, bool) {
 		}, true
 	case "python":
 		return ruleFile{
-			Verdict: "ask",
-			Hint:    "run the tests with pytest, which runs in the sandbox without asking",
+			Verdict: "allow",
+			Hint:    "ask the user to run it",
 			Flags:   []string{"-B", "-E", "-I", "-O", "-q", "-s", "-S", "-u", "-v", "-V", "--version", "-b", "-d", "-x", "-P", "-h", "--help"},
 			Options: map[string]valueSpec{
 				"-W": valueSpec{
@@ -3019,33 +3080,48 @@ func defaultCommand(name string) (ruleFile, bool) {
 				"-X": valueSpec{
 					Type: "any",
 				},
+				"-c": valueSpec{
+					Type: "any",
+				},
 				"-m": valueSpec{
 					Type: "any",
 				},
 			},
 			Deny: []escalationFile{escalationFile{
-				Flags:  []string{"-c"},
-				Reason: "it runs code from the command line, which guard cannot check",
-				Hint:   "write the code to a file with the edit tools and ask to run it",
-			}, escalationFile{
 				Flags:  []string{"-i"},
-				Reason: "it runs code from standard input, which guard cannot check",
-				Hint:   "write the code to a file with the edit tools and ask to run it",
+				Reason: "it waits for code on a terminal, which the agent has not",
+				Hint:   "give the code with -c, or in a file",
 			}},
-			Interpreter: true,
+			Ask: []escalationFile{escalationFile{
+				Flags:  []string{"-m"},
+				Values: []string{"pip", "pip3", "ensurepip", "venv", "virtualenv"},
+				Reason: "it installs packages or makes an environment, which the read-only sandbox refuses",
+				Hint:   "ask the user to run it",
+			}, escalationFile{
+				Flags:  []string{"-m"},
+				Values: []string{"http.server", "smtpd", "xmlrpc.server"},
+				Reason: "it serves until it is stopped",
+				Hint:   "ask the user to run it",
+			}},
+			Interpreter:  true,
+			OptionsFirst: true,
+			Sandbox:      "read-only",
 			Examples: examplesFile{
-				Ask:  []string{"python script.py", "python -m pytest", "python -u tools/gen.py"},
-				Deny: []string{"python -c 'import os'", "python -Bc 'x'", "python", "python - < x.py", "echo 'import os' | python"},
+				Allow: []string{"python script.py", "python -m pytest", "python -u tools/gen.py", "python tools/gen.py --out x.go", "python -c 'import os'", "python -Bc 'x'", "python - < x.py", "echo 'import os' | python"},
+				Ask:   []string{"python -m pip install requests", "python -m http.server 8000"},
+				Deny:  []string{"python -i x.py"},
 			},
 		}, true
 	case "python3":
 		return ruleFile{
-			Like:        "python",
-			Verdict:     "ask",
-			Hint:        "run the tests with pytest, which runs in the sandbox without asking",
-			Interpreter: true,
+			Like:         "python",
+			Verdict:      "allow",
+			Hint:         "ask the user to run it",
+			Interpreter:  true,
+			OptionsFirst: true,
+			Sandbox:      "read-only",
 			Examples: examplesFile{
-				Deny: []string{"python3 -c 'print(1)'", "python3 <<'EOF'\nimport os\nEOF"},
+				Allow: []string{"python3 -c 'print(1)'", "python3 <<'EOF'\nimport os\nEOF"},
 			},
 		}, true
 	case "readlink":
@@ -4112,63 +4188,63 @@ func defaultCommand(name string) (ruleFile, bool) {
 func defaultExampleLine(key string) int {
 	switch key {
 	case "command\x00[\x00examples":
-		return 1093
+		return 1130
 	case "command\x00awk\x00examples":
-		return 2280
+		return 2328
 	case "command\x00aws\x00examples":
-		return 1923
+		return 1960
 	case "command\x00bash\x00examples":
-		return 1874
-	case "command\x00bun\x00examples":
-		return 2498
-	case "command\x00bzcat\x00examples":
-		return 1394
-	case "command\x00cargo\x00examples":
-		return 663
-	case "command\x00cargo\x00sub\x00build\x00examples":
-		return 686
-	case "command\x00cargo\x00sub\x00check\x00examples":
-		return 692
-	case "command\x00cargo\x00sub\x00clippy\x00examples":
-		return 716
-	case "command\x00cargo\x00sub\x00fmt\x00examples":
-		return 733
-	case "command\x00cargo\x00sub\x00run\x00examples":
-		return 2467
-	case "command\x00cargo\x00sub\x00test\x00examples":
-		return 699
-	case "command\x00cat\x00examples":
-		return 792
-	case "command\x00cd\x00examples":
-		return 1533
-	case "command\x00chmod\x00examples":
-		return 2166
-	case "command\x00command\x00examples":
-		return 1842
-	case "command\x00cp\x00examples":
-		return 2143
-	case "command\x00cut\x00examples":
-		return 971
-	case "command\x00date\x00examples":
-		return 1358
-	case "command\x00df\x00examples":
-		return 1372
-	case "command\x00diff\x00examples":
-		return 1003
-	case "command\x00docker\x00examples":
-		return 1899
-	case "command\x00du\x00examples":
-		return 1156
-	case "command\x00echo\x00examples":
-		return 1057
-	case "command\x00env\x00examples":
-		return 1587
-	case "command\x00file\x00examples":
-		return 1127
-	case "command\x00find\x00examples":
-		return 934
-	case "command\x00gh\x00examples":
 		return 1911
+	case "command\x00bun\x00examples":
+		return 2546
+	case "command\x00bzcat\x00examples":
+		return 1431
+	case "command\x00cargo\x00examples":
+		return 694
+	case "command\x00cargo\x00sub\x00build\x00examples":
+		return 718
+	case "command\x00cargo\x00sub\x00check\x00examples":
+		return 725
+	case "command\x00cargo\x00sub\x00clippy\x00examples":
+		return 751
+	case "command\x00cargo\x00sub\x00fmt\x00examples":
+		return 769
+	case "command\x00cargo\x00sub\x00run\x00examples":
+		return 2515
+	case "command\x00cargo\x00sub\x00test\x00examples":
+		return 733
+	case "command\x00cat\x00examples":
+		return 829
+	case "command\x00cd\x00examples":
+		return 1570
+	case "command\x00chmod\x00examples":
+		return 2203
+	case "command\x00command\x00examples":
+		return 1879
+	case "command\x00cp\x00examples":
+		return 2180
+	case "command\x00cut\x00examples":
+		return 1008
+	case "command\x00date\x00examples":
+		return 1395
+	case "command\x00df\x00examples":
+		return 1409
+	case "command\x00diff\x00examples":
+		return 1040
+	case "command\x00docker\x00examples":
+		return 1936
+	case "command\x00du\x00examples":
+		return 1193
+	case "command\x00echo\x00examples":
+		return 1094
+	case "command\x00env\x00examples":
+		return 1624
+	case "command\x00file\x00examples":
+		return 1164
+	case "command\x00find\x00examples":
+		return 971
+	case "command\x00gh\x00examples":
+		return 1948
 	case "command\x00git\x00examples":
 		return 176
 	case "command\x00git\x00sub\x00add\x00examples":
@@ -4228,137 +4304,139 @@ func defaultExampleLine(key string) int {
 	case "command\x00git\x00sub\x00tag\x00examples":
 		return 308
 	case "command\x00go\x00sub\x00build\x00examples":
-		return 577
+		return 585
 	case "command\x00go\x00sub\x00env\x00examples":
-		return 616
+		return 642
 	case "command\x00go\x00sub\x00list\x00examples":
-		return 630
+		return 656
+	case "command\x00go\x00sub\x00run\x00examples":
+		return 626
 	case "command\x00go\x00sub\x00test\x00examples":
-		return 591
-	case "command\x00go\x00sub\x00version\x00examples":
-		return 608
-	case "command\x00go\x00sub\x00vet\x00examples":
 		return 600
+	case "command\x00go\x00sub\x00version\x00examples":
+		return 634
+	case "command\x00go\x00sub\x00vet\x00examples":
+		return 610
 	case "command\x00gofmt\x00examples":
-		return 645
+		return 671
 	case "command\x00golangci-lint\x00examples":
-		return 2427
+		return 2475
 	case "command\x00golangci-lint\x00sub\x00run\x00examples":
-		return 2434
+		return 2482
 	case "command\x00grep\x00examples":
-		return 847
+		return 884
 	case "command\x00head\x00examples":
-		return 801
+		return 838
 	case "command\x00jq\x00examples":
-		return 1027
+		return 1064
 	case "command\x00just\x00examples":
-		return 2522
+		return 2570
 	case "command\x00kubectl\x00examples":
-		return 1905
+		return 1942
 	case "command\x00ln\x00examples":
-		return 2151
-	case "command\x00ls\x00examples":
-		return 784
-	case "command\x00make\x00examples":
-		return 2440
-	case "command\x00md5sum\x00examples":
-		return 1314
-	case "command\x00mkdir\x00examples":
-		return 2126
-	case "command\x00mkfs.*\x00examples":
 		return 2188
+	case "command\x00ls\x00examples":
+		return 821
+	case "command\x00make\x00examples":
+		return 2488
+	case "command\x00md5sum\x00examples":
+		return 1351
+	case "command\x00mkdir\x00examples":
+		return 2163
+	case "command\x00mkfs.*\x00examples":
+		return 2225
 	case "command\x00mv\x00examples":
-		return 2134
+		return 2171
 	case "command\x00mypy\x00examples":
-		return 2424
+		return 2472
 	case "command\x00nice\x00examples":
-		return 1551
+		return 1588
 	case "command\x00node\x00examples":
-		return 2237
+		return 2285
 	case "command\x00npm\x00examples":
-		return 2309
+		return 2357
 	case "command\x00npm\x00sub\x00run\x00examples":
-		return 2322
+		return 2370
 	case "command\x00npm\x00sub\x00test\x00examples":
-		return 2314
+		return 2362
 	case "command\x00perl\x00examples":
-		return 2246
+		return 2294
 	case "command\x00pnpm\x00examples":
-		return 2342
+		return 2390
 	case "command\x00printenv\x00examples":
-		return 1600
+		return 1637
 	case "command\x00printf\x00examples":
-		return 1063
+		return 1100
 	case "command\x00ps\x00examples":
-		return 1459
+		return 1496
 	case "command\x00pytest\x00examples":
-		return 2401
+		return 2449
 	case "command\x00python\x00examples":
-		return 2221
+		return 2265
 	case "command\x00python3\x00examples":
-		return 2228
+		return 2274
 	case "command\x00rg\x00examples":
-		return 904
+		return 941
 	case "command\x00rm\x00examples":
-		return 2101
+		return 2138
 	case "command\x00ruff\x00examples":
-		return 2404
+		return 2452
 	case "command\x00ruff\x00sub\x00check\x00examples":
-		return 2411
+		return 2459
 	case "command\x00ruff\x00sub\x00format\x00examples":
-		return 2417
+		return 2465
 	case "command\x00sed\x00examples":
-		return 1046
+		return 1083
 	case "command\x00sh\x00examples":
-		return 1881
+		return 1918
 	case "command\x00sort\x00examples":
-		return 953
+		return 990
 	case "command\x00stat\x00examples":
-		return 1136
+		return 1173
 	case "command\x00systemctl\x00examples":
-		return 2172
+		return 2209
 	case "command\x00tail\x00examples":
-		return 812
+		return 849
 	case "command\x00tee\x00examples":
-		return 2158
+		return 2195
 	case "command\x00terraform\x00examples":
-		return 1917
+		return 1954
 	case "command\x00test\x00examples":
-		return 1086
+		return 1123
 	case "command\x00timeout\x00examples":
-		return 1543
+		return 1580
 	case "command\x00touch\x00examples":
-		return 2118
+		return 2155
 	case "command\x00tr\x00examples":
-		return 978
+		return 1015
 	case "command\x00tree\x00examples":
-		return 1178
+		return 1215
 	case "command\x00type\x00examples":
-		return 1105
+		return 1142
 	case "command\x00uniq\x00examples":
-		return 962
+		return 999
 	case "command\x00uv\x00examples":
-		return 2474
+		return 2522
 	case "command\x00uv\x00sub\x00run\x00examples":
-		return 2477
+		return 2525
 	case "command\x00wc\x00examples":
-		return 822
+		return 859
 	case "command\x00which\x00examples":
-		return 1099
+		return 1136
 	case "command\x00who\x00examples":
-		return 1410
+		return 1447
 	case "command\x00xargs\x00examples":
-		return 1863
+		return 1900
 	case "command\x00xxd\x00examples":
-		return 1297
+		return 1334
 	case "command\x00xzcat\x00examples":
-		return 1403
+		return 1440
 	case "command\x00yarn\x00examples":
-		return 2366
+		return 2414
 	case "command\x00yes\x00examples":
-		return 1378
+		return 1415
 	case "command\x00zcat\x00examples":
-		return 1386
+		return 1423
 	}
 	return 0
 }
@@ -7373,6 +7451,7 @@ func defaultSubs57Rule(name string) (ruleFile, bool) {
 				Hint:   "run cargo without -Z",
 			}},
 			WritesCwd: true,
+			Sandbox:   "build",
 			Examples: examplesFile{
 				Allow: []string{"cargo build", "cargo build --release -p guard", "cargo build --all-targets --all-features"},
 				Ask:   []string{"cargo build --target-dir /tmp/t", "cargo build --manifest-path /other/Cargo.toml"},
@@ -7384,6 +7463,7 @@ func defaultSubs57Rule(name string) (ruleFile, bool) {
 			Like:      "cargo build",
 			Verdict:   "allow",
 			WritesCwd: true,
+			Sandbox:   "build",
 			Examples: examplesFile{
 				Allow: []string{"cargo check --workspace"},
 			},
@@ -7444,6 +7524,7 @@ func defaultSubs57Rule(name string) (ruleFile, bool) {
 				}},
 			},
 			WritesCwd: true,
+			Sandbox:   "build",
 			Examples: examplesFile{
 				Allow: []string{"cargo clippy --all-targets -- -D warnings"},
 				Deny:  []string{"cargo clippy --fix", "cargo clippy -- --emit=link=/tmp/x", "cargo clippy -- @args.txt", "cargo clippy -- -D @args.txt"},
@@ -7460,6 +7541,7 @@ func defaultSubs57Rule(name string) (ruleFile, bool) {
 				Hint:   "run cargo doc without --open; the docs are in target/doc",
 			}},
 			WritesCwd: true,
+			Sandbox:   "build",
 		}, true
 	case "fmt":
 		return ruleFile{
@@ -7496,6 +7578,7 @@ func defaultSubs57Rule(name string) (ruleFile, bool) {
 				},
 				Paths: "read",
 			},
+			Sandbox: "build",
 			Examples: examplesFile{
 				Allow: []string{"cargo fmt --check", "cargo fmt --all --check", "cargo fmt --all -- --check", "cargo fmt --check -- src/main.rs"},
 				Ask:   []string{"cargo fmt"},
@@ -7552,6 +7635,7 @@ func defaultSubs57Rule(name string) (ruleFile, bool) {
 				}},
 			},
 			WritesCwd: true,
+			Sandbox:   "test",
 			Examples: examplesFile{
 				Allow: []string{"cargo test", "cargo test -p core -- --nocapture", "cargo test parse_ -- --test-threads=1", "cargo test --no-run"},
 				Deny:  []string{"cargo test -- --logfile /tmp/x"},
@@ -8589,7 +8673,7 @@ func defaultSubs60Rule(name string) (ruleFile, bool) {
 	return ruleFile{}, false
 }
 
-var defaultSubs61 = subSource{names: []string{"build", "doc", "env", "list", "test", "version", "vet"}, get: defaultSubs61Rule}
+var defaultSubs61 = subSource{names: []string{"build", "doc", "env", "list", "run", "test", "version", "vet"}, get: defaultSubs61Rule}
 
 func defaultSubs61Rule(name string) (ruleFile, bool) {
 	switch name {
@@ -8644,6 +8728,7 @@ func defaultSubs61Rule(name string) (ruleFile, bool) {
 			}},
 			WritesCwd: true,
 			Config:    "go",
+			Sandbox:   "build",
 			Examples: examplesFile{
 				Allow: []string{"go build ./...", "go build -v -race ./cmd/guard", "go build -tags=integration ./...", "go build -buildvcs=false ./...", "go build -pgo=auto ./cmd/guard", "go build -o bin/guard ./cmd/guard", "go build -o=/project/bin/x .", "go build -o /tmp/x ./cmd/guard", "go build -o /dev/null ./...", "go build -o bin/ ./cmd/..."},
 				Ask:   []string{"go build -ldflags=-X=main.v=1 .", "go build -pgo=/tmp/x.pprof .", "go build -compiler=gccgo .", "go build -o $OUT ."},
@@ -8716,6 +8801,52 @@ func defaultSubs61Rule(name string) (ruleFile, bool) {
 				Ask:   []string{"go list -m -versions example.com/x", "go list -m example.com/x@latest", "go list -export ./..."},
 			},
 		}, true
+	case "run":
+		return ruleFile{
+			Verdict: "allow",
+			Style:   "go",
+			Flags:   []string{"-v", "-x", "-n", "-a", "-race", "-msan", "-asan", "-cover", "-trimpath", "-work"},
+			Options: map[string]valueSpec{
+				"-C": valueSpec{
+					Type: "dir",
+				},
+				"-buildvcs": valueSpec{
+					Type: "any?",
+				},
+				"-compiler": valueSpec{
+					Values: []string{"gc"},
+				},
+				"-mod": valueSpec{
+					Values: []string{"readonly", "vendor"},
+				},
+				"-p": valueSpec{
+					Type: "int",
+				},
+				"-pgo": valueSpec{
+					Type: "path",
+				},
+				"-tags": valueSpec{
+					Type: "any",
+				},
+			},
+			Deny: []escalationFile{escalationFile{
+				Flags:  []string{"-toolexec", "-exec"},
+				Reason: "it runs another program with every tool, or in place of the program",
+				Hint:   "run go without -toolexec or -exec",
+			}, escalationFile{
+				Flags:  []string{"-overlay", "-modfile", "-pkgdir"},
+				Reason: "it makes go read or write files outside the module's usual places",
+				Hint:   "run go without -overlay, -modfile or -pkgdir",
+			}},
+			Config:       "go",
+			OptionsFirst: true,
+			Sandbox:      "test",
+			Examples: examplesFile{
+				Allow: []string{"go run .", "go run ./cmd/gen -out x.go", "go run -race ./cmd/guard check -- ls"},
+				Ask:   []string{"go run -ldflags=-s ."},
+				Deny:  []string{"go run -exec=/bin/sh .", "go run -toolexec x ."},
+			},
+		}, true
 	case "test":
 		return ruleFile{
 			Like:    "go build",
@@ -8771,7 +8902,8 @@ func defaultSubs61Rule(name string) (ruleFile, bool) {
 				Reason: "it writes the test binary, which guard does not name",
 				Hint:   "run go test without -o",
 			}},
-			Config: "go",
+			Config:  "go",
+			Sandbox: "test",
 			Examples: examplesFile{
 				Allow: []string{"go test ./...", "go test -run TestParse -v ./shellparse", "go test -race -count=1 ./...", "go test -coverprofile=cover.out ./...", "go test -bench=. -benchmem ./rules"},
 				Ask:   []string{"go test -cpuprofile=/tmp/cpu.out ./...", "go test -fuzz=FuzzParse ./shellparse"},
@@ -8814,7 +8946,8 @@ func defaultSubs61Rule(name string) (ruleFile, bool) {
 				Reason: "it runs another program as the vet tool",
 				Hint:   "run go vet without -vettool, -toolexec or -exec",
 			}},
-			Config: "go",
+			Config:  "go",
+			Sandbox: "build",
 			Examples: examplesFile{
 				Allow: []string{"go vet ./..."},
 				Deny:  []string{"go vet -vettool=/tmp/x ./..."},

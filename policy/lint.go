@@ -415,9 +415,11 @@ func checkInterpreters(l *linter) []hit {
 				`verdict = "ask", or sandbox = "test" to run it in the sandbox`))
 		}
 		for _, o := range it.inline {
-			if !stops(n, o) {
+			// In the read-only sandbox code on the command line is bounded
+			// as a script is; in another it could write the project.
+			if !stops(n, o) && n.Sandbox != "read-only" {
 				out = append(out, nd.hit(fmt.Sprintf("%s is %s and accepts %s: the code on its command line runs unchecked", n.ID, allowed(n), o),
-					fmt.Sprintf(`deny = [{ flags = [%q], reason = "it runs code from the command line" }]`, o)))
+					fmt.Sprintf(`deny = [{ flags = [%q], reason = "it runs code from the command line" }], or sandbox = "read-only"`, o)))
 			}
 		}
 		if n.Sandbox == "" {
@@ -915,9 +917,25 @@ var packageScripts = [][]string{
 	{"make"}, {"gmake"}, {"just"},
 }
 
-// checkSandbox reports package-manager scripts allowed outside the
-// sandbox: they run the project's code, which guard never reads. The ones
-// allowed with any operands are the runner check's errors.
+// compilers are the commands that compile or test the project, which runs
+// its code: tests, build scripts (build.rs), procedural macros, cgo's
+// flags. The rules under them count too.
+var compilers = [][]string{
+	{"go", "build"}, {"go", "test"}, {"go", "vet"}, {"go", "install"},
+	{"cargo", "build"}, {"cargo", "b"}, {"cargo", "check"}, {"cargo", "c"}, {"cargo", "test"}, {"cargo", "t"},
+	{"cargo", "clippy"}, {"cargo", "doc"}, {"cargo", "d"}, {"cargo", "bench"}, {"rustc"},
+}
+
+// under reports whether the node is the command words name, or a rule
+// under it.
+func (nd *lintNode) under(words []string) bool {
+	return len(nd.words) >= len(words) && nd.base() == words[0] && slices.Equal(nd.words[1:len(words)], words[1:])
+}
+
+// checkSandbox reports package-manager scripts, and the commands that
+// compile or test the project, allowed outside the sandbox: they run the
+// project's code, which guard never reads. The ones allowed with any
+// operands are the runner check's errors.
 func checkSandbox(l *linter) []hit {
 	var out []hit
 	for i := range l.nodes {
@@ -926,12 +944,13 @@ func checkSandbox(l *linter) []hit {
 		if !nd.allows || n.Sandbox != "" || runsUnbounded(nd) || slices.Contains(nd.words, "--") {
 			continue // the arguments after -- go to the script its rule decides
 		}
-		for _, ps := range packageScripts {
-			if len(nd.words) >= len(ps) && nd.base() == ps[0] && slices.Equal(nd.words[1:len(ps)], ps[1:]) {
-				out = append(out, nd.hit(fmt.Sprintf("%s is %s outside the sandbox: it runs the project's own scripts, which guard never reads", n.ID, allowed(n)),
-					`sandbox = "test": guard run then bounds what the script reaches`))
-				break
-			}
+		switch {
+		case slices.ContainsFunc(packageScripts, nd.under):
+			out = append(out, nd.hit(fmt.Sprintf("%s is %s outside the sandbox: it runs the project's own scripts, which guard never reads", n.ID, allowed(n)),
+				`sandbox = "test": guard run then bounds what the script reaches`))
+		case slices.ContainsFunc(compilers, nd.under):
+			out = append(out, nd.hit(fmt.Sprintf("%s is %s outside the sandbox: it compiles or tests the project, which runs the project's code (tests, build scripts, macros, cgo), which guard never reads", n.ID, allowed(n)),
+				`sandbox = "build", or "test" for what runs tests: guard run then bounds what that code reaches`))
 		}
 	}
 	return out

@@ -92,11 +92,13 @@ type redirectPolicy struct {
 
 // SandboxPolicy is the compiled [sandbox] table.
 type SandboxPolicy struct {
-	// Run: an allowed shell command is rewritten to run under guard run,
-	// in the sandbox the same policy gives the project.
+	// Run is what every policy does now: an allowed shell command is
+	// rewritten to run under guard run, in the profile its parts need. It
+	// is kept so that the files that say it still load.
 	Run bool
 	// Require: where the kernel cannot confine it, an allowed shell
-	// command is asked instead; otherwise it runs as the hook judged it.
+	// command is asked instead; otherwise it runs as the hook judged it
+	// (a part allowed only in the sandbox asks whatever Require says).
 	Require bool
 	// Profiles are the policy's own, by name ([sandbox.NAME]).
 	Profiles map[string]SandboxProfile

@@ -151,7 +151,7 @@ func diffCalls(old, new *policy.Policy, calls []diffCall) (changes []diffChange,
 		}
 		// Less strict is wider, and so is an allow that no longer runs in
 		// the sandbox.
-		widens := b.Verdict > a.Verdict || b.Verdict == a.Verdict && a.Rewrite != nil && b.Rewrite == nil
+		widens := b.Verdict > a.Verdict || b.Verdict == a.Verdict && a.SandboxOnly() && !b.SandboxOnly()
 		ch := diffChange{From: dc.from, Call: what, Old: av, New: bv,
 			Widens: widens, OldWhy: oneLine(a.Reason()), NewWhy: oneLine(b.Reason()), NewRule: b.Deciding().Rule}
 		if ch.Widens {
@@ -163,10 +163,10 @@ func diffCalls(old, new *policy.Policy, calls []diffCall) (changes []diffChange,
 	return append(widen, narrow...), distinct
 }
 
-// verdictName names a decision's verdict, and that an allow runs in the
-// sandbox.
+// verdictName names a decision's verdict, and that an allow runs only in
+// the sandbox.
 func verdictName(d engine.Decision) string {
-	if d.Verdict == engine.Allow && d.Rewrite != nil {
+	if d.Verdict == engine.Allow && d.SandboxOnly() {
 		return "allow (in the sandbox)"
 	}
 	return d.Verdict.String()

@@ -134,7 +134,11 @@ func doctorSpecFor(name string, env getenv, dir string) doctorSpec {
 					"cwd": dir, "model": "doctor", "tool_name": "Bash", "tool_input": map[string]any{"command": command}})
 				return in
 			},
-			allowed:  func(code int, stdout string) bool { return code == 0 && stdout == "" },
+			// Codex takes no output as an allow, and an allow with the
+			// command rewritten to run under guard run.
+			allowed: func(code int, stdout string) bool {
+				return code == 0 && (stdout == "" || strings.Contains(stdout, `"permissionDecision":"allow"`))
+			},
 			approval: "PermissionRequest",
 			extra: func(found map[string][]foundHook) []doctorCheck {
 				var cfg codexTrust
