@@ -161,6 +161,22 @@ func TestSandboxRewrite(t *testing.T) {
 			t.Errorf("%q: %s, rewrite %+v; want %s", tc.command, d.Verdict, d.Rewrite, tc.want)
 		}
 	}
+	// A rewrite read back must be the one guard writes, flags and all: one
+	// that drops or swaps the profile is no rewrite of guard's.
+	run := []string{"/g", "run"}
+	for _, bad := range []string{
+		`'/g' 'run' -- bash --noprofile --norc -c 'go test ./...'`,
+		`'/g' 'run' '--profile' 'build' -- bash --noprofile --norc -c 'go test ./...'`,
+		`'/g' 'run' '--profile' 'test' '--profile' 'net' -- bash --noprofile --norc -c 'go test ./...'`,
+		`'/g' 'run' -- bash --noprofile --norc -c 'git status'`,
+		`'/g' 'run' '--profile' 'test' -- bash --noprofile --norc -c 'git status'`,
+		`'/g' 'run' '--read-only' -- bash --noprofile --norc -c 'go build ./...'`,
+	} {
+		t.Logf("input: %q", bad)
+		if inner, _, ok := e.Unsandbox(profileCall(tree, bad, run, false)); ok {
+			t.Errorf("Unsandbox(%q) = %q: read back as guard's rewrite", bad, inner.Input.Command)
+		}
+	}
 	// Read-only mode: guard hook --read-only gives --read-only already.
 	c := profileCall(tree, "grep -rn TOKEN web", []string{"/g", "run", "--read-only"}, false)
 	c.ReadOnly = true
