@@ -95,3 +95,29 @@ func literalPart(root, p string) string {
 	}
 	return lit
 }
+
+// SecretPlaces returns where the policy's secrets are: for each secret
+// pattern of an absolute place (/etc/shadow, ~/.ssh/**; not **/.env, which
+// is of any directory), the path it names, or the directory its first glob
+// is in; and the literal run of every secret pattern (policy.LiteralRun),
+// which a path must hold to be one, "" for a pattern that has none.
+func (c *Confinement) SecretPlaces() (places, runs []string) {
+	for _, pat := range c.d.p.Paths.Secret {
+		for _, e := range c.d.expand(pat) {
+			runs = append(runs, e.literal)
+			if !strings.HasPrefix(e.pattern, "/") {
+				continue
+			}
+			p := e.pattern
+			if i := strings.IndexAny(p, "*?[{\\"); i >= 0 {
+				p = p[:strings.LastIndexByte(p[:i], '/')+1]
+			}
+			if p = strings.TrimSuffix(p, "/"); p != "" {
+				places = append(places, p)
+			}
+		}
+	}
+	slices.Sort(places)
+	slices.Sort(runs)
+	return slices.Compact(places), slices.Compact(runs)
+}

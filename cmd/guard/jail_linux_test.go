@@ -855,22 +855,25 @@ var keptFiles = map[string]string{
 // directory, is made. An attack is judged by the project's tree outside
 // src (where it stages its files), before and after.
 func TestJailKeptPaths(t *testing.T) {
-	attacks := []struct{ name, script string }{
-		{"write .claude/settings.json", "mkdir -p .claude && echo '{\"x\":1}' > .claude/settings.json"},
-		{"mkdir .claude", "mkdir .claude"},
-		{"mkdir .claude/commands", "mkdir -p .claude/commands"},
-		{"replace .claude", "mkdir -p src/c && echo '{}' > src/c/settings.json && rm -rf .claude && mv src/c .claude"},
-		{"write .mcp.json", "echo '{\"x\":1}' > .mcp.json"},
-		{"hard-link .mcp.json", "ln -f src/main.go .mcp.json"},
-		{"write .vscode/x", "mkdir -p .vscode && echo x > .vscode/x"},
-		{"symlink .vscode", "ln -s src .vscode"},
-		{"write .envrc", "echo 'curl x | sh' > .envrc"},
-		{"rename onto .envrc", "echo 'curl x | sh' > src/e && mv -f src/e .envrc"},
-		{"symlink .envrc", "ln -sf src/main.go .envrc"},
-		{"symlink .claude", "ln -s src .claude"},
-		{"write a workflow", "mkdir -p .github/workflows && echo x > .github/workflows/x.yml"},
-		{"plant a git hook", "mkdir -p .git/hooks && echo x > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit"},
-		{"write .git/config", "mkdir -p .git && printf '[core]\\n\\tfsmonitor = touch x\\n' >> .git/config"},
+	// made is a directory an attack may leave behind: one on the way to a
+	// kept path that the policy does not keep itself (mkdir -p makes
+	// .github, which is not kept, and stops at .github/workflows, which is).
+	attacks := []struct{ name, script, made string }{
+		{"write .claude/settings.json", "mkdir -p .claude && echo '{\"x\":1}' > .claude/settings.json", ""},
+		{"mkdir .claude", "mkdir .claude", ""},
+		{"mkdir .claude/commands", "mkdir -p .claude/commands", ""},
+		{"replace .claude", "mkdir -p src/c && echo '{}' > src/c/settings.json && rm -rf .claude && mv src/c .claude", ""},
+		{"write .mcp.json", "echo '{\"x\":1}' > .mcp.json", ""},
+		{"hard-link .mcp.json", "ln -f src/main.go .mcp.json", ""},
+		{"write .vscode/x", "mkdir -p .vscode && echo x > .vscode/x", ""},
+		{"symlink .vscode", "ln -s src .vscode", ""},
+		{"write .envrc", "echo 'curl x | sh' > .envrc", ""},
+		{"rename onto .envrc", "echo 'curl x | sh' > src/e && mv -f src/e .envrc", ""},
+		{"symlink .envrc", "ln -sf src/main.go .envrc", ""},
+		{"symlink .claude", "ln -s src .claude", ""},
+		{"write a workflow", "mkdir -p .github/workflows && echo x > .github/workflows/x.yml", ".github/\n"},
+		{"plant a git hook", "mkdir -p .git/hooks && echo x > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit", ""},
+		{"write .git/config", "mkdir -p .git && printf '[core]\\n\\tfsmonitor = touch x\\n' >> .git/config", ""},
 	}
 	ordinary := []struct{ name, script, made string }{
 		{"a new file at the top", "echo x > coverage.out", "coverage.out"},
@@ -898,7 +901,11 @@ func TestJailKeptPaths(t *testing.T) {
 				j := world(t)
 				before = treeOutsideSrc(t, j.proj)
 				code, out := j.bashJailed(t, nil, tc.script)
-				if after := treeOutsideSrc(t, j.proj); after != before || code == 0 {
+				after := treeOutsideSrc(t, j.proj)
+				if tc.made != "" && !strings.Contains(before, tc.made) {
+					after = strings.Replace(after, tc.made, "", 1)
+				}
+				if after != before || code == 0 {
 					t.Errorf("%q inside: exit %d: %s\nbefore:\n%s\nafter:\n%s", tc.script, code, out, before, after)
 				}
 			})

@@ -87,8 +87,8 @@ func (w runWorld) run(t *testing.T, extraEnv []string, args ...string) (int, str
 // succeeds (so the fixture would let it), and under guard run, where the
 // kernel refuses it; and the everyday work beside it, which runs in both.
 func TestRunConfines(t *testing.T) {
-	if abi := sandbox.ABI(); abi < sandbox.MinABI {
-		t.Skipf("Landlock ABI %d here; guard run needs %d", abi, sandbox.MinABI)
+	if abi := sandbox.ABI(); abi < 4 {
+		t.Skipf("Landlock ABI %d here; guard run needs %d", abi, 4)
 	}
 	w := newRunWorld(t)
 	port := tcpLoopback(t)
@@ -167,8 +167,8 @@ func TestRunConfines(t *testing.T) {
 // project whole would let a command plant the agent's settings, a
 // repository with its own configuration, or a workflow.
 func TestRunKeepsWhatIsNotThere(t *testing.T) {
-	if abi := sandbox.ABI(); abi < sandbox.MinABI {
-		t.Skipf("Landlock ABI %d here; guard run needs %d", abi, sandbox.MinABI)
+	if abi := sandbox.ABI(); abi < 4 {
+		t.Skipf("Landlock ABI %d here; guard run needs %d", abi, 4)
 	}
 	w := newRunWorld(t)
 	for _, p := range []string{".git", ".env", ".claude"} {
@@ -223,8 +223,8 @@ func TestRunKeepsWhatIsNotThere(t *testing.T) {
 // ($GUARD_TEST_NO_NETNS=1 stands in), Landlock refuses a TCP connect to the
 // host's loopback.
 func TestRunTCPLandlock(t *testing.T) {
-	if abi := sandbox.ABI(); abi < sandbox.MinABI {
-		t.Skipf("Landlock ABI %d here; guard run needs %d", abi, sandbox.MinABI)
+	if abi := sandbox.ABI(); abi < 4 {
+		t.Skipf("Landlock ABI %d here; guard run needs %d", abi, 4)
 	}
 	w := newRunWorld(t)
 	port := tcpLoopback(t)
@@ -258,8 +258,8 @@ func tcpLoopback(t *testing.T) string {
 // TestRunReadOnly: in read-only mode nothing in the project is written;
 // the temp dir still is.
 func TestRunReadOnly(t *testing.T) {
-	if abi := sandbox.ABI(); abi < sandbox.MinABI {
-		t.Skipf("Landlock ABI %d here; guard run needs %d", abi, sandbox.MinABI)
+	if abi := sandbox.ABI(); abi < 4 {
+		t.Skipf("Landlock ABI %d here; guard run needs %d", abi, 4)
 	}
 	w := newRunWorld(t)
 	if code, out := w.run(t, nil, "--read-only", "--", "bash", "--noprofile", "--norc", "-c", "echo x > src/new.go"); code == 0 || !strings.Contains(out, "ermission denied") {
@@ -313,8 +313,8 @@ func TestRunRefuses(t *testing.T) {
 // the agent's shell. The allowed make test target reads a key the hook
 // never saw named; the kernel refuses it.
 func TestRunRewrite(t *testing.T) {
-	if abi := sandbox.ABI(); abi < sandbox.MinABI {
-		t.Skipf("Landlock ABI %d here; guard run needs %d", abi, sandbox.MinABI)
+	if abi := sandbox.ABI(); abi < 4 {
+		t.Skipf("Landlock ABI %d here; guard run needs %d", abi, 4)
 	}
 	w := newRunWorld(t)
 	exe, err := os.Executable()
@@ -413,8 +413,8 @@ func TestRunRewrite(t *testing.T) {
 // loopback works, and the test code, which the hook never sees, cannot
 // read a key in the home.
 func TestRunGoTest(t *testing.T) {
-	if abi := sandbox.ABI(); abi < sandbox.MinABI {
-		t.Skipf("Landlock ABI %d here; guard run needs %d", abi, sandbox.MinABI)
+	if abi := sandbox.ABI(); abi < 4 {
+		t.Skipf("Landlock ABI %d here; guard run needs %d", abi, 4)
 	}
 	gobin, err := exec.LookPath("go")
 	if err != nil {
@@ -491,8 +491,8 @@ func TestServer(t *testing.T) {
 // only where nothing secret or protected is: $GOCACHE set to the
 // project's .git opens no write to git's hooks.
 func TestRunCacheFromEnv(t *testing.T) {
-	if abi := sandbox.ABI(); abi < sandbox.MinABI {
-		t.Skipf("Landlock ABI %d here; guard run needs %d", abi, sandbox.MinABI)
+	if abi := sandbox.ABI(); abi < 4 {
+		t.Skipf("Landlock ABI %d here; guard run needs %d", abi, 4)
 	}
 	w := newRunWorld(t)
 	for _, dir := range []string{filepath.Join(w.proj, ".git"), filepath.Join(w.home, ".ssh")} {
@@ -519,8 +519,8 @@ func TestRunEnv(t *testing.T) {
 // fsmonitor that git status starts) runs none under guard run, while the
 // same git status outside does.
 func TestRunGitConfig(t *testing.T) {
-	if abi := sandbox.ABI(); abi < sandbox.MinABI {
-		t.Skipf("Landlock ABI %d here; guard run needs %d", abi, sandbox.MinABI)
+	if abi := sandbox.ABI(); abi < 4 {
+		t.Skipf("Landlock ABI %d here; guard run needs %d", abi, 4)
 	}
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("no git")
@@ -561,8 +561,8 @@ func TestRunGitConfig(t *testing.T) {
 // TCP rules do not see, and raw sockets, while Unix and plain TCP sockets
 // are still made.
 func TestRunNetwork(t *testing.T) {
-	if abi := sandbox.ABI(); abi < sandbox.MinABI {
-		t.Skipf("Landlock ABI %d here; guard run needs %d", abi, sandbox.MinABI)
+	if abi := sandbox.ABI(); abi < 4 {
+		t.Skipf("Landlock ABI %d here; guard run needs %d", abi, 4)
 	}
 	w := newRunWorld(t)
 	udp, err := net.ListenPacket("udp4", "127.0.0.1:0")
@@ -626,8 +626,8 @@ func TestRunNetwork(t *testing.T) {
 // toolchain (rustup's, read-only) builds it, and the test, which the hook
 // never sees, cannot read a key in the home.
 func TestRunCargoTest(t *testing.T) {
-	if abi := sandbox.ABI(); abi < sandbox.MinABI {
-		t.Skipf("Landlock ABI %d here; guard run needs %d", abi, sandbox.MinABI)
+	if abi := sandbox.ABI(); abi < 4 {
+		t.Skipf("Landlock ABI %d here; guard run needs %d", abi, 4)
 	}
 	cargo, err := exec.LookPath("cargo")
 	if err != nil {
@@ -688,8 +688,8 @@ mod tests {
 // call for, empty, where they are missing, and nothing in read-only mode
 // or for a project without the file.
 func TestRunMakesOutputs(t *testing.T) {
-	if abi := sandbox.ABI(); abi < sandbox.MinABI {
-		t.Skipf("Landlock ABI %d here; guard run needs %d", abi, sandbox.MinABI)
+	if abi := sandbox.ABI(); abi < 4 {
+		t.Skipf("Landlock ABI %d here; guard run needs %d", abi, 4)
 	}
 	w := newRunWorld(t)
 	exists := func(name string) bool {
@@ -723,8 +723,8 @@ func TestRunMakesOutputs(t *testing.T) {
 // of the profile that does not exist is skipped with a warning, and a
 // profile the policy does not have is refused.
 func TestRunProfile(t *testing.T) {
-	if abi := sandbox.ABI(); abi < sandbox.MinABI {
-		t.Skipf("Landlock ABI %d here; guard run needs %d", abi, sandbox.MinABI)
+	if abi := sandbox.ABI(); abi < 4 {
+		t.Skipf("Landlock ABI %d here; guard run needs %d", abi, 4)
 	}
 	w := newRunWorld(t)
 	port := tcpLoopback(t)
@@ -776,8 +776,8 @@ func TestRunProfile(t *testing.T) {
 // ~/.nvm finds its libraries in ../lib), while a bin directly under the
 // home is granted alone: the rest of ~/.local stays out of reach.
 func TestRunPathTools(t *testing.T) {
-	if abi := sandbox.ABI(); abi < sandbox.MinABI {
-		t.Skipf("Landlock ABI %d here; guard run needs %d", abi, sandbox.MinABI)
+	if abi := sandbox.ABI(); abi < 4 {
+		t.Skipf("Landlock ABI %d here; guard run needs %d", abi, 4)
 	}
 	w := newRunWorld(t)
 	nvm := filepath.Join(w.home, ".nvm/versions/node/v22")

@@ -1,0 +1,338 @@
+// Copyright 2026 The guard Authors. SPDX-License-Identifier: MIT
+
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"guard/engine"
+	"guard/policy"
+	"guard/sandbox"
+)
+
+// systemRoots are shown read-only whole: the programs, libraries and
+// system configuration a command needs. The homes, /root, /run, /var,
+// /mnt and /media are not among them; /proc, /dev and /tmp are the jail's
+// own.
+var systemRoots = []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt", "/sys"}
+
+// homeConfig are the files of the home a command reads to work as the
+// user's: git's configuration (git status stops without it), cargo's, and
+// the Python packages installed for the user. Each is shown read-only
+// where the policy lets it be read.
+var homeConfig = []string{".gitconfig", ".config/git", ".cargo/config.toml", ".cargo/config", ".local/lib"}
+
+// runConfined runs the program in guard run's jail (see sandbox.Jail):
+// guard starts itself again as the first process of new namespaces
+// (--jail-init), which makes the jail from the policy and runs the program
+// in it.
+func runConfined(_ context.Context, s stdio, env getenv, o runOpts) error {
+	if !o.jailInit && !o.explain {
+		network := false
+		if len(o.profiles) > 0 {
+			call := callContext(env, o.dir, "bash", o.readOnly)
+			layers, err := loadLayers(o.config, call.Project, env)
+			if err != nil {
+				return runError(s, "the policy does not load, so nothing runs: %v", err)
+			}
+			ports, err := profilePorts(layers, o.profiles)
+			if err != nil {
+				return runError(s, "%v", err)
+			}
+			network = len(ports) > 0
+		}
+		code, err := sandbox.Enter("/proc/self/exe", append([]string{"guard", "run", "--jail-init"}, o.args...), os.Environ(), network)
+		if err != nil {
+			return runError(s, "%v", err)
+		}
+		return &exitError{code: code}
+	}
+	if o.jailInit {
+		// Only in the namespaces guard run made: anywhere else, guard
+		// would run the program as it is.
+		if err := sandbox.InJail(); err != nil {
+			return runError(s, "--jail-init outside guard run's jail (%v): nothing runs", err)
+		}
+	}
+	j, err := jailOf(s, env, o)
+	if err != nil {
+		return runError(s, "%v", err)
+	}
+	if o.explain {
+		explainJail(s.out, j)
+		return nil
+	}
+	code, err := j.Run()
+	if err != nil {
+		return runError(s, "%v", err)
+	}
+	return &exitError{code: code}
+}
+
+// jailOf derives the jail of a call's context from every layer of the
+// policy: a path is shown only when each layer lets it be read, and
+// written only when each lets it be written.
+func jailOf(s stdio, env getenv, o runOpts) (*sandbox.Jail, error) {
+	call := callContext(env, o.dir, "bash", o.readOnly)
+	layers, err := loadLayers(o.config, call.Project, env)
+	if err != nil {
+		return nil, fmt.Errorf("the policy does not load, so nothing runs: %v", err)
+	}
+	project := filepath.Clean(call.Project)
+	home := filepath.Clean(call.Home)
+	if call.Project == "" || project == "/" || call.Home != "" && (project == home || strings.HasPrefix(home, project+"/")) {
+		return nil, fmt.Errorf("guard run confines a command to a project, and %q is not one (the root, the home or a directory above it): run it in the project's directory", call.Project)
+	}
+	policies := layers.Policies()
+	confs := func() []*engine.Confinement {
+		var out []*engine.Confinement
+		for _, p := range policies {
+			out = append(out, engine.NewConfinement(p, call))
+		}
+		return out
+	}
+	all := confs()
+	every := func(ok func(*engine.Confinement, string) bool) func(string) bool {
+		return func(p string) bool {
+			return !slices.ContainsFunc(all, func(c *engine.Confinement) bool { return !ok(c, p) })
+		}
+	}
+	readable := every((*engine.Confinement).Read)
+	cache := every((*engine.Confinement).Cache)
+	inProject := func(p string) bool { return p == project || strings.HasPrefix(p, project+"/") }
+
+	j := &sandbox.Jail{Project: project, Dir: o.dir, Argv: o.argv}
+	if call.Home != "" && home != "/" {
+		j.Home = home
+	}
+	bind := func(p string, write bool) {
+		p = filepath.Clean(p)
+		if !filepath.IsAbs(p) || p == "/" || inProject(p) || write && strings.HasPrefix(project, p+"/") || !readable(p) {
+			return
+		}
+		if _, err := os.Lstat(p); err != nil {
+			return
+		}
+		j.Binds = append(j.Binds, sandbox.Bind{Path: p, Write: write})
+	}
+	for _, p := range systemRoots {
+		bind(p, false)
+	}
+	caches := toolCaches(env, call.Home)
+	for _, p := range caches.read {
+		bind(p, false)
+	}
+	// Go's build cache is made here, since go test is what runs most; the
+	// others are shown where they are already.
+	if len(caches.write) > 0 && !o.explain && cache(caches.write[0]) && !inProject(caches.write[0]) {
+		if err := os.MkdirAll(caches.write[0], 0o755); err != nil {
+			return nil, fmt.Errorf("the build cache %s: %v", caches.write[0], err)
+		}
+	}
+	for _, p := range caches.write {
+		if cache(p) {
+			bind(p, true)
+		}
+	}
+	if j.Home != "" {
+		for _, p := range homeConfig {
+			bind(filepath.Join(home, p), false)
+		}
+	}
+	// The search path's directories outside the home (those in it are
+	// toolCaches'), where no other bind shows them.
+	for _, dir := range filepath.SplitList(env("PATH")) {
+		if !filepath.IsAbs(dir) || j.Home != "" && strings.HasPrefix(filepath.Clean(dir), home+"/") || shown(j, dir) {
+			continue
+		}
+		bind(dir, false)
+	}
+	profileEnv, err := addJailProfiles(s, layers, call, j, o.profiles)
+	if err != nil {
+		return nil, err
+	}
+	// What is secret is hidden: the places the policy names (/etc/shadow),
+	// where a bind shows them, and every path of the project's that a
+	// secret pattern matches (.env).
+	var runs []string
+	for _, c := range all {
+		places, r := c.SecretPlaces()
+		runs = append(runs, r...)
+		for _, p := range places {
+			if !inProject(p) && shown(j, p) && !slices.ContainsFunc(j.Binds, func(b sandbox.Bind) bool { return b.Path == p }) {
+				if _, err := os.Lstat(p); err == nil {
+					j.Hide = append(j.Hide, p)
+				}
+			}
+		}
+	}
+	hidden, err := projectSecrets(project, readable, runs)
+	if err != nil {
+		return nil, err
+	}
+	j.Hide = append(j.Hide, hidden...)
+	if !call.ReadOnly && !layers.ReadOnly() {
+		// One moment for each change: what the policy sees of the project
+		// (its links, its files) is taken afresh.
+		j.Write = func(abs string) bool {
+			return !slices.ContainsFunc(confs(), func(c *engine.Confinement) bool { return !c.Write(abs) })
+		}
+	}
+	for _, name := range o.profiles {
+		prof, _, err := findProfile(layers, name)
+		if err != nil {
+			return nil, err
+		}
+		j.Connect = append(j.Connect, prof.Ports...)
+	}
+	j.Env = withEnv(dropSecretEnv(runEnv(os.Environ())), append([]string{"TMPDIR=/tmp"}, profileEnv...))
+	return j, nil
+}
+
+// shown reports whether a bind of j shows p.
+func shown(j *sandbox.Jail, p string) bool {
+	p = filepath.Clean(p)
+	return slices.ContainsFunc(j.Binds, func(b sandbox.Bind) bool { return p == b.Path || strings.HasPrefix(p, b.Path+"/") })
+}
+
+// addJailProfiles shows what the policy's own sandbox profiles grant: the
+// user's layer's definition of a name, else the project's. A path that
+// does not exist, or that the policy keeps (secret to read; secret or
+// protected to write), is skipped with a warning line. It returns the
+// profiles' variables.
+func addJailProfiles(s stdio, l *policy.Layers, call engine.Call, j *sandbox.Jail, names []string) ([]string, error) {
+	var env []string
+	for _, name := range names {
+		prof, p, err := findProfile(l, name)
+		if err != nil {
+			return nil, err
+		}
+		if p == nil {
+			continue // build, test: the default's
+		}
+		conf := engine.NewConfinement(p, call)
+		grant := func(paths []string, ok func(string) bool, write bool) {
+			for _, p := range paths {
+				abs := expandProfilePath(p, call)
+				if _, err := os.Stat(abs); abs == "" || err != nil {
+					fmt.Fprintf(s.err, "guard run: warning: sandbox profile %s: %s does not exist; skipped\n", name, p)
+					continue
+				}
+				if !ok(abs) {
+					fmt.Fprintf(s.err, "guard run: warning: sandbox profile %s: %s is kept by the policy; skipped\n", name, p)
+					continue
+				}
+				j.Binds = append(j.Binds, sandbox.Bind{Path: abs, Write: write})
+			}
+		}
+		grant(prof.Read, conf.Read, false)
+		grant(prof.Write, func(p string) bool { return conf.Read(p) && conf.Cache(p) }, true)
+		for _, k := range slices.Sorted(maps.Keys(prof.Env)) {
+			env = append(env, k+"="+prof.Env[k])
+		}
+	}
+	return env, nil
+}
+
+// projectSecrets returns the paths of the project that are not readable:
+// each file or directory (and nothing in it) whose path holds the literal
+// run of a secret pattern (runs) and which readable refuses. Links are not
+// followed: what they point at is hidden where it is, or not shown.
+func projectSecrets(project string, readable func(string) bool, runs []string) ([]string, error) {
+	all := slices.Contains(runs, "")
+	candidate := func(rel string) bool {
+		return all || slices.ContainsFunc(runs, func(r string) bool { return strings.Contains(rel, r) })
+	}
+	var out []string
+	var walk func(dir string) error
+	walk = func(dir string) error {
+		f, err := os.Open(dir)
+		if err != nil {
+			return err
+		}
+		ents, err := f.ReadDir(-1)
+		f.Close()
+		if err != nil {
+			return err
+		}
+		for _, e := range ents {
+			p := dir + "/" + e.Name()
+			if candidate(p[len(project):]) && !readable(p) {
+				out = append(out, p)
+				continue
+			}
+			if e.IsDir() {
+				if err := walk(p); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	if err := walk(project); err != nil {
+		return nil, fmt.Errorf("finding the project's secrets: %v", err)
+	}
+	return out, nil
+}
+
+// secretWords are the words of a variable's name (split at _) that make it
+// one the jail's program does not get: a credential's.
+var secretWords = []string{"TOKEN", "SECRET", "SECRETS", "PASSWORD", "PASSWD", "PASS", "KEY", "APIKEY", "CREDENTIAL",
+	"CREDENTIALS", "AUTH", "COOKIE", "SESSION", "PAT"}
+
+// secretPrefixes are the prefixes of the cloud providers' variables.
+var secretPrefixes = []string{"AWS_", "AZURE_", "GOOGLE_APPLICATION_CREDENTIALS", "GPG_AGENT", "DBUS_SESSION_BUS"}
+
+// dropSecretEnv returns environ without the variables whose names are a
+// credential's: GITHUB_TOKEN, ANTHROPIC_API_KEY, AWS_SECRET_ACCESS_KEY,
+// SSH_AUTH_SOCK. A profile that needs one sets it (env).
+func dropSecretEnv(environ []string) []string {
+	return slices.DeleteFunc(slices.Clone(environ), func(kv string) bool {
+		name, _, _ := strings.Cut(kv, "=")
+		upper := strings.ToUpper(name)
+		if strings.HasPrefix(upper, "GIT_CONFIG_") {
+			return false // git's configuration: its keys are not credentials
+		}
+		if slices.ContainsFunc(secretPrefixes, func(p string) bool { return strings.HasPrefix(upper, p) }) {
+			return true
+		}
+		return slices.ContainsFunc(strings.Split(upper, "_"), func(w string) bool { return slices.Contains(secretWords, w) })
+	})
+}
+
+// explainJail prints what the jail shows and how.
+func explainJail(w io.Writer, j *sandbox.Jail) {
+	fmt.Fprintf(w, "namespaces: user, mount, pid, ipc, uts, cgroup")
+	if len(j.Connect) == 0 {
+		fmt.Fprintf(w, ", network (its own loopback only)")
+	}
+	fmt.Fprintln(w)
+	mode := "read-only"
+	if j.Write != nil {
+		mode = "read-only to the program; guard makes each change the policy allows (seccomp notification)"
+	}
+	fmt.Fprintf(w, "project %q: %s\n", j.Project, mode)
+	if j.Home != "" {
+		fmt.Fprintf(w, "home %q: empty, throwaway\n", j.Home)
+	}
+	for _, b := range j.Binds {
+		fmt.Fprintf(w, "%s %q\n", map[bool]string{false: "read", true: "write"}[b.Write], b.Path)
+	}
+	for _, p := range j.Hide {
+		fmt.Fprintf(w, "hidden %q\n", p)
+	}
+	fmt.Fprintln(w, "/tmp, /dev/shm: empty, throwaway; /dev: null zero full random urandom tty; /proc: the jail's processes")
+	for _, p := range j.Connect {
+		fmt.Fprintf(w, "connect tcp %d\n", p)
+	}
+	fmt.Fprintf(w, "landlock ABI %d: scopes (abstract Unix sockets, signals) from 6, TCP rules from 4\n", sandbox.ABI())
+	fmt.Fprintln(w, "seccomp: no io_uring, user namespace, openat2, clone3, TIOCSTI or TIOCLINUX; no capability, no new privileges")
+	fmt.Fprintln(w, "environment: without variables named as credentials (TOKEN, SECRET, KEY, PASSWORD, AWS_, SSH_AUTH_SOCK)")
+}
