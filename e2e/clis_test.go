@@ -152,7 +152,7 @@ var (
 // sandbox; "" where guard run cannot run here, and the call runs as it is.
 func readOnlyRewrite(t *testing.T, cmd string) string {
 	t.Helper()
-	if guardsandbox.ABI() < guardsandbox.MinABI {
+	if guardsandbox.Available() != nil {
 		return ""
 	}
 	return "'" + buildGuard(t) + "' 'run' '--read-only' -- bash --noprofile --norc -c '" + strings.ReplaceAll(cmd, "'", `'\''`) + "'"

@@ -184,15 +184,18 @@ func claude(t *testing.T) string {
 }
 
 // sandbox returns a command that runs prog with args inside bubblewrap:
-// everything read-only but the writable directories, a private /tmp, /dev
-// and /proc, new PID, IPC and UTS namespaces, and the host's network (the
-// fake API listens on the host's loopback). The read-only directories are
-// bound again after /tmp is replaced, for those that live under /tmp.
+// everything read-only but the writable directories, a private /tmp and
+// /dev, new IPC and UTS namespaces, and the host's network (the fake API
+// listens on the host's loopback). The read-only directories are bound
+// again after /tmp is replaced, for those that live under /tmp. The
+// host's /proc and process namespace stay: guard run makes its jail's
+// own inside, and the kernel mounts a jail's /proc only where the /proc
+// it sees is whole (bubblewrap's --proc covers parts of its own).
 func sandbox(ctx context.Context, prog, dir string, writable, readonly, args, env []string) *exec.Cmd {
 	b := []string{
 		"--ro-bind", "/", "/",
+		"--bind", "/proc", "/proc",
 		"--dev", "/dev",
-		"--proc", "/proc",
 		"--tmpfs", "/tmp",
 		"--ro-bind", prog, prog,
 	}
@@ -203,7 +206,7 @@ func sandbox(ctx context.Context, prog, dir string, writable, readonly, args, en
 		b = append(b, "--bind", d, d)
 	}
 	b = append(b,
-		"--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
+		"--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
 		"--die-with-parent", "--new-session",
 		"--chdir", dir,
 		"--", prog)

@@ -47,8 +47,8 @@ func TestCodexPermissionRequestApproves(t *testing.T) {
 		t.Fatalf("hook calls: %d, want one PreToolUse and one PermissionRequest", len(calls))
 	}
 	asked, _ := prs[0].input["command"].(string)
-	if guardsandbox.ABI() < guardsandbox.MinABI && asked != cmd ||
-		guardsandbox.ABI() >= guardsandbox.MinABI && !strings.HasSuffix(asked, "' 'run' -- bash --noprofile --norc -c 'make show'") {
+	if guardsandbox.Available() != nil && asked != cmd ||
+		guardsandbox.Available() == nil && !strings.HasSuffix(asked, "' 'run' -- bash --noprofile --norc -c 'make show'") {
 		t.Errorf("PermissionRequest tool_input = %v, want the command %q, under guard run where it can run", prs[0].input, cmd)
 	}
 	p.oneOutput(o)
@@ -68,8 +68,8 @@ func TestCodexPermissionRequestApproves(t *testing.T) {
 // of an allowed command and approves it: it runs, outside Codex's
 // sandbox and inside guard's, which keeps the key out of reach.
 func TestCodexPermissionRequestRewritten(t *testing.T) {
-	if abi := guardsandbox.ABI(); abi < guardsandbox.MinABI {
-		t.Skipf("Landlock ABI %d here; guard run needs %d", abi, guardsandbox.MinABI)
+	if err := guardsandbox.Available(); err != nil {
+		t.Skipf("guard run cannot run here: %v", err)
 	}
 	const key = "e2e-key-codex-escalated-77a1"
 	cmd := "make show"

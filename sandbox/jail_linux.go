@@ -34,6 +34,13 @@ type Jail struct {
 	// an absolute path as the program names it once every link in its
 	// directory is resolved. Nil: the project is read-only.
 	Write func(abs string) bool
+	// Budget, when above 0, is how many files that were in the project
+	// before the program started it may remove, overwrite or rename (each
+	// once): a program that runs the project's code (a test, a build) is
+	// not judged, and must not remove or overwrite the project in bulk.
+	// Paths Free allows do not count: the outputs of builds and tests.
+	Budget int
+	Free   func(abs string) bool
 	// Home is the home directory: an empty, throwaway one, where only
 	// the binds under it show through.
 	Home string
@@ -164,7 +171,7 @@ func (j *Jail) Run() (int, error) {
 	}
 	var sup *supervisor
 	if j.Write != nil {
-		sup = &supervisor{project: filepath.Clean(j.Project), root: rw, write: j.Write}
+		sup = &supervisor{project: filepath.Clean(j.Project), root: rw, write: j.Write, bounded: j.Budget > 0, budget: int64(j.Budget), free: j.Free}
 	}
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
@@ -338,6 +345,9 @@ func (j *Jail) build() (int, error) {
 			}
 		case m.kind == "proc":
 			if err := unix.Mount("proc", dst, "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC|unix.MS_RDONLY, ""); err != nil {
+				if errors.Is(err, unix.EPERM) {
+					err = fmt.Errorf("%v (the kernel mounts a jail's /proc only where the /proc guard run sees is whole: in a container, or another sandbox, parts of it are covered)", err)
+				}
 				return fail("mounting the jail's /proc", err)
 			}
 		case m.kind == "dev":
@@ -468,7 +478,7 @@ func makeDev(dst string) error {
 // cannot, for tests.
 func Available() error {
 	if os.Getenv("GUARD_TEST_NO_SANDBOX") == "1" {
-		return fmt.Errorf("%w: $GUARD_TEST_NO_SANDBOX is 1", ErrUnsupported)
+		return fmt.Errorf("%w: GUARD_TEST_NO_SANDBOX is 1", ErrUnsupported)
 	}
 	if runtime.GOARCH != "amd64" && runtime.GOARCH != "arm64" {
 		return fmt.Errorf("%w: guard run's jail is for amd64 and arm64", ErrUnsupported)

@@ -5,10 +5,13 @@ package sandbox
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"os"
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -51,7 +54,9 @@ var changeCalls = append([]changeCall{
 	{unix.SYS_OPENAT, 2}, {unix.SYS_MKDIRAT, -1}, {unix.SYS_MKNODAT, -1}, {unix.SYS_UNLINKAT, -1},
 	{unix.SYS_RENAMEAT, -1}, {unix.SYS_RENAMEAT2, -1}, {unix.SYS_LINKAT, -1}, {unix.SYS_SYMLINKAT, -1},
 	{unix.SYS_TRUNCATE, -1}, {unix.SYS_FCHMODAT, -1}, {unix.SYS_FCHMODAT2, -1}, {unix.SYS_FCHOWNAT, -1},
-	{unix.SYS_UTIMENSAT, -1},
+	{unix.SYS_UTIMENSAT, -1}, {unix.SYS_FCHMOD, -1}, {unix.SYS_FCHOWN, -1},
+	{unix.SYS_SETXATTR, -1}, {unix.SYS_LSETXATTR, -1}, {unix.SYS_FSETXATTR, -1},
+	{unix.SYS_REMOVEXATTR, -1}, {unix.SYS_LREMOVEXATTR, -1}, {unix.SYS_FREMOVEXATTR, -1},
 }, archChangeCalls...)
 
 // The operations of the calls, each as its *at form.
@@ -67,6 +72,8 @@ const (
 	opChmod
 	opChown
 	opUtimens
+	opSetxattr
+	opRemovexattr
 )
 
 // fileCall is a call that changes a file: the directories its paths are
@@ -80,6 +87,9 @@ type fileCall struct {
 	mode     uint32
 	arg      uint64 // truncate's length, mknod's device, symlink's target, utimensat's times
 	uid, gid uint32
+	byFD     bool // fchmod, fchown, futimens, fsetxattr: of the file dirfd is open on
+	// An extended attribute's name and value, and the value's size.
+	xname, xvalue, xsize uint64
 }
 
 // decode reads a system call of changeCalls.
@@ -113,7 +123,29 @@ func decode(nr int32, a [6]uint64) (fileCall, bool) {
 	case unix.SYS_FCHOWNAT:
 		return fileCall{op: opChown, dirfd: [2]int32{fd(0)}, path: [2]uint64{a[1]}, uid: uint32(a[2]), gid: uint32(a[3]), flags: int(int32(a[4]))}, true
 	case unix.SYS_UTIMENSAT:
-		return fileCall{op: opUtimens, dirfd: [2]int32{fd(0)}, path: [2]uint64{a[1]}, arg: a[2], flags: int(int32(a[3]))}, true
+		return fileCall{op: opUtimens, dirfd: [2]int32{fd(0)}, path: [2]uint64{a[1]}, arg: a[2], flags: int(int32(a[3])), byFD: a[1] == 0}, true
+	case unix.SYS_SETXATTR, unix.SYS_LSETXATTR, unix.SYS_FSETXATTR:
+		c := fileCall{op: opSetxattr, dirfd: [2]int32{unix.AT_FDCWD}, path: [2]uint64{a[0]}, xname: a[1], xvalue: a[2], xsize: a[3], mode: uint32(a[4])}
+		switch uintptr(nr) {
+		case unix.SYS_LSETXATTR:
+			c.flags = unix.AT_SYMLINK_NOFOLLOW
+		case unix.SYS_FSETXATTR:
+			c.dirfd, c.path, c.byFD = [2]int32{fd(0)}, [2]uint64{}, true
+		}
+		return c, true
+	case unix.SYS_REMOVEXATTR, unix.SYS_LREMOVEXATTR, unix.SYS_FREMOVEXATTR:
+		c := fileCall{op: opRemovexattr, dirfd: [2]int32{unix.AT_FDCWD}, path: [2]uint64{a[0]}, xname: a[1]}
+		switch uintptr(nr) {
+		case unix.SYS_LREMOVEXATTR:
+			c.flags = unix.AT_SYMLINK_NOFOLLOW
+		case unix.SYS_FREMOVEXATTR:
+			c.dirfd, c.path, c.byFD = [2]int32{fd(0)}, [2]uint64{}, true
+		}
+		return c, true
+	case unix.SYS_FCHMOD:
+		return fileCall{op: opChmod, dirfd: [2]int32{fd(0)}, mode: uint32(a[1]), byFD: true}, true
+	case unix.SYS_FCHOWN:
+		return fileCall{op: opChown, dirfd: [2]int32{fd(0)}, uid: uint32(a[1]), gid: uint32(a[2]), byFD: true}, true
 	}
 	return decodeArch(nr, a)
 }
@@ -161,6 +193,47 @@ type supervisor struct {
 	root     int    // the project's directory, writable, outside the jail
 	write    func(abs string) bool
 	listener int
+
+	bounded bool  // the program's changes to the project's files are counted (see Jail.Budget)
+	budget  int64 // the changes left
+	free    func(abs string) bool
+	spent   atomic.Bool // the budget ran out, and guard said so
+	made    sync.Map    // files the program made, by device and inode: changed freely
+	mu      sync.Mutex  // guards budget
+}
+
+// fileID is a file's device and inode.
+type fileID struct{ dev, ino uint64 }
+
+// remember notes that the program made the file p names.
+func (s *supervisor) remember(p place) {
+	if !s.bounded {
+		return
+	}
+	if st, ok := p.lstat(); ok {
+		s.made.Store(fileID{st.Dev, st.Ino}, true)
+	}
+}
+
+// spend reports whether the program may change the file p names, which
+// exists as st: one it made, an output, or one more of the budget.
+func (s *supervisor) spend(p place, st unix.Stat_t) bool {
+	if !s.bounded || st.Mode&unix.S_IFMT == unix.S_IFDIR {
+		return true
+	}
+	if _, ok := s.made.Load(fileID{st.Dev, st.Ino}); ok || s.free != nil && s.free(p.abs) {
+		return true
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.budget > 0 {
+		s.budget--
+		return true
+	}
+	if !s.spent.Swap(true) {
+		fmt.Fprintf(os.Stderr, "guard run: refused: %s, and every later change to a file that was in the project before the command: a build or test may remove, overwrite or rename only so many (run what changes them in bulk as its own command)\n", p.abs)
+	}
+	return false
 }
 
 // start serves the listener.
@@ -413,6 +486,8 @@ func (s *supervisor) handle(n *seccompNotif) *seccompResp {
 			return errno(unix.EOPNOTSUPP)
 		case !s.write(p.abs):
 			return refused
+		case exists && st.Mode&unix.S_IFMT == unix.S_IFREG && c.flags&(unix.O_WRONLY|unix.O_RDWR|unix.O_TRUNC) != 0 && !s.spend(p, st):
+			return refused
 		}
 		mode := c.mode &^ t.umask() &^ (unix.S_ISUID | unix.S_ISGID)
 		fd, err := unix.Openat(p.dir, p.name, c.flags|unix.O_NOFOLLOW|unix.O_CLOEXEC, mode)
@@ -420,6 +495,9 @@ func (s *supervisor) handle(n *seccompNotif) *seccompResp {
 			return errno(err)
 		}
 		defer unix.Close(fd)
+		if !exists {
+			s.remember(p)
+		}
 		return s.giveFD(n.id, fd, c.flags&unix.O_CLOEXEC)
 	case opMkdir, opMknod:
 		if c.op == opMknod {
@@ -438,10 +516,16 @@ func (s *supervisor) handle(n *seccompNotif) *seccompResp {
 			return refused
 		}
 		mode := c.mode &^ t.umask()
+		var err error
 		if c.op == opMkdir {
-			return result(done, unix.Mkdirat(p.dir, p.name, mode))
+			err = unix.Mkdirat(p.dir, p.name, mode)
+		} else {
+			err = unix.Mknodat(p.dir, p.name, mode&^(unix.S_ISUID|unix.S_ISGID), 0)
 		}
-		return result(done, unix.Mknodat(p.dir, p.name, mode&^(unix.S_ISUID|unix.S_ISGID), 0))
+		if err == nil {
+			s.remember(p)
+		}
+		return result(done, err)
 	case opUnlink:
 		p, r, ok := one()
 		if !ok {
@@ -449,6 +533,9 @@ func (s *supervisor) handle(n *seccompNotif) *seccompResp {
 		}
 		defer unix.Close(p.dir)
 		if !s.write(p.abs) {
+			return refused
+		}
+		if st, ok := p.lstat(); ok && !s.spend(p, st) {
 			return refused
 		}
 		return result(done, unix.Unlinkat(p.dir, p.name, c.flags&unix.AT_REMOVEDIR))
@@ -465,10 +552,26 @@ func (s *supervisor) handle(n *seccompNotif) *seccompResp {
 		if !s.write(p.abs) {
 			return refused
 		}
-		return result(done, unix.Symlinkat(target, p.dir, p.name))
-	case opTruncate, opChmod, opChown, opUtimens:
-		if c.op == opUtimens && c.path[0] == 0 {
-			return cont // a descriptor's: one the program holds open for writing already
+		err = unix.Symlinkat(target, p.dir, p.name)
+		if err == nil {
+			s.remember(p)
+		}
+		return result(done, err)
+	case opTruncate, opChmod, opChown, opUtimens, opSetxattr, opRemovexattr:
+		if !c.byFD && c.op != opTruncate {
+			// A descriptor's file, named by AT_EMPTY_PATH, or by its
+			// link in /proc (tar: chmod("/proc/self/fd/3")).
+			path, err := t.str(c.path[0])
+			switch n, ok := t.fdLink(path); {
+			case err != nil:
+			case path == "" && c.flags&unix.AT_EMPTY_PATH != 0:
+				c.byFD = true
+			case ok && c.flags&unix.AT_SYMLINK_NOFOLLOW == 0:
+				c.byFD, c.dirfd[0] = true, n
+			}
+		}
+		if c.byFD {
+			return s.attrByFD(t, c, done)
 		}
 		p, r, ok := one()
 		if !ok {
@@ -484,7 +587,17 @@ func (s *supervisor) handle(n *seccompNotif) *seccompResp {
 			return refused
 		}
 		switch c.op {
+		case opSetxattr, opRemovexattr:
+			fd, err := unix.Openat(p.dir, p.name, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+			if err != nil {
+				return errno(err)
+			}
+			defer unix.Close(fd)
+			return result(done, t.xattr(c, "/proc/self/fd/"+strconv.Itoa(fd)))
 		case opTruncate:
+			if !s.spend(p, st) {
+				return refused
+			}
 			fd, err := unix.Openat(p.dir, p.name, unix.O_WRONLY|unix.O_NOFOLLOW|unix.O_CLOEXEC|unix.O_NONBLOCK, 0)
 			if err != nil {
 				return errno(err)
@@ -500,16 +613,9 @@ func (s *supervisor) handle(n *seccompNotif) *seccompResp {
 		case opChown:
 			return result(done, unix.Fchownat(p.dir, p.name, int(int32(c.uid)), int(int32(c.gid)), c.flags&unix.AT_SYMLINK_NOFOLLOW))
 		default:
-			var ts *[2]unix.Timespec
-			if c.arg != 0 {
-				var raw [32]byte
-				if _, err := t.mem.ReadAt(raw[:], int64(c.arg)); err != nil {
-					return errno(unix.EFAULT)
-				}
-				ts = &[2]unix.Timespec{
-					{Sec: int64(binary.LittleEndian.Uint64(raw[0:])), Nsec: int64(binary.LittleEndian.Uint64(raw[8:]))},
-					{Sec: int64(binary.LittleEndian.Uint64(raw[16:])), Nsec: int64(binary.LittleEndian.Uint64(raw[24:]))},
-				}
+			ts, err := t.times(c.arg)
+			if err != nil {
+				return errno(err)
 			}
 			return result(done, utimensat(p.dir, p.name, ts, c.flags&unix.AT_SYMLINK_NOFOLLOW))
 		}
@@ -550,6 +656,12 @@ func (s *supervisor) handle(n *seccompNotif) *seccompResp {
 		if !s.write(from.abs) || !s.write(to.abs) {
 			return refused
 		}
+		if st, ok := from.lstat(); ok && !s.spend(from, st) {
+			return refused
+		}
+		if st, ok := to.lstat(); ok && !s.spend(to, st) {
+			return refused
+		}
 		budget := renameBudget
 		if r := s.renamedTree(from, from.abs, to.abs, &budget); r != nil {
 			return errno(r)
@@ -562,6 +674,113 @@ func (s *supervisor) handle(n *seccompNotif) *seccompResp {
 		return result(done, unix.Renameat2(from.dir, from.name, to.dir, to.name, uint(c.flags)))
 	}
 	return cont
+}
+
+// attrByFD changes the mode, owner or times of the file the program
+// names by a descriptor (fchmod, fchown, futimens), which, opened for
+// reading, is of the project's read-only mount: through the project's
+// writable directory, where the file is the same, and the policy lets its
+// path be written.
+func (s *supervisor) attrByFD(t *target, c fileCall, done *seccompResp) *seccompResp {
+	cont := &seccompResp{id: t.id, flags: respContinue}
+	link := "/proc/" + strconv.Itoa(t.tid) + "/fd/" + strconv.Itoa(int(c.dirfd[0]))
+	held, err := unix.Open(link, unix.O_PATH|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return cont
+	}
+	defer unix.Close(held)
+	abs, err := os.Readlink(link)
+	rel, ok := strings.CutPrefix(abs, s.project+"/")
+	if err != nil || !ok {
+		return cont
+	}
+	rw, err := unix.Openat2(s.root, rel, &unix.OpenHow{
+		Flags:   unix.O_PATH | unix.O_NOFOLLOW | unix.O_CLOEXEC,
+		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS | unix.RESOLVE_NO_XDEV,
+	})
+	if err != nil {
+		return cont
+	}
+	defer unix.Close(rw)
+	var a, b unix.Stat_t
+	if unix.Fstat(held, &a) != nil || unix.Fstat(rw, &b) != nil || a.Dev != b.Dev || a.Ino != b.Ino || b.Mode&unix.S_IFMT == unix.S_IFLNK {
+		return cont
+	}
+	if !t.valid() {
+		return nil
+	}
+	if !s.write(abs) {
+		return &seccompResp{id: t.id, error: -int32(unix.EACCES)}
+	}
+	path := "/proc/self/fd/" + strconv.Itoa(rw)
+	switch c.op {
+	case opChmod:
+		mode := c.mode &^ unix.S_ISUID
+		if b.Mode&unix.S_IFMT != unix.S_IFDIR {
+			mode &^= unix.S_ISGID
+		}
+		return result(done, unix.Fchmodat(unix.AT_FDCWD, path, mode, 0))
+	case opChown:
+		return result(done, unix.Fchownat(unix.AT_FDCWD, path, int(int32(c.uid)), int(int32(c.gid)), 0))
+	case opSetxattr, opRemovexattr:
+		return result(done, t.xattr(c, path))
+	default:
+		ts, err := t.times(c.arg)
+		if err != nil {
+			return result(done, err)
+		}
+		return result(done, utimensat(unix.AT_FDCWD, path, ts, 0))
+	}
+}
+
+// xattr sets or removes the extended attribute c names on path.
+func (t *target) xattr(c fileCall, path string) error {
+	name, err := t.str(c.xname)
+	if err != nil {
+		return err
+	}
+	if c.op == opRemovexattr {
+		return unix.Removexattr(path, name)
+	}
+	if c.xsize > 1<<16 {
+		return unix.E2BIG
+	}
+	value := make([]byte, c.xsize)
+	if c.xsize > 0 {
+		if _, err := t.mem.ReadAt(value, int64(c.xvalue)); err != nil {
+			return unix.EFAULT
+		}
+	}
+	return unix.Setxattr(path, name, value, int(c.mode))
+}
+
+// fdLink returns the descriptor of the thread's that path names by its
+// link in /proc: /proc/self/fd/N, /proc/thread-self/fd/N, /proc/TID/fd/N,
+// /dev/fd/N.
+func (t *target) fdLink(path string) (int32, bool) {
+	tid := strconv.Itoa(t.tid)
+	for _, dir := range []string{"/proc/self/fd/", "/proc/thread-self/fd/", "/proc/" + tid + "/fd/", "/proc/" + tid + "/task/" + tid + "/fd/", "/dev/fd/"} {
+		if rest, ok := strings.CutPrefix(path, dir); ok {
+			n, err := strconv.ParseInt(rest, 10, 32)
+			return int32(n), err == nil && n >= 0
+		}
+	}
+	return 0, false
+}
+
+// times reads utimensat's two times at addr, nil for now.
+func (t *target) times(addr uint64) (*[2]unix.Timespec, error) {
+	if addr == 0 {
+		return nil, nil
+	}
+	var raw [32]byte
+	if _, err := t.mem.ReadAt(raw[:], int64(addr)); err != nil {
+		return nil, unix.EFAULT
+	}
+	return &[2]unix.Timespec{
+		{Sec: int64(binary.LittleEndian.Uint64(raw[0:])), Nsec: int64(binary.LittleEndian.Uint64(raw[8:]))},
+		{Sec: int64(binary.LittleEndian.Uint64(raw[16:])), Nsec: int64(binary.LittleEndian.Uint64(raw[24:]))},
+	}, nil
 }
 
 // renamedTree checks, when p is a directory, that every path under it may

@@ -415,6 +415,9 @@ func decideHook(r io.Reader, env getenv, o hookOptions) ([]byte, error) {
 	call.Grants = storeGrants(store)
 	e := engine.Engine{Layers: layers}
 	d, reported := decideEvent(&e, ev.Name, &call)
+	if agentName == "claude" && ev.Name == "PreToolUse" && d.Verdict == engine.Allow && d.Rewrite != nil {
+		keepClaudeRule(&d, env, call, ev.Call.Cwd)
+	}
 	if o.askDeny && ev.Name == "PreToolUse" && d.Verdict == engine.Ask {
 		// Nobody can answer an ask: some agents run it, others wait for
 		// ever (Gemini CLI headless).
@@ -497,6 +500,29 @@ func decideEvent(e *engine.Engine, event string, call *engine.Call) (d engine.De
 		}
 	}
 	return e.Decide(*call), nil
+}
+
+// keepClaudeRule keeps the user's own Claude Code rule that an allowed
+// shell command matches (see agent.ClaudeUserRule): Claude Code would
+// check it against guard run's command line, which it does not match, so
+// the command is not rewritten, and is asked (or denied) as the rule says.
+// Approved, it runs as written, as every approval does.
+func keepClaudeRule(d *engine.Decision, env getenv, call engine.Call, cwd string) {
+	configDir := env("CLAUDE_CONFIG_DIR")
+	if configDir == "" && call.Home != "" {
+		configDir = filepath.Join(call.Home, ".claude")
+	}
+	rule, deny := agent.ClaudeUserRule(configDir, call.Project, cwd, call.Input.Command)
+	if rule == "" {
+		return
+	}
+	l := engine.Leaf{Verdict: engine.Ask, Kind: "input", Text: call.Input.Command, Rule: "claude " + rule,
+		Why: "the user's own Claude Code rule " + rule + " asks before it runs; approved, it runs as written, outside guard's sandbox"}
+	if deny {
+		l.Verdict, l.Why = engine.Deny, "the user's own Claude Code rule "+rule+" denies it"
+	}
+	d.Verdict, d.Rewrite = l.Verdict, nil
+	d.Leaves = append(d.Leaves, l)
 }
 
 // where names the policy that decided, for the answer's reason.

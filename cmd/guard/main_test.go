@@ -40,12 +40,12 @@ func TestScript(t *testing.T) {
 			// Every allowed shell command runs under guard run where the
 			// kernel can confine it: the scripts see a kernel that cannot,
 			// so that their answers do not depend on the machine. A script
-			// about the sandbox sets the variable empty ([landlock]).
-			env.Setenv("GUARD_TEST_LANDLOCK_ABI", "0")
+			// about the sandbox sets the variable empty ([sandbox]).
+			env.Setenv("GUARD_TEST_NO_SANDBOX", "1")
 			return os.MkdirAll(home, 0o755)
 		},
 		Condition: func(cond string) (bool, error) {
-			if cond == "landlock" {
+			if cond == "sandbox" {
 				return sandbox.Available() == nil, nil
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)

@@ -4,6 +4,8 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"maps"
@@ -18,10 +20,11 @@ import (
 )
 
 // systemRoots are shown read-only whole: the programs, libraries and
-// system configuration a command needs. The homes, /root, /run, /var,
-// /mnt and /media are not among them; /proc, /dev and /tmp are the jail's
-// own.
-var systemRoots = []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt", "/sys"}
+// system configuration a command needs, and of /sys what tells a program
+// how many processors it has. The homes, /root, /run, /var, /mnt and
+// /media are not among them; /proc, /dev and /tmp are the jail's own.
+var systemRoots = []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt",
+	"/sys/devices/system/cpu", "/sys/devices/system/node"}
 
 // homeConfig are the files of the home a command reads to work as the
 // user's: git's configuration (git status stops without it), cargo's, and
@@ -120,6 +123,9 @@ func jailOf(s stdio, env getenv, o runOpts) (*sandbox.Jail, error) {
 		if _, err := os.Lstat(p); err != nil {
 			return
 		}
+		if slices.ContainsFunc(j.Binds, func(b sandbox.Bind) bool { return b.Write == write && within(p, b.Path) }) {
+			return // shown already, as it would be: ~/.cargo/bin on the search path, GOROOT under /usr
+		}
 		j.Binds = append(j.Binds, sandbox.Bind{Path: p, Write: write})
 	}
 	for _, p := range systemRoots {
@@ -173,7 +179,17 @@ func jailOf(s stdio, env getenv, o runOpts) (*sandbox.Jail, error) {
 			}
 		}
 	}
-	hidden, err := projectSecrets(project, readable, runs)
+	slices.Sort(runs)
+	runs = slices.Compact(runs)
+	hidden, err := sandbox.Scan{
+		Root: project,
+		Candidate: func(rel string) bool {
+			return slices.ContainsFunc(runs, func(r string) bool { return strings.Contains(rel, r) })
+		},
+		Hidden: func(p string) bool { return !readable(p) },
+		Cache:  scanCache(env, project),
+		Key:    scanKey(policies, call),
+	}.Run()
 	if err != nil {
 		return nil, err
 	}
@@ -183,6 +199,13 @@ func jailOf(s stdio, env getenv, o runOpts) (*sandbox.Jail, error) {
 		// (its links, its files) is taken afresh.
 		j.Write = func(abs string) bool {
 			return !slices.ContainsFunc(confs(), func(c *engine.Confinement) bool { return !c.Write(abs) })
+		}
+	}
+	if j.Write != nil && slices.ContainsFunc(o.profiles, func(p string) bool { return slices.Contains(builtinProfiles, p) }) {
+		j.Budget = codeBudget
+		j.Free = func(abs string) bool {
+			rel, ok := strings.CutPrefix(abs, project+"/")
+			return ok && slices.ContainsFunc(strings.Split(rel, "/"), func(c string) bool { return slices.Contains(outputDirs, c) })
 		}
 	}
 	for _, name := range o.profiles {
@@ -198,9 +221,11 @@ func jailOf(s stdio, env getenv, o runOpts) (*sandbox.Jail, error) {
 
 // shown reports whether a bind of j shows p.
 func shown(j *sandbox.Jail, p string) bool {
-	p = filepath.Clean(p)
-	return slices.ContainsFunc(j.Binds, func(b sandbox.Bind) bool { return p == b.Path || strings.HasPrefix(p, b.Path+"/") })
+	return slices.ContainsFunc(j.Binds, func(b sandbox.Bind) bool { return within(filepath.Clean(p), b.Path) })
 }
+
+// within reports whether p is dir or in it.
+func within(p, dir string) bool { return p == dir || strings.HasPrefix(p, dir+"/") }
 
 // addJailProfiles shows what the policy's own sandbox profiles grant: the
 // user's layer's definition of a name, else the project's. A path that
@@ -241,45 +266,38 @@ func addJailProfiles(s stdio, l *policy.Layers, call engine.Call, j *sandbox.Jai
 	return env, nil
 }
 
-// projectSecrets returns the paths of the project that are not readable:
-// each file or directory (and nothing in it) whose path holds the literal
-// run of a secret pattern (runs) and which readable refuses. Links are not
-// followed: what they point at is hidden where it is, or not shown.
-func projectSecrets(project string, readable func(string) bool, runs []string) ([]string, error) {
-	all := slices.Contains(runs, "")
-	candidate := func(rel string) bool {
-		return all || slices.ContainsFunc(runs, func(r string) bool { return strings.Contains(rel, r) })
+// codeBudget is how many of the project's files a build or a test may
+// remove, overwrite or rename (see sandbox.Jail.Budget), outside the
+// outputs: enough for a test that updates its fixtures, not for one that
+// wipes the tree.
+const codeBudget = 100
+
+// outputDirs are the directories where builds and tests put what they
+// make, and change freely: a path with one of these names in it.
+var outputDirs = []string{"target", "node_modules", "dist", "build", "out", "coverage", "__pycache__", ".pytest_cache",
+	".mypy_cache", ".ruff_cache", ".tox", ".nox", ".venv", "venv", ".next", ".nuxt", ".gradle", ".cache", ".turbo",
+	"bin", "obj", "_build", "testdata"}
+
+// scanCache is the file that keeps what guard run found of a project's
+// secrets (see sandbox.Scan), in guard's state directory: "" without one.
+func scanCache(env getenv, project string) string {
+	dir := stateDir(env)
+	if dir == "" {
+		return ""
 	}
-	var out []string
-	var walk func(dir string) error
-	walk = func(dir string) error {
-		f, err := os.Open(dir)
-		if err != nil {
-			return err
-		}
-		ents, err := f.ReadDir(-1)
-		f.Close()
-		if err != nil {
-			return err
-		}
-		for _, e := range ents {
-			p := dir + "/" + e.Name()
-			if candidate(p[len(project):]) && !readable(p) {
-				out = append(out, p)
-				continue
-			}
-			if e.IsDir() {
-				if err := walk(p); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
+	sum := sha256.Sum256([]byte(project))
+	return filepath.Join(dir, "scan", hex.EncodeToString(sum[:12]))
+}
+
+// scanKey is what the secrets found depend on besides the tree: every
+// layer's secret patterns, and the places they name.
+func scanKey(policies []*policy.Policy, call engine.Call) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%q %q\n", call.Project, call.Home)
+	for _, p := range policies {
+		fmt.Fprintf(&b, "%q\n", p.Paths.Secret)
 	}
-	if err := walk(project); err != nil {
-		return nil, fmt.Errorf("finding the project's secrets: %v", err)
-	}
-	return out, nil
+	return b.String()
 }
 
 // secretWords are the words of a variable's name (split at _) that make it

@@ -1,0 +1,121 @@
+// Copyright 2026 The guard Authors. SPDX-License-Identifier: MIT
+
+package agent
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+)
+
+// Claude Code checks the user's own permission rules (permissions.ask and
+// permissions.deny in its settings) against the input a PreToolUse hook
+// lets run: a shell command guard rewrites into guard run no longer
+// matches "Bash(cat:*)", and the user's rule would be passed by. So guard
+// checks them against the command as the model wrote it, and a command
+// one of them matches is not rewritten: it is asked (or denied) as the
+// user's rule says.
+
+// claudeSettingsFiles are the settings Claude Code reads for a project,
+// from the home (or $CLAUDE_CONFIG_DIR), the project and the system.
+func claudeSettingsFiles(configDir, project, cwd string) []string {
+	files := []string{"/etc/claude-code/managed-settings.json"}
+	if configDir != "" {
+		files = append(files, filepath.Join(configDir, "settings.json"))
+	}
+	for _, dir := range []string{project, cwd} {
+		if dir != "" {
+			files = append(files, filepath.Join(dir, ".claude", "settings.json"), filepath.Join(dir, ".claude", "settings.local.json"))
+		}
+	}
+	return files
+}
+
+// ClaudeUserRule returns the user's own Claude Code rule for Bash that
+// command matches, a deny rule before an ask rule, and whether it is a
+// deny; "" when none does. configDir is Claude Code's (~/.claude, or
+// $CLAUDE_CONFIG_DIR). A settings file that does not parse is skipped, as
+// Claude Code skips it. The match is wider than Claude Code's own where
+// the two differ: each part of a list or pipeline, and the whole command,
+// is tried against each rule.
+func ClaudeUserRule(configDir, project, cwd, command string) (rule string, deny bool) {
+	var asks, denies []string
+	for _, f := range claudeSettingsFiles(configDir, project, cwd) {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		var s struct {
+			Permissions struct {
+				Ask  []string `json:"ask"`
+				Deny []string `json:"deny"`
+			} `json:"permissions"`
+		}
+		if json.Unmarshal(data, &s) != nil {
+			continue
+		}
+		asks = append(asks, s.Permissions.Ask...)
+		denies = append(denies, s.Permissions.Deny...)
+	}
+	parts := append([]string{strings.TrimSpace(command)}, commandParts(command)...)
+	for _, set := range []struct {
+		rules []string
+		deny  bool
+	}{{denies, true}, {asks, false}} {
+		for _, r := range set.rules {
+			for _, p := range parts {
+				if bashRuleMatches(r, p) {
+					return r, set.deny
+				}
+			}
+		}
+	}
+	return "", false
+}
+
+// commandParts splits a shell command at its operators (;, &, |, newline)
+// and the openings of groups and substitutions, roughly: a part holds one
+// command and its arguments, with the words before it that are not a
+// command (!, a group's brace) dropped.
+func commandParts(command string) []string {
+	var out []string
+	for _, p := range regexp.MustCompile("[;&|\n()`{}]|\\$\\(").Split(command, -1) {
+		p = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(p), "!"))
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// bashRuleMatches reports whether a Claude Code rule matches a shell
+// command: Bash and Bash(*) every one, Bash(PREFIX:*) one that is PREFIX
+// or starts with it and a space, Bash(GLOB) with * for any text one it
+// matches whole, Bash(COMMAND) that command.
+func bashRuleMatches(rule, command string) bool {
+	if rule == "Bash" {
+		return true
+	}
+	spec, ok := strings.CutPrefix(rule, "Bash(")
+	if !ok || !strings.HasSuffix(spec, ")") {
+		return false
+	}
+	spec = strings.TrimSuffix(spec, ")")
+	if prefix, ok := strings.CutSuffix(spec, ":*"); ok {
+		return command == prefix || strings.HasPrefix(command, prefix+" ")
+	}
+	if !strings.Contains(spec, "*") {
+		return command == spec
+	}
+	if bare, ok := strings.CutSuffix(spec, " *"); ok && command == bare {
+		return true // git commit * is git commit too
+	}
+	quoted := strings.Split(spec, "*")
+	for i, q := range quoted {
+		quoted[i] = regexp.QuoteMeta(q)
+	}
+	re, err := regexp.Compile("^" + strings.Join(quoted, ".*") + "$")
+	return err == nil && re.MatchString(command)
+}
