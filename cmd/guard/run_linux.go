@@ -37,6 +37,9 @@ var homeConfig = []string{".gitconfig", ".config/git", ".cargo/config.toml", ".c
 // (--jail-init), which makes the jail from the policy and runs the program
 // in it.
 func runConfined(_ context.Context, s stdio, env getenv, o runOpts) error {
+	if o.isolated {
+		return runError(s, "--isolated is not guard run's on Linux, where the jail has a network of its own")
+	}
 	if !o.jailInit && !o.explain {
 		network := false
 		if len(o.profiles) > 0 {
