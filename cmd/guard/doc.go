@@ -65,17 +65,18 @@
 // guard flags prints the Claude Code flags (--permission-mode,
 // --allowedTools, --disallowedTools) that match the policy.
 //
-// guard run confines itself with Landlock and executes the program, which
-// and whose children stay confined: they may read the system's programs,
-// libraries and configuration, the toolchains and their caches, and the
-// project without its secret paths; write the project without its
-// protected paths (nothing in it with --read-only), the temp dir and the
-// build caches; and reach no network but a loopback of its own (a network
-// namespace where the kernel lets guard make one; else Landlock refuses
-// TCP and a seccomp filter every other internet socket). The rules come from the same
-// policy layers as guard hook's; --explain prints them. It never runs a
-// program unconfined: when the policy does not load or the kernel's
-// Landlock is older than ABI 4 it exits 125 and runs nothing.
+// guard run runs the program in a jail made from the policy: on Linux,
+// new user, mount, PID, IPC, UTS, cgroup and network namespaces; the
+// system, the toolchains and git's configuration read-only, the build
+// caches writable, a throwaway home, /tmp and /dev, its own /proc; the
+// project read-only with its secrets hidden, where guard's supervisor (a
+// seccomp notification) makes each change the policy lets the program
+// make, and refuses the kept paths; no capability, no terminal to push
+// input into, no process outside to see, and nothing left running when it
+// ends. The rules come from the same policy layers as guard hook's;
+// --explain prints them. It never runs a program unconfined: when the
+// policy does not load or the kernel cannot make the jail it exits 125
+// and runs nothing.
 //
 // guard check prints the decision on one command (or tool call), and for
 // every part of it (each simple command, redirection, assignment and shell

@@ -52,6 +52,7 @@ func runDoctor(ctx context.Context, s stdio, env getenv, args []string) error {
 		return &exitError{code: 1}
 	}
 	checks := doctorAgent(ctx, env, dir, doctorSpecFor(*agentName, env, dir))
+	checks = append(checks, doctorSandbox(ctx))
 	if *beat {
 		checks = append(checks, heartbeat(ctx, env, dir, *agentName))
 	}
@@ -163,8 +164,11 @@ func doctorSpecFor(name string, env getenv, dir string) doctorSpec {
 			blocks:   func(h map[string]any) bool { return h["failClosed"] == true },
 			blockFix: `add "failClosed": true to guard's hooks: without it a hook that fails lets the action run`,
 			input: func(command, dir string) []byte {
-				in, _ := json.Marshal(map[string]any{"conversation_id": "guard-doctor", "generation_id": "guard-doctor", "hook_event_name": "beforeShellExecution",
-					"command": command, "cwd": dir, "workspace_roots": []string{dir}})
+				// preToolUse, where Cursor takes guard's rewrite into guard
+				// run: beforeShellExecution cannot, and then sees the
+				// command rewritten.
+				in, _ := json.Marshal(map[string]any{"conversation_id": "guard-doctor", "generation_id": "guard-doctor", "hook_event_name": "preToolUse",
+					"tool_name": "Shell", "tool_input": map[string]any{"command": command}, "cwd": dir, "workspace_roots": []string{dir}})
 				return in
 			},
 			allowed: func(code int, stdout string) bool {
