@@ -227,7 +227,9 @@ type project struct {
 	bin     string // the hook wrapper
 	hook    string // the hook command in settings.json
 	api     *fakeAPI
-	shell   string // SHELL for claude; "" means /bin/bash
+	shell   string   // SHELL for claude; "" means /bin/bash
+	env     []string // more of claude's environment; a variable here wins over the harness's
+	binds   []string // more directories claude may write, besides the project, home and hook log
 }
 
 // newProject makes a project with guard registered as the PreToolUse hook
@@ -360,8 +362,9 @@ func (p *project) run(allowedTools ...string) *outcome {
 		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
 		"DISABLE_AUTOUPDATER=1",
 	}
+	env = append(env, p.env...)
 	cmd := sandbox(ctx, claude(p.t), p.dir,
-		[]string{p.dir, p.home, p.hookLog},
+		append([]string{p.dir, p.home, p.hookLog}, p.binds...),
 		[]string{p.bin, guardDir},
 		args, env)
 	var stdout, stderr bytes.Buffer

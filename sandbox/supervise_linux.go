@@ -334,8 +334,8 @@ type place struct {
 	abs  string // its path in the project
 }
 
-// outside marks a path that resolve does not find in the project.
-var outside = errors.New("outside the project")
+// errOutside marks a path that resolve does not find in the project.
+var errOutside = errors.New("outside the project")
 
 // resolve finds the path of the program's at addr, relative to its
 // descriptor dirfd, in the project; outside when it is not there (or
@@ -347,14 +347,14 @@ func (t *target) resolve(dirfd int32, addr uint64) (place, error) {
 	}
 	trimmed := strings.TrimRight(path, "/")
 	if trimmed == "" {
-		return place{}, outside // "" or the root
+		return place{}, errOutside // "" or the root
 	}
 	dir, name := "", trimmed
 	if i := strings.LastIndexByte(trimmed, '/'); i >= 0 {
 		dir, name = trimmed[:i+1], trimmed[i+1:]
 	}
 	if name == "." || name == ".." {
-		return place{}, outside
+		return place{}, errOutside
 	}
 	base := unix.AT_FDCWD
 	tid := strconv.Itoa(t.tid)
@@ -374,7 +374,7 @@ func (t *target) resolve(dirfd int32, addr uint64) (place, error) {
 		}
 		fd, err := unix.Open(from, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 		if err != nil {
-			return place{}, outside
+			return place{}, errOutside
 		}
 		defer unix.Close(fd)
 		base = fd
@@ -384,12 +384,12 @@ func (t *target) resolve(dirfd int32, addr uint64) (place, error) {
 	}
 	pfd, err := unix.Openat(base, dir, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
-		return place{}, outside
+		return place{}, errOutside
 	}
 	defer unix.Close(pfd)
 	real, err := os.Readlink("/proc/self/fd/" + strconv.Itoa(pfd))
 	if err != nil {
-		return place{}, outside
+		return place{}, errOutside
 	}
 	rel := ""
 	switch {
@@ -398,19 +398,19 @@ func (t *target) resolve(dirfd int32, addr uint64) (place, error) {
 	case strings.HasPrefix(real, t.s.project+"/"):
 		rel = real[len(t.s.project)+1:]
 	default:
-		return place{}, outside
+		return place{}, errOutside
 	}
 	rw, err := unix.Openat2(t.s.root, rel, &unix.OpenHow{
 		Flags:   unix.O_PATH | unix.O_DIRECTORY | unix.O_CLOEXEC,
 		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS | unix.RESOLVE_NO_XDEV,
 	})
 	if err != nil {
-		return place{}, outside
+		return place{}, errOutside
 	}
 	var a, b unix.Stat_t
 	if unix.Fstat(pfd, &a) != nil || unix.Fstat(rw, &b) != nil || a.Dev != b.Dev || a.Ino != b.Ino {
 		unix.Close(rw)
-		return place{}, outside
+		return place{}, errOutside
 	}
 	abs := real + "/" + name
 	if rel == "." {
