@@ -3,8 +3,10 @@
 package sandbox
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -33,14 +35,18 @@ type Jail struct {
 	// Write reports whether the program may change a path of the project,
 	// an absolute path as the program names it once every link in its
 	// directory is resolved. Nil: the project is read-only.
-	Write func(abs string) bool
+	Write func(abs string) bool `json:"-"`
+	// Prepare, if set, is called once the jail's mounts are made and
+	// before the jail closes over them: what must be read of the outside
+	// (the policy, for Write) is read by then.
+	Prepare func() error `json:"-"`
 	// Budget, when above 0, is how many files that were in the project
 	// before the program started it may remove, overwrite or rename (each
 	// once): a program that runs the project's code (a test, a build) is
 	// not judged, and must not remove or overwrite the project in bulk.
 	// Paths Free allows do not count: the outputs of builds and tests.
 	Budget int
-	Free   func(abs string) bool
+	Free   func(abs string) bool `json:"-"`
 	// Home is the home directory: an empty, throwaway one, where only
 	// the binds under it show through.
 	Home string
@@ -74,15 +80,32 @@ const uidMapAll = "0 0 4294967295"
 // a signal's is 128 and its number. network keeps the network namespace:
 // the program may reach other hosts (Jail.Connect). The signals that stop
 // a command from its terminal are passed on.
-func Enter(exe string, argv, env []string, network bool) (int, error) {
+//
+// describe writes what the jail is to be on descriptor 3 of the process
+// started, where Describe reads it; it runs while the kernel makes the
+// namespaces and starts the process. When it fails, the process reads
+// nothing, exits runFailed, and Enter returns describe's error.
+func Enter(exe string, argv, env []string, network bool, describe func(io.Writer) error) (int, error) {
 	if err := Available(); err != nil {
 		return 0, err
 	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		return 0, err
+	}
+	described := make(chan error, 1)
+	go func() {
+		err := describe(w)
+		w.Close()
+		described <- err
+	}()
 	cmd := exec.Command(exe)
 	cmd.Args, cmd.Env = argv, env
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-	flags := syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWPID | syscall.CLONE_NEWIPC |
-		syscall.CLONE_NEWUTS | syscall.CLONE_NEWCGROUP
+	cmd.ExtraFiles = []*os.File{r}
+	// Not a UTS or cgroup namespace: the program holds no capability to
+	// change the host's name, and the cgroup tree is not in the jail.
+	flags := syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWPID | syscall.CLONE_NEWIPC
 	if !network {
 		flags |= syscall.CLONE_NEWNET
 	}
@@ -97,7 +120,10 @@ func Enter(exe string, argv, env []string, network bool) (int, error) {
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
 	defer signal.Stop(sigs)
-	if err := cmd.Start(); err != nil {
+	err = cmd.Start()
+	r.Close()
+	if err != nil {
+		<-described
 		return 0, fmt.Errorf("%w: the kernel does not let guard make the namespaces of the jail: %v", ErrUnsupported, err)
 	}
 	done := make(chan struct{})
@@ -111,8 +137,11 @@ func Enter(exe string, argv, env []string, network bool) (int, error) {
 			}
 		}
 	}()
-	err := cmd.Wait()
+	err = cmd.Wait()
 	close(done)
+	if derr := <-described; derr != nil && !errors.Is(derr, syscall.EPIPE) {
+		return 0, derr // else the process ended before it read, and said why
+	}
 	var ee *exec.ExitError
 	switch {
 	case err == nil:
@@ -124,6 +153,13 @@ func Enter(exe string, argv, env []string, network bool) (int, error) {
 		return ee.ExitCode(), nil
 	}
 	return 0, err
+}
+
+// Describe reads what Enter's describe wrote into v, a JSON value.
+func Describe(v any) error {
+	f := os.NewFile(3, "jail")
+	defer f.Close()
+	return json.NewDecoder(f).Decode(v)
 }
 
 // InJail reports why this process is not the first of namespaces Enter
@@ -156,7 +192,7 @@ func (j *Jail) Run() (int, error) {
 	if len(j.Argv) == 0 {
 		return 0, errors.New("no program")
 	}
-	rw, err := j.build()
+	rw, err := j.build(j.Prepare)
 	if err != nil {
 		return 0, err
 	}
@@ -248,7 +284,7 @@ type mnt struct {
 // build makes the jail's root and moves the process into it. It returns a
 // descriptor of the project's directory where it is writable, outside the
 // jail's root, for supervise.
-func (j *Jail) build() (int, error) {
+func (j *Jail) build(prepare func() error) (int, error) {
 	fail := func(what string, err error) (int, error) {
 		return -1, fmt.Errorf("%w: %s: %v", ErrUnsupported, what, err)
 	}
@@ -315,6 +351,11 @@ func (j *Jail) build() (int, error) {
 		return strings.Count(a.path, "/") - strings.Count(b.path, "/")
 	})
 
+	if prepare != nil {
+		if err := prepare(); err != nil {
+			return -1, err
+		}
+	}
 	const root = "/tmp"
 	if err := unix.Mount("tmpfs", root, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=0755,size=16m"); err != nil {
 		return fail("making the jail's root", err)

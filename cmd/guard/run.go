@@ -101,19 +101,6 @@ func findProfile(l *policy.Layers, name string) (policy.SandboxProfile, *policy.
 	return policy.SandboxProfile{}, nil, fmt.Errorf("the policy has no sandbox profile %q", name)
 }
 
-// profilePorts returns the TCP ports the profiles named grant.
-func profilePorts(l *policy.Layers, names []string) ([]uint16, error) {
-	var ports []uint16
-	for _, name := range names {
-		prof, _, err := findProfile(l, name)
-		if err != nil {
-			return nil, err
-		}
-		ports = append(ports, prof.Ports...)
-	}
-	return ports, nil
-}
-
 // expandProfilePath makes a profile's path absolute for the call: ~/ and
 // {home} are the home, {project} the project, {tmp} the temp dir; "" when
 // the one it needs is not known.

@@ -6,6 +6,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"io"
 	"maps"
@@ -40,46 +41,113 @@ func runConfined(_ context.Context, s stdio, env getenv, o runOpts) error {
 	if o.isolated {
 		return runError(s, "--isolated is not guard run's on Linux, where the jail has a network of its own")
 	}
-	if !o.jailInit && !o.explain {
-		network := false
-		if len(o.profiles) > 0 {
-			call := callContext(env, o.dir, "bash", o.readOnly)
-			layers, err := loadLayers(o.config, call.Project, env)
-			if err != nil {
-				return runError(s, "the policy does not load, so nothing runs: %v", err)
-			}
-			ports, err := profilePorts(layers, o.profiles)
-			if err != nil {
-				return runError(s, "%v", err)
-			}
-			network = len(ports) > 0
-		}
-		code, err := sandbox.Enter("/proc/self/exe", append([]string{"guard", "run", "--jail-init"}, o.args...), os.Environ(), network)
+	switch {
+	case o.jailInit:
+		return runJailInit(s, env, o)
+	case o.explain:
+		j, err := jailOf(s, env, o)
 		if err != nil {
 			return runError(s, "%v", err)
 		}
-		return &exitError{code: code}
+		explainJail(s.out, j)
+		return nil
 	}
-	if o.jailInit {
-		// Only in the namespaces guard run made: anywhere else, guard
-		// would run the program as it is.
-		if err := sandbox.InJail(); err != nil {
-			return runError(s, "--jail-init outside guard run's jail (%v): nothing runs", err)
+	// The jail is worked out while the kernel makes its namespaces and
+	// starts guard in them, and is sent there (sandbox.Enter); but a
+	// profile's ports, which keep the host's network, are known first.
+	var j *sandbox.Jail
+	var err error
+	network := false
+	if len(o.profiles) > 0 {
+		if j, err = jailOf(s, env, o); err != nil {
+			return runError(s, "%v", err)
 		}
+		network = len(j.Connect) > 0
 	}
-	j, err := jailOf(s, env, o)
+	code, err := sandbox.Enter("/proc/self/exe", append([]string{"guard", "run", "--jail-init"}, o.args...), os.Environ(), network,
+		func(w io.Writer) error {
+			if j == nil {
+				if j, err = jailOf(s, env, o); err != nil {
+					return err
+				}
+			}
+			return json.NewEncoder(w).Encode(jailSpec{Jail: j, Writable: j.Write != nil})
+		})
 	if err != nil {
 		return runError(s, "%v", err)
 	}
-	if o.explain {
-		explainJail(s.out, j)
-		return nil
+	return &exitError{code: code}
+}
+
+// jailSpec is what guard run sends to the jail's first process: the jail,
+// and whether the project is writable, by the policy, which that process
+// loads again (a function does not travel).
+type jailSpec struct {
+	Jail     *sandbox.Jail
+	Writable bool
+}
+
+// runJailInit is guard run as the jail's first process: it takes the jail
+// guard run sent, loads the policy for the project's changes while the
+// mounts are made, and runs the program.
+func runJailInit(s stdio, env getenv, o runOpts) error {
+	// Only in the namespaces guard run made: anywhere else, guard would
+	// run the program as it is.
+	if err := sandbox.InJail(); err != nil {
+		return runError(s, "--jail-init outside guard run's jail (%v): nothing runs", err)
+	}
+	var spec jailSpec
+	if err := sandbox.Describe(&spec); err != nil || spec.Jail == nil {
+		return &exitError{code: runFailed} // guard run said why
+	}
+	j := spec.Jail
+	if spec.Writable {
+		type loaded struct {
+			write func(string) bool
+			err   error
+		}
+		ch := make(chan loaded, 1)
+		go func() {
+			call := callContext(env, o.dir, "bash", o.readOnly)
+			layers, err := loadLayers(o.config, call.Project, env)
+			if err != nil {
+				ch <- loaded{err: fmt.Errorf("the policy does not load, so nothing runs: %v", err)}
+				return
+			}
+			ch <- loaded{write: writeCheck(layers.Policies(), call)}
+		}()
+		j.Prepare = func() error {
+			l := <-ch
+			j.Write = l.write
+			return l.err
+		}
+		if j.Budget > 0 {
+			j.Free = outputs(j.Project)
+		}
 	}
 	code, err := j.Run()
 	if err != nil {
 		return runError(s, "%v", err)
 	}
 	return &exitError{code: code}
+}
+
+// writeCheck reports whether every layer lets the program change a path,
+// at the moment it asks: what the policy sees of the project (its links,
+// its files) is taken afresh each time.
+func writeCheck(policies []*policy.Policy, call engine.Call) func(string) bool {
+	return func(abs string) bool {
+		return !slices.ContainsFunc(policies, func(p *policy.Policy) bool { return !engine.NewConfinement(p, call).Write(abs) })
+	}
+}
+
+// outputs reports whether a path of project's is among a build's or a
+// test's outputs: a path with a component of outputDirs.
+func outputs(project string) func(string) bool {
+	return func(abs string) bool {
+		rel, ok := strings.CutPrefix(abs, project+"/")
+		return ok && slices.ContainsFunc(strings.Split(rel, "/"), func(c string) bool { return slices.Contains(outputDirs, c) })
+	}
 }
 
 // jailOf derives the jail of a call's context from every layer of the
@@ -198,18 +266,10 @@ func jailOf(s stdio, env getenv, o runOpts) (*sandbox.Jail, error) {
 	}
 	j.Hide = append(j.Hide, hidden...)
 	if !call.ReadOnly && !layers.ReadOnly() {
-		// One moment for each change: what the policy sees of the project
-		// (its links, its files) is taken afresh.
-		j.Write = func(abs string) bool {
-			return !slices.ContainsFunc(confs(), func(c *engine.Confinement) bool { return !c.Write(abs) })
-		}
+		j.Write = writeCheck(policies, call)
 	}
 	if j.Write != nil && slices.ContainsFunc(o.profiles, func(p string) bool { return slices.Contains(builtinProfiles, p) }) {
-		j.Budget = codeBudget
-		j.Free = func(abs string) bool {
-			rel, ok := strings.CutPrefix(abs, project+"/")
-			return ok && slices.ContainsFunc(strings.Split(rel, "/"), func(c string) bool { return slices.Contains(outputDirs, c) })
-		}
+		j.Budget, j.Free = codeBudget, outputs(project)
 	}
 	for _, name := range o.profiles {
 		prof, _, err := findProfile(layers, name)

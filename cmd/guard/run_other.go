@@ -345,3 +345,16 @@ func explainRules(w io.Writer, r sandbox.Rules, tmp string) {
 	fmt.Fprintln(w, "tcp: no bind, no connect but to the ports above (landlock)")
 	fmt.Fprintln(w, "other internet sockets (udp, so dns; raw; sctp; mptcp) and io_uring: refused (seccomp)")
 }
+
+// profilePorts returns the TCP ports the profiles named grant.
+func profilePorts(l *policy.Layers, names []string) ([]uint16, error) {
+	var ports []uint16
+	for _, name := range names {
+		prof, _, err := findProfile(l, name)
+		if err != nil {
+			return nil, err
+		}
+		ports = append(ports, prof.Ports...)
+	}
+	return ports, nil
+}
