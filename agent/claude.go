@@ -108,8 +108,8 @@ func ClaudeInput(tool string, in map[string]any) (engine.Input, error) {
 	return out, bad
 }
 
-// Decode reads a PreToolUse, PermissionRequest, PostToolUse or SessionEnd
-// input. Field names
+// Decode reads a PreToolUse, PermissionRequest, PostToolUse (or
+// PostToolUseFailure) or SessionEnd input. Field names
 // are matched exactly; others are ignored. A SessionEnd input has no call:
 // only its session and working directory.
 func (Claude) Decode(data []byte) (*Event, error) {
@@ -143,8 +143,11 @@ func (Claude) Decode(data []byte) (*Event, error) {
 
 // claudeEvents maps Claude Code's hook events to guard's; an input without
 // hook_event_name is a PreToolUse call.
+// PostToolUseFailure, which Claude Code sends for a call that ran and
+// failed (a command's exit status other than 0), is a PostToolUse: the
+// call ran.
 var claudeEvents = map[string]string{"": "PreToolUse", "PreToolUse": "PreToolUse", "PermissionRequest": "PermissionRequest",
-	"PostToolUse": "PostToolUse", "SessionEnd": "SessionEnd"}
+	"PostToolUse": "PostToolUse", "PostToolUseFailure": "PostToolUse", "SessionEnd": "SessionEnd"}
 
 type claudeOutput struct {
 	HookSpecificOutput claudeDecision `json:"hookSpecificOutput"`

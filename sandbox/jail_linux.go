@@ -54,7 +54,7 @@ type Jail struct {
 	// system, the tools and their caches.
 	Binds []Bind
 	// Hide are paths inside the project or a bind that the program finds
-	// empty and cannot open: what the policy keeps secret.
+	// empty: what the policy keeps secret.
 	Hide []string
 	// Connect are the TCP ports the program may connect to. Without any,
 	// it has a network of its own, with only its loopback.
@@ -361,10 +361,13 @@ func (j *Jail) build(prepare func() error) (int, error) {
 		return fail("making the jail's root", err)
 	}
 	emptyFile, emptyDir := root+"/.empty", root+"/.emptydir"
-	if err := os.WriteFile(emptyFile, nil, 0); err != nil {
+	// A secret shows empty, and may be read: a search of the tree finds
+	// nothing in it, rather than stopping at it (grep -r exits 2 on a
+	// file it cannot open).
+	if err := os.WriteFile(emptyFile, nil, 0o444); err != nil {
 		return fail("making the jail's root", err)
 	}
-	if err := os.Mkdir(emptyDir, 0); err != nil {
+	if err := os.Mkdir(emptyDir, 0o555); err != nil {
 		return fail("making the jail's root", err)
 	}
 	var readOnly []string

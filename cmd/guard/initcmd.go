@@ -179,12 +179,13 @@ type hooksFile struct {
 
 // installClaude registers guard in Claude Code's settings.json for
 // PreToolUse (every tool, onFailure block), PermissionRequest (to refuse
-// at a prompt what guard denies), PostToolUse (for the grants) and
+// at a prompt what guard denies), PostToolUse and PostToolUseFailure (for
+// the grants, and the log: a command that failed ran) and
 // SessionEnd, and writes a starter policy where there is none.
 func installClaude(dir string, project bool, guard string) ([]fileChange, error) {
 	f := hooksFile{
 		path:   filepath.Join(dir, ".claude", "settings.json"),
-		events: []hookEvent{{"PreToolUse", "*", true}, {"PermissionRequest", "*", false}, {"PostToolUse", "*", false}, {"SessionEnd", "", false}},
+		events: []hookEvent{{"PreToolUse", "*", true}, {"PermissionRequest", "*", false}, {"PostToolUse", "*", false}, {"PostToolUseFailure", "*", false}, {"SessionEnd", "", false}},
 		handler: func(command string, ev hookEvent) map[string]any {
 			h := map[string]any{"type": "command", "command": command, "timeout": hookTimeout}
 			if ev.block {

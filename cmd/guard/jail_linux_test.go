@@ -821,6 +821,14 @@ func TestJailSecretsOnDisk(t *testing.T) {
 			}
 		})
 	}
+	// A search of the tree finds what is outside the secrets, as it would:
+	// the secret shows empty, and grep does not stop at it.
+	t.Run("grep finds the rest", func(t *testing.T) {
+		code, out := j.bashJailed(t, nil, "echo 'key := \"guard-secret-name\"' > src/k.go && grep -rn guard-secret .")
+		if code != 0 || strings.TrimSpace(out) != `./src/k.go:1:key := "guard-secret-name"` {
+			t.Errorf("grep -rn in the project: exit %d: %s", code, out)
+		}
+	})
 	t.Run("git status with a .gitconfig", func(t *testing.T) {
 		if _, err := exec.LookPath("git"); err != nil {
 			t.Skip("no git")

@@ -5,6 +5,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -155,6 +156,57 @@ func TestJailBoundsBulkChanges(t *testing.T) {
 		j := newJail(t, files)
 		if code, out := j.bashJailed(t, nil, "rm -f src/*.go"); code != 0 || count(j) != 0 {
 			t.Errorf("rm of %d files without a profile: exit %d, %d left: %s", codeBudget+20, code, count(j), out)
+		}
+	})
+}
+
+// TestJailGitWrites: a command that writes what the policy let it write
+// (no profile: a granted git commit) writes the project's git directory,
+// but for what makes git run code or look elsewhere: its configuration,
+// hooks and info. A build or a test writes none of it.
+func TestJailGitWrites(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	files := map[string]string{"proj/a.txt": "a\n", "home/.gitconfig": "[user]\n\tname = Jail\n\temail = jail@example.com\n"}
+	world := func(t *testing.T) jail {
+		j := newJail(t, files)
+		if code, out := j.bashPlain(t, nil, "git init -q && git add a.txt && git commit -qm first"); code != 0 {
+			t.Fatalf("git init: exit %d: %s", code, out)
+		}
+		return j
+	}
+	commits := func(j jail) string {
+		out, _ := exec.Command("git", "-C", j.proj, "log", "--format=%s").Output()
+		return strings.TrimSpace(string(out))
+	}
+	t.Run("granted commit", func(t *testing.T) {
+		j := world(t)
+		if code, out := j.bashJailed(t, nil, "echo b >> a.txt && git commit -qam second && git stash list && git branch topic"); code != 0 || commits(j) != "second\nfirst" {
+			t.Errorf("git commit without a profile: exit %d, commits %q: %s", code, commits(j), out)
+		}
+	})
+	for _, tc := range []struct{ name, script, file string }{
+		{"a hook", "echo 'touch pwned' > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit", ".git/hooks/pre-commit"},
+		{"the configuration", "git config core.hooksPath /tmp", ".git/config"},
+		{"the configuration, renamed over", "cp .git/config /tmp/c && echo '[core]' >> /tmp/c && cp /tmp/c .git/config.x && mv .git/config.x .git/config", ".git/config"},
+		{"info/attributes", "echo '* filter=x' > .git/info/attributes", ".git/info/attributes"},
+		{"alternates", "echo /tmp > .git/objects/info/alternates", ".git/objects/info/alternates"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			j := world(t)
+			before, _ := os.ReadFile(filepath.Join(j.proj, tc.file))
+			code, out := j.bashJailed(t, nil, tc.script)
+			after, _ := os.ReadFile(filepath.Join(j.proj, tc.file))
+			if code == 0 || string(before) != string(after) {
+				t.Errorf("%q: exit %d, %s %q, was %q: %s", tc.script, code, tc.file, after, before, out)
+			}
+		})
+	}
+	t.Run("a test commits", func(t *testing.T) {
+		j := world(t)
+		if code, out := j.bashJailed(t, nil, "echo b >> a.txt && git commit -qam second", "--profile", "test"); code == 0 || commits(j) != "first" {
+			t.Errorf("git commit under --profile test: exit %d, commits %q: %s", code, commits(j), out)
 		}
 	})
 }

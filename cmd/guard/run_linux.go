@@ -114,7 +114,7 @@ func runJailInit(s stdio, env getenv, o runOpts) error {
 				ch <- loaded{err: fmt.Errorf("the policy does not load, so nothing runs: %v", err)}
 				return
 			}
-			ch <- loaded{write: writeCheck(layers.Policies(), call)}
+			ch <- loaded{write: writeCheck(layers.Policies(), call, gitWrites(o))}
 		}()
 		j.Prepare = func() error {
 			l := <-ch
@@ -134,11 +134,47 @@ func runJailInit(s stdio, env getenv, o runOpts) error {
 
 // writeCheck reports whether every layer lets the program change a path,
 // at the moment it asks: what the policy sees of the project (its links,
-// its files) is taken afresh each time.
-func writeCheck(policies []*policy.Policy, call engine.Call) func(string) bool {
-	return func(abs string) bool {
-		return !slices.ContainsFunc(policies, func(p *policy.Policy) bool { return !engine.NewConfinement(p, call).Write(abs) })
+// its files) is taken afresh each time. With git, the project's git
+// directory may be written too, but for what runs code or sends git
+// elsewhere (gitKept).
+func writeCheck(policies []*policy.Policy, call engine.Call, git bool) func(string) bool {
+	every := func(abs string, ok func(*engine.Confinement, string) bool) bool {
+		return !slices.ContainsFunc(policies, func(p *policy.Policy) bool { return !ok(engine.NewConfinement(p, call), abs) })
 	}
+	return func(abs string) bool {
+		if every(abs, (*engine.Confinement).Write) {
+			return true
+		}
+		return git && gitWritable(call.Project, abs) && every(abs, (*engine.Confinement).Read)
+	}
+}
+
+// gitWrites reports whether a command's changes to the project's git
+// directory are made: where it writes what the policy let it write (a
+// granted git commit, git add, git stash), not where it runs the project's
+// code (a build, a test) or only reads.
+func gitWrites(o runOpts) bool { return !o.readOnly && len(o.profiles) == 0 }
+
+// gitKept are the names in a git directory that make git run code or look
+// elsewhere: its configuration (and the lock it is written through), its
+// hooks, its info (attributes, exclude; objects/info/alternates), and a
+// worktree's pointers; in the git directory and in a submodule's or a
+// worktree's under it.
+var gitKept = []string{"hooks", "info", "commondir", "gitdir"}
+
+// gitWritable reports whether abs is in the project's own git directory
+// and none of gitKept, nor a configuration file.
+func gitWritable(project, abs string) bool {
+	rel, ok := strings.CutPrefix(abs, filepath.Clean(project)+"/.git/")
+	if !ok || rel == "" {
+		return false
+	}
+	for _, c := range strings.Split(rel, "/") {
+		if slices.Contains(gitKept, c) || strings.HasPrefix(c, "config") || c == ".." || c == "." {
+			return false
+		}
+	}
+	return true
 }
 
 // outputs reports whether a path of project's is among a build's or a
@@ -266,7 +302,7 @@ func jailOf(s stdio, env getenv, o runOpts) (*sandbox.Jail, error) {
 	}
 	j.Hide = append(j.Hide, hidden...)
 	if !call.ReadOnly && !layers.ReadOnly() {
-		j.Write = writeCheck(policies, call)
+		j.Write = writeCheck(policies, call, gitWrites(o))
 	}
 	if j.Write != nil && slices.ContainsFunc(o.profiles, func(p string) bool { return slices.Contains(builtinProfiles, p) }) {
 		j.Budget, j.Free = codeBudget, outputs(project)
