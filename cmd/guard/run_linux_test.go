@@ -142,7 +142,7 @@ func TestRunConfines(t *testing.T) {
 		denied bool   // under guard run: exit non-zero, a refusal, the fixture as it was
 	}{
 		{"read a key in the home", "cat " + w.home + "/.ssh/id_rsa", "PRIVATE KEY", true},
-		{"list the home", "ls -A " + w.home, ".ssh", false}, // the jail's home is empty
+		{"list the home", "ls -A " + w.home, ".ssh", false},       // the jail's home is empty
 		{"read the project's .env", "cat .env", "TOKEN=1", false}, // shown empty: the secret is not printed
 		{"write outside the writable roots", "echo x > " + w.outside + "/notes", "", true},
 		{"write git's configuration", "echo '[core] fsmonitor = x' >> .git/config", "", true},
