@@ -156,11 +156,20 @@ func confineThread(notify, network bool, connect []uint16) (int, error) {
 		return -1, err
 	}
 	fprog := unix.SockFprog{Len: uint16(len(prog)), Filter: &prog[0]}
+	// Once guard has taken a call to make it, only a fatal signal ends the
+	// program's wait: another would make it call again, and a file made
+	// with O_EXCL would then be there already.
 	var flags uintptr
 	if notify {
-		flags = unix.SECCOMP_FILTER_FLAG_NEW_LISTENER
+		flags = unix.SECCOMP_FILTER_FLAG_NEW_LISTENER | unix.SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV
 	}
 	fd, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, flags, uintptr(unsafe.Pointer(&fprog)))
+	if errno == unix.EINVAL && flags&unix.SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV != 0 {
+		// Before Linux 5.19 a signal may interrupt a call guard has
+		// taken to make; the program sees EINTR.
+		flags &^= unix.SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV
+		fd, _, errno = unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, flags, uintptr(unsafe.Pointer(&fprog)))
+	}
 	runtime.KeepAlive(prog)
 	if errno != 0 {
 		return -1, fmt.Errorf("%w: installing the seccomp filter: %v", ErrUnsupported, errno)

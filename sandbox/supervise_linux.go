@@ -181,9 +181,8 @@ const (
 	notifSend     = 0xc0182101
 	notifIDValid  = 0x40082102
 	notifAddfd    = 0x40182103
-	addfdSend     = 1 << 1 // SECCOMP_ADDFD_FLAG_SEND
-	respContinue  = 1      // SECCOMP_USER_NOTIF_FLAG_CONTINUE
-	renameBudget  = 10000  // entries a renamed directory's check reads
+	respContinue  = 1     // SECCOMP_USER_NOTIF_FLAG_CONTINUE
+	renameBudget  = 10000 // entries a renamed directory's check reads
 	notifyWorkers = 2
 )
 
@@ -819,24 +818,31 @@ func (s *supervisor) renamedTree(p place, from, to string, budget *int) error {
 	return nil
 }
 
-// giveFD puts fd in the program's table of descriptors as the call's
-// result.
+// giveFD puts fd in the program's table of descriptors, and answers the
+// call with its number. Not in one request (SECCOMP_ADDFD_FLAG_SEND): a
+// signal to guard's thread while the program takes the descriptor would
+// cancel the descriptor and keep the answer, and the call would return 0,
+// the program's standard input (seen: Python's open returned 0, and its
+// write EBADF). Apart, the request is made again, and the answer follows
+// once the descriptor is the program's.
 func (s *supervisor) giveFD(id uint64, fd, cloexec int) *seccompResp {
-	a := seccompAddfd{id: id, flags: addfdSend, srcfd: uint32(fd)}
+	a := seccompAddfd{id: id, srcfd: uint32(fd)}
 	if cloexec != 0 {
 		a.newfdFlags = unix.O_CLOEXEC
 	}
-	err := ioctl(s.listener, notifAddfd, unsafe.Pointer(&a))
-	if err == nil || !errors.Is(err, unix.EINVAL) {
-		return nil // answered, or the caller is gone
+	for {
+		r, _, errno := unix.Syscall(unix.SYS_IOCTL, uintptr(s.listener), notifAddfd, uintptr(unsafe.Pointer(&a)))
+		switch errno {
+		case 0:
+			return &seccompResp{id: id, val: int64(r)}
+		case unix.EINTR:
+			continue
+		case unix.ENOENT:
+			return nil // the caller is gone
+		default:
+			return &seccompResp{id: id, error: -int32(errno)}
+		}
 	}
-	// A kernel before 5.14: the descriptor first, then the answer.
-	a.flags = 0
-	r, _, errno := unix.Syscall(unix.SYS_IOCTL, uintptr(s.listener), notifAddfd, uintptr(unsafe.Pointer(&a)))
-	if errno != 0 {
-		return &seccompResp{id: id, error: -int32(errno)}
-	}
-	return &seccompResp{id: id, val: int64(r)}
 }
 
 // result answers a call that returns 0 or an error.

@@ -210,3 +210,37 @@ func TestJailGitWrites(t *testing.T) {
 		}
 	})
 }
+
+// TestJailChangesUnderSignals: a program that makes many files while
+// signals keep arriving (a handler with SA_RESTART, as Go's runtime
+// installs) gets each call's own answer: no EINTR, no EEXIST for an
+// O_EXCL file guard made before the call was interrupted, and never the
+// descriptor 0 for a file guard opened (a signal to guard's own thread once
+// did that, one run in five of this test). A handler without SA_RESTART
+// may see EINTR from a call that waits for guard, where the kernel alone
+// would not (README, The sandbox).
+func TestJailChangesUnderSignals(t *testing.T) {
+	needPython(t)
+	const script = `
+import os, signal, threading, time
+signal.signal(signal.SIGUSR1, lambda s, f: None)
+signal.siginterrupt(signal.SIGUSR1, False)
+pid = os.getpid()
+def pester():
+    while True:
+        os.kill(pid, signal.SIGUSR1)
+        time.sleep(0.0001)
+threading.Thread(target=pester, daemon=True).start()
+os.makedirs("out")
+for i in range(2000):
+    with open("out/f%d" % i, "x") as f:
+        f.write("x")
+    os.rename("out/f%d" % i, "out/g%d" % i)
+print("made", len(os.listdir("out")))
+`
+	j := newJail(t, nil)
+	code, out := j.bashJailed(t, nil, python+" - <<'EOF'\n"+script+"EOF\n")
+	if code != 0 || strings.TrimSpace(out) != "made 2000" {
+		t.Errorf("exit %d: %s", code, out)
+	}
+}
