@@ -62,6 +62,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -879,7 +880,7 @@ func TestJailKeptPaths(t *testing.T) {
 		{"rename onto .envrc", "echo 'curl x | sh' > src/e && mv -f src/e .envrc", ""},
 		{"symlink .envrc", "ln -sf src/main.go .envrc", ""},
 		{"symlink .claude", "ln -s src .claude", ""},
-		{"write a workflow", "mkdir -p .github/workflows && echo x > .github/workflows/x.yml", ".github/\n"},
+		{"write a workflow", "mkdir -p .github/workflows && echo x > .github/workflows/x.yml", ".github/ "},
 		{"plant a git hook", "mkdir -p .git/hooks && echo x > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit", ""},
 		{"write .git/config", "mkdir -p .git && printf '[core]\\n\\tfsmonitor = touch x\\n' >> .git/config", ""},
 	}
@@ -910,8 +911,9 @@ func TestJailKeptPaths(t *testing.T) {
 				before = treeOutsideSrc(t, j.proj)
 				code, out := j.bashJailed(t, nil, tc.script)
 				after := treeOutsideSrc(t, j.proj)
-				if tc.made != "" && !strings.Contains(before, tc.made) {
-					after = strings.Replace(after, tc.made, "", 1)
+				if tc.made != "" && !strings.Contains(before, "\n"+tc.made) {
+					lines := strings.SplitAfter(after, "\n")
+					after = strings.Join(slices.DeleteFunc(lines, func(l string) bool { return strings.HasPrefix(l, tc.made) }), "")
 				}
 				if after != before || code == 0 {
 					t.Errorf("%q inside: exit %d: %s\nbefore:\n%s\nafter:\n%s", tc.script, code, out, before, after)
@@ -931,36 +933,8 @@ func TestJailKeptPaths(t *testing.T) {
 	}
 }
 
-// treeOutsideSrc describes the project's tree outside src: each path, its
-// kind, and a file's content or a link's target.
-func treeOutsideSrc(t *testing.T, proj string) string {
-	t.Helper()
-	var b strings.Builder
-	err := filepath.Walk(proj, func(p string, fi os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(proj, p)
-		if rel == "src" {
-			return filepath.SkipDir
-		}
-		switch {
-		case fi.Mode()&os.ModeSymlink != 0:
-			target, _ := os.Readlink(p)
-			fmt.Fprintf(&b, "%s -> %s\n", rel, target)
-		case fi.IsDir():
-			fmt.Fprintf(&b, "%s/\n", rel)
-		default:
-			data, _ := os.ReadFile(p)
-			fmt.Fprintf(&b, "%s %v %q\n", rel, fi.Mode(), data)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b.String()
-}
+// treeOutsideSrc describes the project's tree outside src (projectTree).
+func treeOutsideSrc(t *testing.T, proj string) string { return projectTree(t, proj, "src") }
 
 // TestJailChain: one step writes a test into a Go module, as an agent's
 // edit would; the next runs go test under guard run --profile test. The

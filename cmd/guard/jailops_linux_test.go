@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -88,10 +89,9 @@ func TestJailChangesAsUnconfined(t *testing.T) {
 // than the plain script's.
 var lineNumber = regexp.MustCompile(`line (\d+)`)
 
-// projectTree describes a project: each path, its kind and mode, a
-// file's content and a link's target; what is in .git is left out but
-// for its files' names.
-func projectTree(t *testing.T, proj string) string {
+// projectTree describes a project, less the directories skip names under
+// it: each path, its kind and mode, a file's content and a link's target.
+func projectTree(t *testing.T, proj string, skip ...string) string {
 	t.Helper()
 	var b strings.Builder
 	err := filepath.Walk(proj, func(p string, fi os.FileInfo, err error) error {
@@ -100,13 +100,13 @@ func projectTree(t *testing.T, proj string) string {
 		}
 		rel, _ := filepath.Rel(proj, p)
 		switch {
+		case slices.Contains(skip, rel):
+			return filepath.SkipDir
 		case fi.Mode()&os.ModeSymlink != 0:
 			target, _ := os.Readlink(p)
 			fmt.Fprintf(&b, "%s -> %s\n", rel, target)
 		case fi.IsDir():
 			fmt.Fprintf(&b, "%s/ %v\n", rel, fi.Mode())
-		case strings.Contains(rel, ".git/"):
-			fmt.Fprintf(&b, "%s\n", rel)
 		case fi.Mode().IsRegular():
 			data, _ := os.ReadFile(p)
 			fmt.Fprintf(&b, "%s %v %q\n", rel, fi.Mode(), data)

@@ -5,6 +5,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -84,6 +85,54 @@ var builtinProfiles = []string{"build", "test"}
 func runError(s stdio, format string, a ...any) error {
 	fmt.Fprintf(s.err, "guard run: "+format+"\n", a...)
 	return &exitError{code: runFailed}
+}
+
+// grants are what the policy's own sandbox profiles grant: paths to
+// read and to write, TCP ports, and variables.
+type grants struct {
+	read, write []string
+	ports       []uint16
+	env         []string
+}
+
+// profileGrants returns what the profiles named grant: the user's layer's
+// definition of a name, else the project's. A path that does not exist,
+// or that the policy keeps (secret to read; secret or protected to write),
+// is skipped with a warning line. guard's own profiles (build, test) grant
+// nothing more.
+func profileGrants(s stdio, l *policy.Layers, call engine.Call, names []string) (grants, error) {
+	var g grants
+	for _, name := range names {
+		prof, p, err := findProfile(l, name)
+		if err != nil {
+			return g, err
+		}
+		if p == nil {
+			continue
+		}
+		conf := engine.NewConfinement(p, call)
+		grant := func(paths []string, ok func(string) bool, dst *[]string) {
+			for _, p := range paths {
+				abs := expandProfilePath(p, call)
+				if _, err := os.Stat(abs); abs == "" || err != nil {
+					fmt.Fprintf(s.err, "guard run: warning: sandbox profile %s: %s does not exist; skipped\n", name, p)
+					continue
+				}
+				if !ok(abs) {
+					fmt.Fprintf(s.err, "guard run: warning: sandbox profile %s: %s is kept by the policy; skipped\n", name, p)
+					continue
+				}
+				*dst = append(*dst, abs)
+			}
+		}
+		grant(prof.Read, conf.Read, &g.read)
+		grant(prof.Write, func(p string) bool { return conf.Read(p) && conf.Cache(p) }, &g.write)
+		g.ports = append(g.ports, prof.Ports...)
+		for _, k := range slices.Sorted(maps.Keys(prof.Env)) {
+			g.env = append(g.env, k+"="+prof.Env[k])
+		}
+	}
+	return g, nil
 }
 
 // findProfile returns the policy's sandbox profile name: the user's

@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -267,10 +266,17 @@ func jailOf(s stdio, env getenv, o runOpts) (*sandbox.Jail, error) {
 		}
 		bind(dir, false)
 	}
-	profileEnv, err := addJailProfiles(s, layers, call, j, o.profiles)
+	g, err := profileGrants(s, layers, call, o.profiles)
 	if err != nil {
 		return nil, err
 	}
+	for _, p := range g.read {
+		j.Binds = append(j.Binds, sandbox.Bind{Path: p})
+	}
+	for _, p := range g.write {
+		j.Binds = append(j.Binds, sandbox.Bind{Path: p, Write: true})
+	}
+	j.Connect = g.ports
 	// What is secret is hidden: the places the policy names (/etc/shadow),
 	// where a bind shows them, and every path of the project's that a
 	// secret pattern matches (.env).
@@ -307,14 +313,7 @@ func jailOf(s stdio, env getenv, o runOpts) (*sandbox.Jail, error) {
 	if j.Write != nil && slices.ContainsFunc(o.profiles, func(p string) bool { return slices.Contains(builtinProfiles, p) }) {
 		j.Budget, j.Free = codeBudget, outputs(project)
 	}
-	for _, name := range o.profiles {
-		prof, _, err := findProfile(layers, name)
-		if err != nil {
-			return nil, err
-		}
-		j.Connect = append(j.Connect, prof.Ports...)
-	}
-	j.Env = withEnv(dropSecretEnv(runEnv(os.Environ())), append([]string{"TMPDIR=/tmp"}, profileEnv...))
+	j.Env = withEnv(dropSecretEnv(runEnv(os.Environ())), append([]string{"TMPDIR=/tmp"}, g.env...))
 	return j, nil
 }
 
@@ -325,45 +324,6 @@ func shown(j *sandbox.Jail, p string) bool {
 
 // within reports whether p is dir or in it.
 func within(p, dir string) bool { return p == dir || strings.HasPrefix(p, dir+"/") }
-
-// addJailProfiles shows what the policy's own sandbox profiles grant: the
-// user's layer's definition of a name, else the project's. A path that
-// does not exist, or that the policy keeps (secret to read; secret or
-// protected to write), is skipped with a warning line. It returns the
-// profiles' variables.
-func addJailProfiles(s stdio, l *policy.Layers, call engine.Call, j *sandbox.Jail, names []string) ([]string, error) {
-	var env []string
-	for _, name := range names {
-		prof, p, err := findProfile(l, name)
-		if err != nil {
-			return nil, err
-		}
-		if p == nil {
-			continue // build, test: the default's
-		}
-		conf := engine.NewConfinement(p, call)
-		grant := func(paths []string, ok func(string) bool, write bool) {
-			for _, p := range paths {
-				abs := expandProfilePath(p, call)
-				if _, err := os.Stat(abs); abs == "" || err != nil {
-					fmt.Fprintf(s.err, "guard run: warning: sandbox profile %s: %s does not exist; skipped\n", name, p)
-					continue
-				}
-				if !ok(abs) {
-					fmt.Fprintf(s.err, "guard run: warning: sandbox profile %s: %s is kept by the policy; skipped\n", name, p)
-					continue
-				}
-				j.Binds = append(j.Binds, sandbox.Bind{Path: abs, Write: write})
-			}
-		}
-		grant(prof.Read, conf.Read, false)
-		grant(prof.Write, func(p string) bool { return conf.Read(p) && conf.Cache(p) }, true)
-		for _, k := range slices.Sorted(maps.Keys(prof.Env)) {
-			env = append(env, k+"="+prof.Env[k])
-		}
-	}
-	return env, nil
-}
 
 // codeBudget is how many of the project's files a build or a test may
 // remove, overwrite or rename (see sandbox.Jail.Budget), outside the

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -282,40 +281,14 @@ func makeOutputs(project string, allowed func(string) bool) {
 	}
 }
 
-// addProfiles grants the policy's own sandbox profiles: the user's layer's
-// definition of a name, else the project's. A path that does not exist,
-// or that the policy keeps (secret to read; secret or protected to write),
-// is skipped with a warning line. It returns the profiles' variables.
+// addProfiles grants the policy's own sandbox profiles (profileGrants),
+// and returns their variables.
 func addProfiles(s stdio, l *policy.Layers, call engine.Call, r *sandbox.Rules, names []string) ([]string, error) {
-	var env []string
-	for _, name := range names {
-		prof, p, err := findProfile(l, name)
-		if err != nil {
-			return nil, err
-		}
-		conf := engine.NewConfinement(p, call)
-		grant := func(paths []string, ok func(string) bool, dst *[]string) {
-			for _, p := range paths {
-				abs := expandProfilePath(p, call)
-				if _, err := os.Stat(abs); abs == "" || err != nil {
-					fmt.Fprintf(s.err, "guard run: warning: sandbox profile %s: %s does not exist; skipped\n", name, p)
-					continue
-				}
-				if !ok(abs) {
-					fmt.Fprintf(s.err, "guard run: warning: sandbox profile %s: %s is kept by the policy; skipped\n", name, p)
-					continue
-				}
-				*dst = append(*dst, abs)
-			}
-		}
-		grant(prof.Read, conf.Read, &r.Read)
-		grant(prof.Write, func(p string) bool { return conf.Read(p) && conf.Cache(p) }, &r.Write)
-		r.Connect = append(r.Connect, prof.Ports...)
-		for _, k := range slices.Sorted(maps.Keys(prof.Env)) {
-			env = append(env, k+"="+prof.Env[k])
-		}
-	}
-	return env, nil
+	g, err := profileGrants(s, l, call, names)
+	r.Read = append(r.Read, g.read...)
+	r.Write = append(r.Write, g.write...)
+	r.Connect = append(r.Connect, g.ports...)
+	return g.env, err
 }
 
 // explainRules prints the sandbox's rules, and the program's temp dir.
