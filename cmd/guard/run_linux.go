@@ -386,7 +386,7 @@ func dropSecretEnv(environ []string) []string {
 
 // explainJail prints what the jail shows and how.
 func explainJail(w io.Writer, j *sandbox.Jail) {
-	fmt.Fprintf(w, "namespaces: user, mount, pid, ipc, uts, cgroup")
+	fmt.Fprintf(w, "namespaces: user, mount, pid, ipc")
 	if len(j.Connect) == 0 {
 		fmt.Fprintf(w, ", network (its own loopback only)")
 	}
@@ -396,6 +396,9 @@ func explainJail(w io.Writer, j *sandbox.Jail) {
 		mode = "read-only to the program; guard makes each change the policy allows (seccomp notification)"
 	}
 	fmt.Fprintf(w, "project %q: %s\n", j.Project, mode)
+	if j.Budget > 0 {
+		fmt.Fprintf(w, "of the project's files before the command, at most %d removed, overwritten or renamed, outside its outputs\n", j.Budget)
+	}
 	if j.Home != "" {
 		fmt.Fprintf(w, "home %q: empty, throwaway\n", j.Home)
 	}
