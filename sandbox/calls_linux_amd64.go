@@ -15,6 +15,12 @@ var archChangeCalls = []changeCall{
 	{unix.SYS_CHOWN, -1}, {unix.SYS_LCHOWN, -1},
 }
 
+// archChmodCalls are chmodCalls of this architecture alone.
+var archChmodCalls = []struct {
+	nr      uintptr
+	modeArg int
+}{{unix.SYS_CHMOD, 1}}
+
 // decodeArch reads a call of archChangeCalls as the *at call it is.
 func decodeArch(nr int32, a [6]uint64) (fileCall, bool) {
 	cwd := int32(unix.AT_FDCWD)

@@ -8,4 +8,10 @@ const x32Bit = 0
 // archChangeCalls: arm64 has only the *at calls.
 var archChangeCalls []changeCall
 
+// archChmodCalls: arm64 has fchmodat alone.
+var archChmodCalls []struct {
+	nr      uintptr
+	modeArg int
+}
+
 func decodeArch(nr int32, a [6]uint64) (fileCall, bool) { return fileCall{}, false }

@@ -86,6 +86,21 @@ func jailFilter(notify, network bool) ([]unix.SockFilter, error) {
 	for _, nr := range []uintptr{unix.SYS_IO_URING_SETUP, unix.SYS_IO_URING_ENTER, unix.SYS_IO_URING_REGISTER} {
 		f.answer(nr, retEPERM)
 	}
+	// The kernel's keyrings: a session keyring is shared with the process
+	// that started guard, and outlives the command.
+	for _, nr := range []uintptr{unix.SYS_ADD_KEY, unix.SYS_REQUEST_KEY, unix.SYS_KEYCTL} {
+		f.answer(nr, retEPERM)
+	}
+	// No set-user-ID or set-group-ID bit, by any name of any file: a
+	// descriptor guard opened is of the project outside the jail, where
+	// its link in /proc leads too.
+	for _, c := range chmodCalls {
+		next := uint32(retAllow)
+		if notify {
+			next = retNotify
+		}
+		f.on(c.nr, ld(offArg(c.modeArg)), jset(unix.S_ISUID|unix.S_ISGID, 0, 1), ret(retEPERM), ret(next))
+	}
 	f.answer(unix.SYS_OPENAT2, retENOSYS)
 	f.answer(unix.SYS_CLONE3, retENOSYS)
 	f.when(unix.SYS_UNSHARE, 0, unix.CLONE_NEWUSER, retEPERM)

@@ -32,10 +32,17 @@ import (
 type Jail struct {
 	// Project is the project's directory, seen read-only.
 	Project string
-	// Write reports whether the program may change a path of the project,
-	// an absolute path as the program names it once every link in its
-	// directory is resolved. Nil: the project is read-only.
-	Write func(abs string) bool `json:"-"`
+	// Write returns, for one call of the program's, whether it may change
+	// a path of the project, an absolute path as the program names it
+	// once every link in its directory is resolved: what the policy sees
+	// of the project is taken afresh for each call, and once for all its
+	// paths (a renamed tree's). Nil: the project is read-only.
+	Write func() func(abs string) bool `json:"-"`
+	// Link reports whether the program may make a symbolic link at abs,
+	// a path Write allows: not where a kept path's directory would be
+	// (a link named .github to a directory of the program's would take
+	// .github/workflows/ out of the policy's reach). Nil: anywhere.
+	Link func(abs string) bool `json:"-"`
 	// Prepare, if set, is called once the jail's mounts are made and
 	// before the jail closes over them: what must be read of the outside
 	// (the policy, for Write) is read by then.
@@ -116,6 +123,10 @@ func Enter(exe string, argv, env []string, network bool, describe func(io.Writer
 		GidMappings:                []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}},
 		GidMappingsEnableSetgroups: false,
 		Pdeathsig:                  syscall.SIGKILL,
+		// A user other than root keeps, through guard's exec, the
+		// capabilities the new user namespace gives it: those that make
+		// the jail (mounts, the loopback, dropping the rest).
+		AmbientCaps: []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_SETPCAP, unix.CAP_NET_ADMIN},
 	}
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
@@ -207,7 +218,11 @@ func (j *Jail) Run() (int, error) {
 	}
 	var sup *supervisor
 	if j.Write != nil {
-		sup = &supervisor{project: filepath.Clean(j.Project), root: rw, write: j.Write, bounded: j.Budget > 0, budget: int64(j.Budget), free: j.Free}
+		sup = &supervisor{project: filepath.Clean(j.Project), root: rw, writer: j.Write, bounded: j.Budget > 0, budget: int64(j.Budget), free: j.Free,
+			link: j.Link}
+		if sup.link == nil {
+			sup.link = func(string) bool { return true }
+		}
 	}
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)

@@ -19,8 +19,9 @@ import (
 
 // A Scan finds the paths of a tree the jail hides: those whose name a
 // secret pattern could match (Candidate) and that the policy keeps from
-// reads (Hidden). A directory hidden is hidden whole; links are not
-// followed; a .git directory is not looked into (what git keeps there is
+// reads (Hidden), and the sockets, pipes and devices (a socket or a pipe
+// in the project may be a process's outside, listening). A directory
+// hidden is hidden whole; links are not followed; a .git directory is not looked into (what git keeps there is
 // the repository's, read through git).
 //
 // The tree is read once; after that, with a Cache file, only each
@@ -84,7 +85,7 @@ func (s Scan) Run() ([]string, error) {
 			for _, e := range ents {
 				name := e.Name()
 				sub := rel + "/" + name
-				if s.Candidate(sub) && s.Hidden(root+sub) {
+				if e.Type()&(fs.ModeSocket|fs.ModeNamedPipe|fs.ModeDevice|fs.ModeCharDevice) != 0 || s.Candidate(sub) && s.Hidden(root+sub) {
 					d.hidden = append(d.hidden, name)
 					continue
 				}

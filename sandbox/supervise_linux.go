@@ -59,6 +59,13 @@ var changeCalls = append([]changeCall{
 	{unix.SYS_REMOVEXATTR, -1}, {unix.SYS_LREMOVEXATTR, -1}, {unix.SYS_FREMOVEXATTR, -1},
 }, archChangeCalls...)
 
+// chmodCalls are the calls that set a file's mode, and the argument of
+// the mode.
+var chmodCalls = append([]struct {
+	nr      uintptr
+	modeArg int
+}{{unix.SYS_FCHMOD, 1}, {unix.SYS_FCHMODAT, 2}, {unix.SYS_FCHMODAT2, 2}}, archChmodCalls...)
+
 // The operations of the calls, each as its *at form.
 const (
 	opOpen = iota + 1
@@ -188,10 +195,12 @@ const (
 
 // supervisor makes the changes to the project the program asks for.
 type supervisor struct {
-	project  string // the project's path in the jail
-	root     int    // the project's directory, writable, outside the jail
-	write    func(abs string) bool
+	project  string                       // the project's path in the jail
+	root     int                          // the project's directory, writable, outside the jail
+	writer   func() func(abs string) bool // the policy's view for one call (Jail.Write)
+	link     func(abs string) bool        // a symbolic link may be at abs
 	listener int
+	tree     sync.RWMutex
 
 	bounded bool  // the program's changes to the project's files are counted (see Jail.Budget)
 	budget  int64 // the changes left
@@ -439,12 +448,23 @@ func (s *supervisor) handle(n *seccompNotif) *seccompResp {
 	if !ok {
 		return cont
 	}
+	// A path checked is the path changed: no rename moves a directory
+	// between the check of a path through it and the change (renames
+	// alone move directories, and take the tree for themselves).
+	if c.op == opRename {
+		s.tree.Lock()
+		defer s.tree.Unlock()
+	} else {
+		s.tree.RLock()
+		defer s.tree.RUnlock()
+	}
 	mem, err := os.Open("/proc/" + strconv.Itoa(int(n.pid)) + "/mem")
 	if err != nil {
 		return cont // the kernel decides; the project is read-only to it
 	}
 	defer mem.Close()
 	t := &target{s: s, id: n.id, tid: int(n.pid), mem: mem}
+	write := s.writer()
 	if !t.valid() {
 		return nil
 	}
@@ -479,21 +499,34 @@ func (s *supervisor) handle(n *seccompNotif) *seccompResp {
 		defer unix.Close(p.dir)
 		st, exists := p.lstat()
 		switch {
+		case c.flags&unix.O_PATH != 0:
+			return cont // no access to the file: its name, for fchdir, fstat, *at calls
 		case exists && st.Mode&unix.S_IFMT != unix.S_IFREG && st.Mode&unix.S_IFMT != unix.S_IFDIR:
 			return cont // a link the kernel follows, or a pipe, socket or device: nothing of the project's changes
 		case c.flags&unix.O_TMPFILE == unix.O_TMPFILE:
 			return errno(unix.EOPNOTSUPP)
-		case !s.write(p.abs):
+		case !write(p.abs):
 			return refused
 		case exists && st.Mode&unix.S_IFMT == unix.S_IFREG && c.flags&(unix.O_WRONLY|unix.O_RDWR|unix.O_TRUNC) != 0 && !s.spend(p, st):
 			return refused
 		}
 		mode := c.mode &^ t.umask() &^ (unix.S_ISUID | unix.S_ISGID)
-		fd, err := unix.Openat(p.dir, p.name, c.flags|unix.O_NOFOLLOW|unix.O_CLOEXEC, mode)
+		// O_NONBLOCK: a name that became a pipe since does not hold
+		// guard's thread; it is the kernel's then.
+		fd, err := unix.Openat(p.dir, p.name, c.flags|unix.O_NOFOLLOW|unix.O_CLOEXEC|unix.O_NONBLOCK, mode)
 		if err != nil {
 			return errno(err)
 		}
 		defer unix.Close(fd)
+		var now unix.Stat_t
+		if unix.Fstat(fd, &now) != nil || now.Mode&unix.S_IFMT != unix.S_IFREG && now.Mode&unix.S_IFMT != unix.S_IFDIR {
+			return cont
+		}
+		if c.flags&unix.O_NONBLOCK == 0 {
+			if _, err := unix.FcntlInt(uintptr(fd), unix.F_SETFL, c.flags&^unix.O_NONBLOCK); err != nil {
+				return errno(err)
+			}
+		}
 		if !exists {
 			s.remember(p)
 		}
@@ -511,7 +544,7 @@ func (s *supervisor) handle(n *seccompNotif) *seccompResp {
 			return r
 		}
 		defer unix.Close(p.dir)
-		if !s.write(p.abs) {
+		if !write(p.abs) {
 			return refused
 		}
 		mode := c.mode &^ t.umask()
@@ -531,7 +564,7 @@ func (s *supervisor) handle(n *seccompNotif) *seccompResp {
 			return r
 		}
 		defer unix.Close(p.dir)
-		if !s.write(p.abs) {
+		if !write(p.abs) {
 			return refused
 		}
 		if st, ok := p.lstat(); ok && !s.spend(p, st) {
@@ -548,7 +581,7 @@ func (s *supervisor) handle(n *seccompNotif) *seccompResp {
 		if err != nil {
 			return errno(err)
 		}
-		if !s.write(p.abs) {
+		if !write(p.abs) || !s.link(p.abs) {
 			return refused
 		}
 		err = unix.Symlinkat(target, p.dir, p.name)
@@ -570,7 +603,7 @@ func (s *supervisor) handle(n *seccompNotif) *seccompResp {
 			}
 		}
 		if c.byFD {
-			return s.attrByFD(t, c, done)
+			return s.attrByFD(t, c, done, write)
 		}
 		p, r, ok := one()
 		if !ok {
@@ -582,7 +615,7 @@ func (s *supervisor) handle(n *seccompNotif) *seccompResp {
 		if link && (c.op != opChown && c.op != opUtimens || c.flags&unix.AT_SYMLINK_NOFOLLOW == 0) {
 			return cont // the kernel follows it, or refuses
 		}
-		if !s.write(p.abs) {
+		if !write(p.abs) {
 			return refused
 		}
 		switch c.op {
@@ -647,26 +680,33 @@ func (s *supervisor) handle(n *seccompNotif) *seccompResp {
 			if c.flags&unix.AT_SYMLINK_FOLLOW != 0 && from.isLink() {
 				return cont
 			}
-			if !s.write(from.abs) || !s.write(to.abs) {
+			if !write(from.abs) || !write(to.abs) || from.isLink() && !s.link(to.abs) {
 				return refused
 			}
 			return result(done, unix.Linkat(from.dir, from.name, to.dir, to.name, 0))
 		}
-		if !s.write(from.abs) || !s.write(to.abs) {
+		if !write(from.abs) || !write(to.abs) || from.isLink() && !s.link(to.abs) || to.isLink() && c.flags&unix.RENAME_EXCHANGE != 0 && !s.link(from.abs) {
 			return refused
 		}
 		if st, ok := from.lstat(); ok && !s.spend(from, st) {
 			return refused
 		}
+		if s.bounded && s.free != nil && !s.free(from.abs) && s.free(to.abs) {
+			// A tree moved among the outputs, where it would go freely:
+			// each file of it is spent now.
+			if err := s.spendTree(from); err != nil {
+				return errno(err)
+			}
+		}
 		if st, ok := to.lstat(); ok && !s.spend(to, st) {
 			return refused
 		}
 		budget := renameBudget
-		if r := s.renamedTree(from, from.abs, to.abs, &budget); r != nil {
+		if r := s.renamedTree(from, from.abs, to.abs, &budget, write); r != nil {
 			return errno(r)
 		}
 		if c.flags&unix.RENAME_EXCHANGE != 0 {
-			if r := s.renamedTree(to, to.abs, from.abs, &budget); r != nil {
+			if r := s.renamedTree(to, to.abs, from.abs, &budget, write); r != nil {
 				return errno(r)
 			}
 		}
@@ -680,7 +720,7 @@ func (s *supervisor) handle(n *seccompNotif) *seccompResp {
 // reading, is of the project's read-only mount: through the project's
 // writable directory, where the file is the same, and the policy lets its
 // path be written.
-func (s *supervisor) attrByFD(t *target, c fileCall, done *seccompResp) *seccompResp {
+func (s *supervisor) attrByFD(t *target, c fileCall, done *seccompResp, write func(string) bool) *seccompResp {
 	cont := &seccompResp{id: t.id, flags: respContinue}
 	link := "/proc/" + strconv.Itoa(t.tid) + "/fd/" + strconv.Itoa(int(c.dirfd[0]))
 	held, err := unix.Open(link, unix.O_PATH|unix.O_CLOEXEC, 0)
@@ -708,7 +748,7 @@ func (s *supervisor) attrByFD(t *target, c fileCall, done *seccompResp) *seccomp
 	if !t.valid() {
 		return nil
 	}
-	if !s.write(abs) {
+	if !write(abs) {
 		return &seccompResp{id: t.id, error: -int32(unix.EACCES)}
 	}
 	path := "/proc/self/fd/" + strconv.Itoa(rw)
@@ -787,7 +827,7 @@ func (t *target) times(addr uint64) (*[2]unix.Timespec, error) {
 // paths): a directory renamed renames all it holds. It gives EACCES for
 // one kept, and EXDEV past the budget of entries, for the program to
 // move the files one by one (mv does), each checked.
-func (s *supervisor) renamedTree(p place, from, to string, budget *int) error {
+func (s *supervisor) renamedTree(p place, from, to string, budget *int, write func(string) bool) error {
 	st, ok := p.lstat()
 	if !ok || st.Mode&unix.S_IFMT != unix.S_IFDIR {
 		return nil
@@ -806,13 +846,47 @@ func (s *supervisor) renamedTree(p place, from, to string, budget *int) error {
 		return unix.EXDEV
 	}
 	for _, e := range ents {
-		if !s.write(from+"/"+e.Name()) || !s.write(to+"/"+e.Name()) {
+		if !write(from+"/"+e.Name()) || !write(to+"/"+e.Name()) || e.Type()&os.ModeSymlink != 0 && !s.link(to+"/"+e.Name()) {
 			return unix.EACCES
 		}
 		if e.IsDir() {
-			if err := s.renamedTree(place{dir: fd, name: e.Name()}, from+"/"+e.Name(), to+"/"+e.Name(), budget); err != nil {
+			if err := s.renamedTree(place{dir: fd, name: e.Name()}, from+"/"+e.Name(), to+"/"+e.Name(), budget, write); err != nil {
 				return err
 			}
+		}
+	}
+	return nil
+}
+
+// spendTree spends the budget on every file under p, a directory; EACCES
+// when it runs out.
+func (s *supervisor) spendTree(p place) error {
+	st, ok := p.lstat()
+	if !ok || st.Mode&unix.S_IFMT != unix.S_IFDIR {
+		return nil
+	}
+	fd, err := unix.Openat(p.dir, p.name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return err
+	}
+	f := os.NewFile(uintptr(fd), p.abs)
+	defer f.Close()
+	ents, err := f.ReadDir(-1)
+	if err != nil {
+		return err
+	}
+	for _, e := range ents {
+		sub := place{dir: fd, name: e.Name(), abs: p.abs + "/" + e.Name()}
+		st, ok := sub.lstat()
+		if !ok {
+			continue
+		}
+		if st.Mode&unix.S_IFMT == unix.S_IFDIR {
+			if err := s.spendTree(sub); err != nil {
+				return err
+			}
+		} else if !s.spend(sub, st) {
+			return unix.EACCES
 		}
 	}
 	return nil

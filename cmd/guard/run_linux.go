@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -102,7 +103,8 @@ func runJailInit(s stdio, env getenv, o runOpts) error {
 	j := spec.Jail
 	if spec.Writable {
 		type loaded struct {
-			write func(string) bool
+			write func() func(string) bool
+			link  func(string) bool
 			err   error
 		}
 		ch := make(chan loaded, 1)
@@ -113,11 +115,11 @@ func runJailInit(s stdio, env getenv, o runOpts) error {
 				ch <- loaded{err: fmt.Errorf("the policy does not load, so nothing runs: %v", err)}
 				return
 			}
-			ch <- loaded{write: writeCheck(layers.Policies(), call, gitWrites(o))}
+			ch <- loaded{write: writeCheck(layers.Policies(), call, gitWrites(o)), link: linkCheck(layers.Policies(), call)}
 		}()
 		j.Prepare = func() error {
 			l := <-ch
-			j.Write = l.write
+			j.Write, j.Link = l.write, l.link
 			return l.err
 		}
 		if j.Budget > 0 {
@@ -131,21 +133,49 @@ func runJailInit(s stdio, env getenv, o runOpts) error {
 	return &exitError{code: code}
 }
 
-// writeCheck reports whether every layer lets the program change a path,
-// at the moment it asks: what the policy sees of the project (its links,
-// its files) is taken afresh each time. With git, the project's git
-// directory may be written too, but for what runs code or sends git
-// elsewhere (gitKept).
-func writeCheck(policies []*policy.Policy, call engine.Call, git bool) func(string) bool {
-	every := func(abs string, ok func(*engine.Confinement, string) bool) bool {
-		return !slices.ContainsFunc(policies, func(p *policy.Policy) bool { return !ok(engine.NewConfinement(p, call), abs) })
-	}
-	return func(abs string) bool {
-		if every(abs, (*engine.Confinement).Write) {
-			return true
+// writeCheck returns, for one call of the program's, whether every layer
+// lets it change a path: what the policy sees of the project (its links,
+// its files) is taken afresh for each call. With git, the project's git
+// directory may be written too, where git add and commit write
+// (gitWritable).
+func writeCheck(policies []*policy.Policy, call engine.Call, git bool) func() func(string) bool {
+	return func() func(string) bool {
+		confs := make([]*engine.Confinement, len(policies))
+		for i, p := range policies {
+			confs[i] = engine.NewConfinement(p, call)
 		}
-		return git && gitWritable(call.Project, abs) && every(abs, (*engine.Confinement).Read)
+		every := func(abs string, ok func(*engine.Confinement, string) bool) bool {
+			return !slices.ContainsFunc(confs, func(c *engine.Confinement) bool { return !ok(c, abs) })
+		}
+		return func(abs string) bool {
+			if every(abs, (*engine.Confinement).Write) {
+				return true
+			}
+			return git && gitWritable(call.Project, abs) && every(abs, (*engine.Confinement).Read)
+		}
 	}
+}
+
+// linkCheck reports whether a symbolic link may be at a path of the
+// project: not in its git directory, and not by a name that a protected
+// pattern, or an agent's configuration, has for a directory (.github of
+// **/.github/workflows/**, .cargo, .git, hooks, .claude): through such a
+// link, what the pattern keeps would be made where the policy does not
+// look, and read from there.
+func linkCheck(policies []*policy.Policy, call engine.Call) func(string) bool {
+	names := map[string]bool{}
+	for _, p := range policies {
+		for _, pat := range append(slices.Clone(p.Paths.Protected), call.AgentPaths...) {
+			parts := strings.Split(pat, "/")
+			for _, c := range parts[:len(parts)-1] {
+				if c != "" && c != "~" && !strings.ContainsAny(c, "*?[]{}\\") {
+					names[c] = true
+				}
+			}
+		}
+	}
+	git := filepath.Clean(call.Project) + "/.git/"
+	return func(abs string) bool { return !names[filepath.Base(abs)] && !strings.HasPrefix(abs, git) }
 }
 
 // gitWrites reports whether a command's changes to the project's git
@@ -154,26 +184,27 @@ func writeCheck(policies []*policy.Policy, call engine.Call, git bool) func(stri
 // code (a build, a test) or only reads.
 func gitWrites(o runOpts) bool { return !o.readOnly && len(o.profiles) == 0 }
 
-// gitKept are the names in a git directory that make git run code or look
-// elsewhere: its configuration (and the lock it is written through), its
-// hooks, its info (attributes, exclude; objects/info/alternates), and a
-// worktree's pointers; in the git directory and in a submodule's or a
-// worktree's under it.
-var gitKept = []string{"hooks", "info", "commondir", "gitdir"}
+// gitMade are what of a git directory git add, commit, stash, branch and
+// tag write: objects, refs and their logs, the index, HEAD, and the files
+// of a commit's message and of the heads it moves, with the locks they
+// are written through. Nothing else: not its configuration, hooks or
+// info (attributes, exclude), not what a rebase or a merge reads its
+// steps from (rebase-merge/git-rebase-todo runs its exec lines), not a
+// worktree's pointers, and nothing under objects/info (alternates).
+var gitMade = []string{"objects", "refs", "logs", "index", "HEAD", "ORIG_HEAD", "COMMIT_EDITMSG", "packed-refs", "FETCH_HEAD", "AUTO_MERGE"}
 
-// gitWritable reports whether abs is in the project's own git directory
-// and none of gitKept, nor a configuration file.
+// gitWritable reports whether abs is in the project's own git directory,
+// under one of gitMade.
 func gitWritable(project, abs string) bool {
 	rel, ok := strings.CutPrefix(abs, filepath.Clean(project)+"/.git/")
 	if !ok || rel == "" {
 		return false
 	}
-	for _, c := range strings.Split(rel, "/") {
-		if slices.Contains(gitKept, c) || strings.HasPrefix(c, "config") || c == ".." || c == "." {
-			return false
-		}
+	parts := strings.Split(rel, "/")
+	if !slices.Contains(gitMade, strings.TrimSuffix(parts[0], ".lock")) {
+		return false
 	}
-	return true
+	return !slices.ContainsFunc(parts, func(c string) bool { return c == "info" || c == ".." || c == "." })
 }
 
 // outputs reports whether a path of project's is among a build's or a
@@ -242,11 +273,10 @@ func jailOf(s stdio, env getenv, o runOpts) (*sandbox.Jail, error) {
 		bind(p, false)
 	}
 	// Go's build cache is made here, since go test is what runs most; the
-	// others are shown where they are already.
+	// others are shown where they are already. One that cannot be made is
+	// not shown: go then makes it in the jail's home, for the command.
 	if len(caches.write) > 0 && !o.explain && cache(caches.write[0]) && !inProject(caches.write[0]) {
-		if err := os.MkdirAll(caches.write[0], 0o755); err != nil {
-			return nil, fmt.Errorf("the build cache %s: %v", caches.write[0], err)
-		}
+		_ = os.MkdirAll(caches.write[0], 0o755)
 	}
 	for _, p := range caches.write {
 		if cache(p) {
@@ -307,8 +337,27 @@ func jailOf(s stdio, env getenv, o runOpts) (*sandbox.Jail, error) {
 		return nil, err
 	}
 	j.Hide = append(j.Hide, hidden...)
+	if os.Getuid() == 0 && shown(j, "/etc") {
+		// Root in the jail is still the owner of root's files: what of
+		// /etc only root may read (shadow's backups, private keys) is
+		// hidden too.
+		private, err := sandbox.Scan{
+			Root:      "/etc",
+			Candidate: func(string) bool { return true },
+			Hidden: func(p string) bool {
+				fi, err := os.Lstat(p)
+				return err == nil && fi.Mode()&fs.ModeSymlink == 0 && fi.Mode().Perm()&0o004 == 0
+			},
+			Cache: scanCache(env, "/etc"),
+			Key:   "not world-readable",
+		}.Run()
+		if err != nil {
+			return nil, err
+		}
+		j.Hide = append(j.Hide, private...)
+	}
 	if !call.ReadOnly && !layers.ReadOnly() {
-		j.Write = writeCheck(policies, call, gitWrites(o))
+		j.Write, j.Link = writeCheck(policies, call, gitWrites(o)), linkCheck(policies, call)
 	}
 	if j.Write != nil && slices.ContainsFunc(o.profiles, func(p string) bool { return slices.Contains(builtinProfiles, p) }) {
 		j.Budget, j.Free = codeBudget, outputs(project)
