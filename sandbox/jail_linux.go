@@ -43,6 +43,11 @@ type Jail struct {
 	// (a link named .github to a directory of the program's would take
 	// .github/workflows/ out of the policy's reach). Nil: anywhere.
 	Link func(abs string) bool `json:"-"`
+	// After, if set, is called once the program ended, with a descriptor
+	// of the project's directory outside the jail (O_PATH): a last check
+	// of what the program left, which may put back what it must not have
+	// changed; its error is guard run's.
+	After func(root int) error `json:"-"`
 	// Prepare, if set, is called once the jail's mounts are made and
 	// before the jail closes over them: what must be read of the outside
 	// (the policy, for Write) is read by then.
@@ -251,12 +256,24 @@ func (j *Jail) Run() (int, error) {
 		if wpid != pid {
 			continue // an orphan of the program's
 		}
+		code := ws.ExitStatus()
 		if ws.Signaled() {
-			return 128 + int(ws.Signal()), nil
+			code = 128 + int(ws.Signal())
+		} else if !ws.Exited() {
+			continue
 		}
-		if ws.Exited() {
-			return ws.ExitStatus(), nil
+		if j.After != nil {
+			// What the program left running stops first, and no change
+			// guard is making for it is halfway.
+			unix.Kill(-1, unix.SIGKILL)
+			if sup != nil {
+				sup.tree.Lock()
+			}
+			if err := j.After(rw); err != nil {
+				return 0, err
+			}
 		}
+		return code, nil
 	}
 }
 

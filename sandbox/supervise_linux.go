@@ -229,8 +229,8 @@ func (s *supervisor) spend(p place, st unix.Stat_t) bool {
 	if !s.bounded || st.Mode&unix.S_IFMT == unix.S_IFDIR {
 		return true
 	}
-	if _, ok := s.made.Load(fileID{st.Dev, st.Ino}); ok || s.free != nil && s.free(p.abs) {
-		return true
+	if _, ok := s.made.Load(fileID{st.Dev, st.Ino}); ok || s.free != nil && s.free(p.abs) && st.Nlink <= 1 {
+		return true // made by the program, or an output alone (a hard link made into build/ is the file it links)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -501,6 +501,11 @@ func (s *supervisor) handle(n *seccompNotif) *seccompResp {
 		switch {
 		case c.flags&unix.O_PATH != 0:
 			return cont // no access to the file: its name, for fchdir, fstat, *at calls
+		case exists && c.flags&(unix.O_WRONLY|unix.O_RDWR|unix.O_TRUNC) == 0:
+			// O_CREAT of a file that is there reads it: the kernel opens it,
+			// read-only, not guard on the project outside (whose link in
+			// /proc would open it again for writing).
+			return cont
 		case exists && st.Mode&unix.S_IFMT != unix.S_IFREG && st.Mode&unix.S_IFMT != unix.S_IFDIR:
 			return cont // a link the kernel follows, or a pipe, socket or device: nothing of the project's changes
 		case c.flags&unix.O_TMPFILE == unix.O_TMPFILE:
@@ -691,11 +696,18 @@ func (s *supervisor) handle(n *seccompNotif) *seccompResp {
 		if st, ok := from.lstat(); ok && !s.spend(from, st) {
 			return refused
 		}
-		if s.bounded && s.free != nil && !s.free(from.abs) && s.free(to.abs) {
+		if s.bounded && s.free != nil {
 			// A tree moved among the outputs, where it would go freely:
-			// each file of it is spent now.
-			if err := s.spendTree(from); err != nil {
-				return errno(err)
+			// each file of it is spent now; both ways for an exchange.
+			if !s.free(from.abs) && s.free(to.abs) {
+				if err := s.spendTree(from); err != nil {
+					return errno(err)
+				}
+			}
+			if c.flags&unix.RENAME_EXCHANGE != 0 && s.free(from.abs) && !s.free(to.abs) {
+				if err := s.spendTree(to); err != nil {
+					return errno(err)
+				}
 			}
 		}
 		if st, ok := to.lstat(); ok && !s.spend(to, st) {

@@ -3,6 +3,8 @@
 package main
 
 import (
+	"bytes"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -232,5 +234,78 @@ func TestJailAsAnotherUser(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(proj, ".git")); err == nil {
 		t.Errorf("the program made .git")
+	}
+}
+
+// TestJailSecondReview: the attacks of a second review of the jail.
+// A command that may write git's directory (the write profile) writes an
+// index entry .git/hooks/post-checkout, which the user's next git
+// checkout would write and run: guard puts the index back and fails. A
+// test's bound, by a hard link made into an output, by an exchange of a
+// tree with an output, and by opening a file to read it (O_CREAT) and
+// again for writing through its link in /proc.
+func TestJailSecondReview(t *testing.T) {
+	needPython(t)
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	t.Run("an index entry in .git", func(t *testing.T) {
+		j := newJail(t, map[string]string{"proj/a.txt": "a\n", "home/.gitconfig": "[user]\n\tname = J\n\temail = j@example.com\n"})
+		if code, out := j.bashPlain(t, nil, "git init -q && git add a.txt && git commit -qm first"); code != 0 {
+			t.Fatalf("git init: %s", out)
+		}
+		index := filepath.Join(j.proj, ".git", "index")
+		before, err := os.ReadFile(index)
+		if err != nil {
+			t.Fatal(err)
+		}
+		script := "b=$(echo 'touch pwned' | git hash-object -w --stdin) && git update-index --add --cacheinfo 100755,$b,.Xit/hooks/post-checkout && " +
+			python + ` -c "d=open('.git/index','rb').read().replace(b'.Xit/',b'.git/'); open('.git/index.lock','wb').write(d); import os; os.rename('.git/index.lock','.git/index')" && echo planted`
+		code, out := j.bashJailed(t, nil, script)
+		after, _ := os.ReadFile(index)
+		if !strings.Contains(out, "planted") || code == 0 || !strings.Contains(out, "git's index") || !bytes.Equal(before, after) {
+			t.Errorf("exit %d, the index as before: %v: %s", code, bytes.Equal(before, after), out)
+		}
+	})
+	files := map[string]string{"proj/go.mod": "module m\n"}
+	n := codeBudget + 30
+	for i := range n {
+		files[fmt.Sprintf("proj/src/f%03d", i)] = "original\n"
+	}
+	overwritten := func(t *testing.T, j jail) int {
+		c := 0
+		for i := range n {
+			if b, _ := os.ReadFile(filepath.Join(j.proj, "src", fmt.Sprintf("f%03d", i))); string(b) != "original\n" {
+				c++
+			}
+		}
+		return c
+	}
+	for _, tc := range []struct{ name, script string }{
+		{"a hard link into an output", "mkdir -p build; for f in src/f*; do ln $f build/l && echo PWNED > build/l; rm -f build/l; done"},
+		{"an exchange with an output", "mkdir -p build/d && " + python + ` -c "
+import ctypes, os
+l = ctypes.CDLL(None, use_errno=True)
+x = lambda: l.renameat2(-100, b'build/d', -100, b'src', 2)
+x()
+for f in os.listdir('build/d'):
+    open('build/d/' + f, 'w').write('PWNED')
+x()"`},
+		{"a reading open, then a writing one through /proc", python + ` -c "
+import os
+for f in os.listdir('src'):
+    fd = os.open('src/' + f, os.O_RDONLY | os.O_CREAT)
+    try:
+        open('/proc/self/fd/%d' % fd, 'w').write('PWNED')
+    except OSError:
+        pass"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			j := newJail(t, files)
+			code, out := j.bashJailed(t, nil, tc.script, "--profile", "test")
+			if c := overwritten(t, j); c > codeBudget {
+				t.Errorf("under --profile test, %d of the project's files overwritten: exit %d: %s", c, code, out)
+			}
+		})
 	}
 }

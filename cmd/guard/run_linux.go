@@ -3,10 +3,12 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -18,6 +20,8 @@ import (
 	"guard/engine"
 	"guard/policy"
 	"guard/sandbox"
+
+	"golang.org/x/sys/unix"
 )
 
 // systemRoots are shown read-only whole: the programs, libraries and
@@ -125,6 +129,9 @@ func runJailInit(s stdio, env getenv, o runOpts) error {
 		if j.Budget > 0 {
 			j.Free = outputs(j.Project)
 		}
+		if gitWrites(o) {
+			j.After = guardIndex(j.Project)
+		}
 	}
 	code, err := j.Run()
 	if err != nil {
@@ -176,6 +183,66 @@ func linkCheck(policies []*policy.Policy, call engine.Call) func(string) bool {
 	}
 	git := filepath.Clean(call.Project) + "/.git/"
 	return func(abs string) bool { return !names[filepath.Base(abs)] && !strings.HasPrefix(abs, git) }
+}
+
+// guardIndex keeps the project's git index as it is now, and returns the
+// check of it once the command ended: an index the command left with a
+// path git must not write into the work tree (badIndexPath) is put back,
+// and guard run fails saying so. git checks such paths in a tree, not in
+// the index, and a checkout by the user's git would write them:
+// .git/hooks/post-checkout, which git then runs.
+func guardIndex(project string) func(root int) error {
+	before, err := os.ReadFile(filepath.Join(project, ".git", "index"))
+	had := err == nil
+	beneath := func(root int, path string, flags int) (int, error) {
+		how := &unix.OpenHow{Flags: uint64(flags | unix.O_CLOEXEC | unix.O_NOFOLLOW),
+			Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS | unix.RESOLVE_NO_XDEV}
+		if flags&unix.O_CREAT != 0 {
+			how.Mode = 0o644
+		}
+		return unix.Openat2(root, path, how)
+	}
+	return func(root int) error {
+		fd, err := beneath(root, ".git/index", unix.O_RDONLY)
+		if err != nil {
+			return nil // none: nothing for git to write
+		}
+		f := os.NewFile(uintptr(fd), "index")
+		data, err := io.ReadAll(f)
+		f.Close()
+		if err != nil || had && bytes.Equal(data, before) {
+			return nil
+		}
+		bad := badIndexPath(data)
+		if bad == "" {
+			return nil
+		}
+		dir, err := beneath(root, ".git", unix.O_PATH|unix.O_DIRECTORY)
+		if err != nil {
+			return fmt.Errorf("the command left git's index with %q, which git must not write, and guard could not put it back: %v", bad, err)
+		}
+		defer unix.Close(dir)
+		put := func() error {
+			if !had {
+				return unix.Unlinkat(dir, "index", 0)
+			}
+			unix.Unlinkat(dir, "index.guard", 0)
+			w, err := beneath(dir, "index.guard", unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL)
+			if err != nil {
+				return err
+			}
+			f := os.NewFile(uintptr(w), "index.guard")
+			_, werr := f.Write(before)
+			if cerr := f.Close(); werr != nil || cerr != nil {
+				return errors.Join(werr, cerr)
+			}
+			return unix.Renameat(dir, "index.guard", dir, "index")
+		}
+		if err := put(); err != nil {
+			return fmt.Errorf("the command left git's index with %q, which git must not write, and guard could not put it back: %v", bad, err)
+		}
+		return fmt.Errorf("the command left git's index with %q, a path git must not write into the work tree: the index is as it was before the command", bad)
+	}
 }
 
 // gitWrites reports whether a command's changes to the project's git
