@@ -580,5 +580,15 @@ func Available() error {
 	if !strings.Contains(read("/proc/self/status"), "Seccomp:") {
 		return fmt.Errorf("%w: the kernel has no seccomp", ErrUnsupported)
 	}
+	// The kernel mounts a /proc for the jail only where the /proc this
+	// process sees is whole: a mount over a part of it (a container's
+	// masked paths, another sandbox's read-only /proc/sys) refuses it.
+	// binfmt_misc is mounted on a directory that is empty.
+	for _, l := range strings.Split(read("/proc/self/mountinfo"), "\n") {
+		f := strings.Fields(l)
+		if len(f) > 4 && strings.HasPrefix(f[4], "/proc/") && f[4] != "/proc/sys/fs/binfmt_misc" {
+			return fmt.Errorf("%w: %s is mounted over a part of /proc (a container's or another sandbox's), where the kernel mounts no /proc for a jail", ErrUnsupported, f[4])
+		}
+	}
 	return nil
 }
