@@ -22,13 +22,13 @@ import (
 )
 
 // A Jail is what a confined program sees and may do. Its program runs in
-// namespaces of its own (user, mount, process, IPC, host name, cgroup and,
-// unless it may reach other hosts, network), on a root of guard's making:
+// namespaces of its own (user, mount, process, IPC and, unless it may
+// reach other hosts, network), on a root of guard's making:
 // the system's directories and the binds read-only, a throwaway home, /tmp
 // and /dev, its own /proc; the project read-only, where every change the
 // program asks for is made by guard when Write allows its path (see
-// supervise). It holds no capability, cannot gain any, and is stopped with
-// every process it left behind when it ends.
+// supervise_linux.go). It holds no capability, cannot gain any, and is
+// stopped with every process it left behind when it ends.
 type Jail struct {
 	// Project is the project's directory, seen read-only.
 	Project string

@@ -66,7 +66,7 @@
 // --allowedTools, --disallowedTools) that match the policy.
 //
 // guard run runs the program in a jail made from the policy: on Linux,
-// new user, mount, PID, IPC, UTS, cgroup and network namespaces; the
+// new user, mount, PID, IPC and network namespaces; the
 // system, the toolchains and git's configuration read-only, the build
 // caches writable, a throwaway home, /tmp and /dev, its own /proc; the
 // project read-only with its secrets hidden, where guard's supervisor (a
