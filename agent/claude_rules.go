@@ -36,8 +36,8 @@ func claudeSettingsFiles(configDir, project, cwd string) []string {
 // ClaudeUserRule returns the user's own Claude Code rule for Bash that
 // command matches, a deny rule before an ask rule, and whether it is a
 // deny; "" when none does. configDir is Claude Code's (~/.claude, or
-// $CLAUDE_CONFIG_DIR). A settings file that does not parse is skipped, as
-// Claude Code skips it. The match is wider than Claude Code's own where
+// $CLAUDE_CONFIG_DIR). A settings file that does not parse is skipped:
+// guard has no rule of it to keep. The match is wider than Claude Code's own where
 // the two differ: each part of a list or pipeline, and the whole command,
 // is tried against each rule.
 func ClaudeUserRule(configDir, project, cwd, command string) (rule string, deny bool) {

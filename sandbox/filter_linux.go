@@ -217,8 +217,11 @@ func landlockThread(network bool, connect []uint16) error {
 		attr.Scoped = llsys.ScopeAbstractUnixSocket | llsys.ScopeSignal
 	}
 	if network {
-		if abi < 4 {
-			return fmt.Errorf("%w: Landlock ABI %d, and a command that may reach other hosts needs 4 (Linux 6.7), for its TCP rules", ErrUnsupported, abi)
+		// The host's network is the host's abstract Unix sockets too
+		// (a session bus, an agent's): only Landlock's scope keeps them
+		// out then.
+		if abi < 6 {
+			return fmt.Errorf("%w: Landlock ABI %d, and a command that may reach other hosts needs 6 (Linux 6.12): its TCP rules, and the scope that keeps the host's abstract Unix sockets out", ErrUnsupported, abi)
 		}
 		attr.HandledAccessNet = llsys.AccessNetBindTCP | llsys.AccessNetConnectTCP
 	}

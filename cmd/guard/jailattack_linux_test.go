@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -119,8 +120,17 @@ func TestJailDoorsOfFiles(t *testing.T) {
 		name, script string
 		open         func(out string) bool // the door is open
 	}{
-		{"setuid through /proc", "exec 3>src/evil; chmod 4755 /proc/self/task/$$/fd/3; chmod 2755 /proc/./self/fd//3; stat -c %a src/evil",
-			func(out string) bool { return strings.Contains(out, "4755") || strings.Contains(out, "2755") }},
+		{"setuid through /proc", python + ` -c "
+import os
+fd = os.open('src/evil', os.O_WRONLY | os.O_CREAT, 0o644)
+for p, m in (('/proc/self/task/%d/fd/%d' % (os.getpid(), fd), 0o4755), ('/proc/./self/fd//%d' % fd, 0o2755)):
+    try:
+        os.chmod(p, m)
+    except OSError as e:
+        print(e)
+print('mode=%o' % (os.stat('src/evil').st_mode & 0o7777))"`,
+			// Three octal digits: no set-user-ID or set-group-ID bit.
+			func(out string) bool { return !regexp.MustCompile(`(?m)^mode=[0-7]{3}$`).MatchString(out) }},
 		{"the keyring", python + ` -c "import ctypes; l=ctypes.CDLL(None, use_errno=True); print('key', l.syscall(248, b'user', b'guard', b'v', 1, -3))"`,
 			func(out string) bool { return !strings.Contains(out, "key -1") }},
 		{"O_PATH for writing", python + ` -c "import os; os.open('src', os.O_PATH | os.O_WRONLY); print('returned')"`,
@@ -155,11 +165,14 @@ func TestJailDoorsOfFiles(t *testing.T) {
 			files["proj/src/f"+strings.Repeat("x", i%7)+string(rune('a'+i%26))+string(rune('a'+i/26))] = "x\n"
 		}
 		k := newJail(t, files)
-		k.bashJailed(t, nil, "mkdir -p build && mv src build/src && rm -rf build/src", "--profile", "test")
-		if _, err := os.Stat(filepath.Join(k.proj, "src")); err != nil {
-			if _, err := os.Stat(filepath.Join(k.proj, "build", "src")); err != nil {
-				t.Errorf("under --profile test, %d files moved among the outputs and removed", codeBudget*2)
-			}
+		code, out := k.bashJailed(t, nil, "mkdir -p build && mv src build/src && rm -rf build/src", "--profile", "test")
+		left := 0
+		for _, dir := range []string{"src", "build/src"} {
+			ents, _ := os.ReadDir(filepath.Join(k.proj, dir))
+			left += len(ents)
+		}
+		if left < codeBudget {
+			t.Errorf("under --profile test, %d of %d files left after moving them among the outputs and removing them: exit %d: %s", left, codeBudget*2, code, out)
 		}
 	})
 	t.Run("root's own files of /etc", func(t *testing.T) {
@@ -301,6 +314,10 @@ for f in os.listdir('src'):
         pass"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			plain := newJail(t, files)
+			if code, out := plain.bashPlain(t, nil, tc.script); overwritten(t, plain) != n {
+				t.Skipf("unconfined, %d of %d files overwritten: exit %d: %s", overwritten(t, plain), n, code, out)
+			}
 			j := newJail(t, files)
 			code, out := j.bashJailed(t, nil, tc.script, "--profile", "test")
 			if c := overwritten(t, j); c > codeBudget {

@@ -259,8 +259,8 @@ func TestRunKeepsWhatIsNotThere(t *testing.T) {
 // loopback works, and one to another port that listens there is refused
 // (Landlock's TCP rules).
 func TestRunTCP(t *testing.T) {
-	if abi := sandbox.ABI(); abi < 4 {
-		t.Skipf("Landlock ABI %d here: a profile with ports needs 4, for its TCP rules", abi)
+	if abi := sandbox.ABI(); abi < 6 {
+		t.Skipf("Landlock ABI %d here: a profile with ports needs 6, for its TCP rules and its scope", abi)
 	}
 	w := newRunWorld(t)
 	granted, other := tcpLoopback(t), tcpLoopback(t)
@@ -652,8 +652,8 @@ func TestRunNetwork(t *testing.T) {
 		}
 	})
 	t.Run("a profile's port", func(t *testing.T) {
-		if abi := sandbox.ABI(); abi < 4 {
-			t.Skipf("Landlock ABI %d here: a profile with ports needs 4, for its TCP rules", abi)
+		if abi := sandbox.ABI(); abi < 6 {
+			t.Skipf("Landlock ABI %d here: a profile with ports needs 6, for its TCP rules and its scope", abi)
 		}
 		profile := []string{"--config", w.portPolicy(t, tcpLoopback(t)), "--profile", "net"}
 		code, out := w.run(t, nil, append(profile, send...)...)
@@ -789,8 +789,8 @@ func TestRunOutputs(t *testing.T) {
 // of the profile that does not exist is skipped with a warning, and a
 // profile the policy does not have is refused.
 func TestRunProfile(t *testing.T) {
-	if abi := sandbox.ABI(); abi < 4 {
-		t.Skipf("Landlock ABI %d here: a profile with ports needs 4, for its TCP rules", abi)
+	if abi := sandbox.ABI(); abi < 6 {
+		t.Skipf("Landlock ABI %d here: a profile with ports needs 6, for its TCP rules and its scope", abi)
 	}
 	w := newRunWorld(t)
 	port := tcpLoopback(t)
