@@ -33,11 +33,6 @@ require (
 )
 
 require (
-	github.com/landlock-lsm/go-landlock v0.11.2
-	kernel.org/pub/linux/libs/security/libcap/psx v1.2.78 // indirect
-)
-
-require (
 	github.com/rogpeppe/go-internal v1.16.0
 	golang.org/x/sys v0.49.0
 	golang.org/x/tools v0.49.0 // indirect

@@ -9,7 +9,6 @@ import (
 	"syscall"
 	"unsafe"
 
-	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
 	"golang.org/x/sys/unix"
 )
 
@@ -211,10 +210,10 @@ func dropCapabilities() error {
 // ports given only and no bind. A kernel without Landlock gets no scopes;
 // a shared network needs its TCP rules.
 func landlockThread(network bool, connect []uint16) error {
-	abi, _ := llsys.LandlockGetABIVersion()
-	attr := llsys.RulesetAttr{}
+	abi := ABI()
+	var attr rulesetAttr
 	if abi >= 6 {
-		attr.Scoped = llsys.ScopeAbstractUnixSocket | llsys.ScopeSignal
+		attr.scoped = unix.LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | unix.LANDLOCK_SCOPE_SIGNAL
 	}
 	if network {
 		// The host's network is the host's abstract Unix sockets too
@@ -223,22 +222,22 @@ func landlockThread(network bool, connect []uint16) error {
 		if abi < 6 {
 			return fmt.Errorf("%w: Landlock ABI %d, and a command that may reach other hosts needs 6 (Linux 6.12): its TCP rules, and the scope that keeps the host's abstract Unix sockets out", ErrUnsupported, abi)
 		}
-		attr.HandledAccessNet = llsys.AccessNetBindTCP | llsys.AccessNetConnectTCP
+		attr.handledNet = unix.LANDLOCK_ACCESS_NET_BIND_TCP | unix.LANDLOCK_ACCESS_NET_CONNECT_TCP
 	}
-	if attr.Scoped == 0 && attr.HandledAccessNet == 0 {
+	if attr.scoped == 0 && attr.handledNet == 0 {
 		return nil
 	}
-	fd, err := llsys.LandlockCreateRuleset(&attr, 0)
+	fd, err := landlockRuleset(attr)
 	if err != nil {
 		return fmt.Errorf("%w: Landlock: %v", ErrUnsupported, err)
 	}
 	defer syscall.Close(fd)
 	for _, port := range connect {
-		if err := llsys.LandlockAddNetPortRule(fd, &llsys.NetPortAttr{AllowedAccess: llsys.AccessNetConnectTCP, Port: uint64(port)}, 0); err != nil {
+		if err := landlockPort(fd, port); err != nil {
 			return fmt.Errorf("%w: Landlock: port %d: %v", ErrUnsupported, port, err)
 		}
 	}
-	if err := llsys.LandlockRestrictSelf(fd, 0); err != nil {
+	if err := landlockRestrict(fd); err != nil {
 		return fmt.Errorf("%w: Landlock: %v", ErrUnsupported, err)
 	}
 	return nil
