@@ -90,9 +90,8 @@ func TestExitOnlyInMain(t *testing.T) {
 }
 
 // TestDependencies: the guard binary depends on the standard library,
-// mvdan.cc/sh/v3, BurntSushi/toml, doublestar, and go-landlock with what
-// it needs to restrict every thread (x/sys/unix, and libcap's psx where
-// cgo is on), and on nothing else.
+// mvdan.cc/sh/v3, BurntSushi/toml, doublestar, and x/sys/unix for the
+// jail's system calls, and on nothing else.
 func TestDependencies(t *testing.T) {
 	gobin, err := exec.LookPath("go")
 	if err != nil {
@@ -103,7 +102,7 @@ func TestDependencies(t *testing.T) {
 		t.Fatal(err)
 	}
 	allowed := []string{"guard/", "mvdan.cc/sh/v3/", "github.com/BurntSushi/toml", "github.com/bmatcuk/doublestar/v4",
-		"github.com/landlock-lsm/go-landlock/", "golang.org/x/sys/unix", "kernel.org/pub/linux/libs/security/libcap/psx"}
+		"golang.org/x/sys/unix"}
 	for _, dep := range strings.Fields(string(out)) {
 		if dep != "guard" && !slices.ContainsFunc(allowed, func(p string) bool { return strings.HasPrefix(dep, p) }) {
 			t.Errorf("cmd/guard depends on %s, which is not on the allow-list", dep)
