@@ -62,7 +62,12 @@ var (
 		// on a command line.
 		// (bash, sh, python, node, psql, mysql, sqlite3, redis-cli: ~/.NAME_history).
 		"~/.*_history", "~/.zhistory", "~/.histfile", "~/.local/share/fish/fish_history",
-		"**/.env", "**/.env.*", "/proc/**/environ",
+		"**/.env", "**/.env.*",
+		// A process's environment, and its memory, which holds the
+		// environment too (at the offsets its stat file prints), its
+		// arguments and whatever it read: the process's own, another's,
+		// the kernel's.
+		"/proc/**/environ", "/proc/**/mem", "/proc/kcore", "/dev/mem", "/dev/kmem", "/dev/port",
 		"/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/sudoers.d/**",
 	}
 )
