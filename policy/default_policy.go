@@ -1419,11 +1419,15 @@ func defaultCommand(name string) (ruleFile, bool) {
 				Flags:  []string{"-f", "--file"},
 				Reason: "it reads dates from another file",
 				Hint:   "give each date with -d, one a call",
+			}, escalationFile{
+				Args:   []string{"0*", "1*", "2*", "3*", "4*", "5*", "6*", "7*", "8*", "9*"},
+				Reason: "a time operand (MMDDhhmm[[CC]YY][.ss]) sets the system clock",
+				Hint:   "date +FORMAT prints the time; date -d DATE +FORMAT prints another",
 			}},
 			ReadOnly: true,
 			Examples: examplesFile{
-				Allow: []string{"date", "date +%Y-%m-%d", "date -u -I"},
-				Deny:  []string{"date -s 2020-01-01"},
+				Allow: []string{"date", "date +%Y-%m-%d", "date -u -I", "date -d @1700000000 +%F"},
+				Deny:  []string{"date -s 2020-01-01", "date 01010101", "date -u 0101120026.30"},
 			},
 		}, true
 	case "dd":
@@ -4190,15 +4194,15 @@ func defaultExampleLine(key string) int {
 	case "command\x00[\x00examples":
 		return 1136
 	case "command\x00awk\x00examples":
-		return 2334
+		return 2340
 	case "command\x00aws\x00examples":
-		return 1966
+		return 1972
 	case "command\x00bash\x00examples":
-		return 1917
+		return 1923
 	case "command\x00bun\x00examples":
-		return 2552
+		return 2558
 	case "command\x00bzcat\x00examples":
-		return 1437
+		return 1443
 	case "command\x00cargo\x00examples":
 		return 700
 	case "command\x00cargo\x00sub\x00build\x00examples":
@@ -4210,41 +4214,41 @@ func defaultExampleLine(key string) int {
 	case "command\x00cargo\x00sub\x00fmt\x00examples":
 		return 775
 	case "command\x00cargo\x00sub\x00run\x00examples":
-		return 2521
+		return 2527
 	case "command\x00cargo\x00sub\x00test\x00examples":
 		return 739
 	case "command\x00cat\x00examples":
 		return 835
 	case "command\x00cd\x00examples":
-		return 1576
+		return 1582
 	case "command\x00chmod\x00examples":
-		return 2209
+		return 2215
 	case "command\x00command\x00examples":
-		return 1885
+		return 1891
 	case "command\x00cp\x00examples":
-		return 2186
+		return 2192
 	case "command\x00cut\x00examples":
 		return 1014
 	case "command\x00date\x00examples":
-		return 1401
+		return 1407
 	case "command\x00df\x00examples":
-		return 1415
+		return 1421
 	case "command\x00diff\x00examples":
 		return 1046
 	case "command\x00docker\x00examples":
-		return 1942
+		return 1948
 	case "command\x00du\x00examples":
 		return 1199
 	case "command\x00echo\x00examples":
 		return 1100
 	case "command\x00env\x00examples":
-		return 1630
+		return 1636
 	case "command\x00file\x00examples":
 		return 1170
 	case "command\x00find\x00examples":
 		return 977
 	case "command\x00gh\x00examples":
-		return 1954
+		return 1960
 	case "command\x00git\x00examples":
 		return 182
 	case "command\x00git\x00sub\x00add\x00examples":
@@ -4320,9 +4324,9 @@ func defaultExampleLine(key string) int {
 	case "command\x00gofmt\x00examples":
 		return 677
 	case "command\x00golangci-lint\x00examples":
-		return 2481
+		return 2487
 	case "command\x00golangci-lint\x00sub\x00run\x00examples":
-		return 2488
+		return 2494
 	case "command\x00grep\x00examples":
 		return 890
 	case "command\x00head\x00examples":
@@ -4330,83 +4334,83 @@ func defaultExampleLine(key string) int {
 	case "command\x00jq\x00examples":
 		return 1070
 	case "command\x00just\x00examples":
-		return 2576
+		return 2582
 	case "command\x00kubectl\x00examples":
-		return 1948
+		return 1954
 	case "command\x00ln\x00examples":
-		return 2194
+		return 2200
 	case "command\x00ls\x00examples":
 		return 827
 	case "command\x00make\x00examples":
-		return 2494
+		return 2500
 	case "command\x00md5sum\x00examples":
 		return 1357
 	case "command\x00mkdir\x00examples":
-		return 2169
+		return 2175
 	case "command\x00mkfs.*\x00examples":
-		return 2231
+		return 2237
 	case "command\x00mv\x00examples":
-		return 2177
+		return 2183
 	case "command\x00mypy\x00examples":
-		return 2478
+		return 2484
 	case "command\x00nice\x00examples":
-		return 1594
+		return 1600
 	case "command\x00node\x00examples":
-		return 2291
+		return 2297
 	case "command\x00npm\x00examples":
-		return 2363
+		return 2369
 	case "command\x00npm\x00sub\x00run\x00examples":
-		return 2376
+		return 2382
 	case "command\x00npm\x00sub\x00test\x00examples":
-		return 2368
+		return 2374
 	case "command\x00perl\x00examples":
-		return 2300
+		return 2306
 	case "command\x00pnpm\x00examples":
-		return 2396
+		return 2402
 	case "command\x00printenv\x00examples":
-		return 1643
+		return 1649
 	case "command\x00printf\x00examples":
 		return 1106
 	case "command\x00ps\x00examples":
-		return 1502
+		return 1508
 	case "command\x00pytest\x00examples":
-		return 2455
+		return 2461
 	case "command\x00python\x00examples":
-		return 2271
+		return 2277
 	case "command\x00python3\x00examples":
-		return 2280
+		return 2286
 	case "command\x00rg\x00examples":
 		return 947
 	case "command\x00rm\x00examples":
-		return 2144
+		return 2150
 	case "command\x00ruff\x00examples":
-		return 2458
+		return 2464
 	case "command\x00ruff\x00sub\x00check\x00examples":
-		return 2465
-	case "command\x00ruff\x00sub\x00format\x00examples":
 		return 2471
+	case "command\x00ruff\x00sub\x00format\x00examples":
+		return 2477
 	case "command\x00sed\x00examples":
 		return 1089
 	case "command\x00sh\x00examples":
-		return 1924
+		return 1930
 	case "command\x00sort\x00examples":
 		return 996
 	case "command\x00stat\x00examples":
 		return 1179
 	case "command\x00systemctl\x00examples":
-		return 2215
+		return 2221
 	case "command\x00tail\x00examples":
 		return 855
 	case "command\x00tee\x00examples":
-		return 2201
+		return 2207
 	case "command\x00terraform\x00examples":
-		return 1960
+		return 1966
 	case "command\x00test\x00examples":
 		return 1129
 	case "command\x00timeout\x00examples":
-		return 1586
+		return 1592
 	case "command\x00touch\x00examples":
-		return 2161
+		return 2167
 	case "command\x00tr\x00examples":
 		return 1021
 	case "command\x00tree\x00examples":
@@ -4416,27 +4420,27 @@ func defaultExampleLine(key string) int {
 	case "command\x00uniq\x00examples":
 		return 1005
 	case "command\x00uv\x00examples":
-		return 2528
+		return 2534
 	case "command\x00uv\x00sub\x00run\x00examples":
-		return 2531
+		return 2537
 	case "command\x00wc\x00examples":
 		return 865
 	case "command\x00which\x00examples":
 		return 1142
 	case "command\x00who\x00examples":
-		return 1453
+		return 1459
 	case "command\x00xargs\x00examples":
-		return 1906
+		return 1912
 	case "command\x00xxd\x00examples":
 		return 1340
 	case "command\x00xzcat\x00examples":
-		return 1446
+		return 1452
 	case "command\x00yarn\x00examples":
-		return 2420
+		return 2426
 	case "command\x00yes\x00examples":
-		return 1421
+		return 1427
 	case "command\x00zcat\x00examples":
-		return 1429
+		return 1435
 	}
 	return 0
 }
