@@ -54,6 +54,9 @@ func (d *decider) expandPattern(p string) []string {
 		next := make([]string, 0, len(out)*len(ph.values))
 		for _, v := range ph.values {
 			for _, o := range out {
+				// A home of / makes ~/.ssh //.ssh, which is /.ssh: the
+				// pattern is /.ssh/**, not //.ssh/**, which nothing matches.
+				o = strings.ReplaceAll(o, ph.name+"/", strings.TrimSuffix(v, "/")+"/")
 				next = append(next, strings.ReplaceAll(o, ph.name, v))
 			}
 		}

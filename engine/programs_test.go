@@ -231,6 +231,10 @@ func TestHomes(t *testing.T) {
 		{"HOME unset", "", []string{real}, "cat " + real + "/.ssh/id_rsa"},
 		{"HOME relative", "home", []string{real}, "cat " + real + "/.ssh/id_rsa"},
 		{"HOME is /", "/", []string{real}, "cat " + real + "/.ssh/id_rsa"},
+		// bash and zsh make ~/.ssh //.ssh there, which is /.ssh.
+		{"HOME is /, path by ~", "/", []string{real}, "cat ~/.ssh/id_rsa"},
+		{"HOME is /, path as the shell spells it", "/", []string{real}, "cat //.ssh/id_rsa"},
+		{"HOME is /, protected by ~", "/", []string{real}, "echo x >> ~/.bashrc"},
 		{"HOME elsewhere", proj, []string{real}, "cat " + real + "/.ssh/id_rsa"},
 		{"protected under the passwd home", proj, []string{real}, "echo x >> " + real + "/.bashrc"},
 	} {
