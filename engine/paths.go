@@ -299,7 +299,8 @@ func (d *decider) gitDirAncestor(p string) string {
 		return g
 	}
 	g := dir
-	if !isGitDir(d.fsys, dir) {
+	// A directory guard cannot look into is taken for one.
+	if ok, err := isGitDir(d.fsys, dir); err == nil && !ok {
 		g = d.gitDirAncestor(dir)
 	}
 	if d.gitDirs == nil {

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"path"
 	"strings"
+	"syscall"
 
 	"guard/policy"
 	"guard/shellparse"
@@ -54,8 +55,14 @@ func gitRepository(fsys FS, dir string) (string, error) {
 		dotgit := path.Join(d, ".git")
 		fi, err := fsys.Stat(dotgit)
 		switch {
-		case err == nil && fi.IsDir() && isGitDir(fsys, dotgit):
-			return dotgit, nil
+		case err == nil && fi.IsDir():
+			ok, err := isGitDir(fsys, dotgit)
+			if err != nil {
+				return "", err
+			}
+			if ok {
+				return dotgit, nil
+			}
 		case err == nil && fi.Mode().IsRegular():
 			target, err := readGitFile(fsys, dotgit)
 			if err != nil {
@@ -65,7 +72,11 @@ func gitRepository(fsys FS, dir string) (string, error) {
 		case err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, fs.ErrPermission):
 			return "", fmt.Errorf("%s: %v", dotgit, errors.Unwrap(err))
 		}
-		if isGitDir(fsys, d) {
+		ok, err := isGitDir(fsys, d)
+		if err != nil {
+			return "", err
+		}
+		if ok {
 			return d, nil
 		}
 		if d == "/" {
@@ -75,17 +86,21 @@ func gitRepository(fsys FS, dir string) (string, error) {
 }
 
 // isGitDir reports whether git takes dir for a git directory: a HEAD file
-// and objects/ and refs/ directories.
-func isGitDir(fsys FS, dir string) bool {
-	if fi, err := fsys.Stat(path.Join(dir, "HEAD")); err != nil || !fi.Mode().IsRegular() {
-		return false
-	}
-	for _, sub := range []string{"objects", "refs"} {
-		if fi, err := fsys.Stat(path.Join(dir, sub)); err != nil || !fi.IsDir() {
-			return false
+// and objects/ and refs/ directories. A part that cannot be looked at for
+// another reason than its absence is an error: git might take dir.
+func isGitDir(fsys FS, dir string) (bool, error) {
+	for _, part := range []string{"HEAD", "objects", "refs"} {
+		fi, err := fsys.Stat(path.Join(dir, part))
+		switch {
+		case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
+			return false, nil
+		case err != nil:
+			return false, fmt.Errorf("%s: %v", path.Join(dir, part), errors.Unwrap(err))
+		case part == "HEAD" && !fi.Mode().IsRegular(), part != "HEAD" && !fi.IsDir():
+			return false, nil
 		}
 	}
-	return true
+	return true, nil
 }
 
 // readGitFile returns the git directory a .git file names.
@@ -198,12 +213,17 @@ func (d *decider) checkGitUncached(dir string) (policy.Verdict, string) {
 		return d.p.Default, fmt.Sprintf("git in %s would use the repository %s, not the project's own: its configuration can run programs", dir, gitdir)
 	}
 	configs := []string{path.Join(realGit, "config"), path.Join(realGit, "config.worktree")}
-	if common, err := readFile(d.fsys, path.Join(realGit, "commondir"), maxGitFile); err == nil {
+	common, err := readFile(d.fsys, path.Join(realGit, "commondir"), maxGitFile)
+	switch {
+	case err == nil:
 		c := strings.TrimSpace(string(common))
 		if !path.IsAbs(c) {
 			c = path.Join(realGit, c)
 		}
 		configs = append(configs, path.Join(c, "config"))
+	case !errors.Is(err, fs.ErrNotExist):
+		// git reads the common directory's configuration too.
+		return d.p.Default, fmt.Sprintf("guard cannot read git's configuration: %v", err)
 	}
 	for _, cfg := range configs {
 		key, err := gitConfigRuns(d.fsys, cfg)
