@@ -25,6 +25,7 @@ var parseTests = []struct {
 	// After a pipe, time is the program /usr/bin/time, not the keyword.
 	{"ls | time git status", "cmd 1:1 \"ls\"\ncmd 1:6 \"time\" \"git\" \"status\""},
 	{"ls | time NO_COLOR=1 git status", "cmd 1:1 \"ls\"\ncmd 1:6 \"time\" \"NO_COLOR=1\" \"git\" \"status\""},
+	{"ls | time A+=1 git status", "cmd 1:1 \"ls\"\ncmd 1:6 \"time\" \"A+=1\" \"git\" \"status\""},
 	{"ls |& time -p git log >x", "cmd 1:1 \"ls\"\ncmd 1:7 \"time\" \"-p\" \"git\" \"log\" >\"x\""},
 	{"a && time b", "cmd 1:1 \"a\"\ncmd 1:11 \"b\""},
 
@@ -114,6 +115,13 @@ var parseTests = []struct {
 	{`set -k`, "cmd 1:1 \"set\" \"-k\"\nfinding 1:1 shell-state"},
 	{`set -eo posix`, "cmd 1:1 \"set\" \"-eo\" \"posix\"\nfinding 1:1 shell-state"},
 	{`set -- a b`, "cmd 1:1 \"set\" \"--\" \"a\" \"b\"\nfinding 1:1 shell-state"},
+	{`set -$X`, "cmd 1:1 \"set\" <parameter expansion>\nfinding 1:6 parameter-expansion\nfinding 1:1 shell-state"},
+	{`set -e$X`, "cmd 1:1 \"set\" <parameter expansion>\nfinding 1:7 parameter-expansion\nfinding 1:1 shell-state"},
+	{`set -o $X`, "cmd 1:1 \"set\" \"-o\" <parameter expansion>\nfinding 1:8 parameter-expansion\nfinding 1:1 shell-state"},
+	{`set -euxo`, "cmd 1:1 \"set\" \"-euxo\"\nfinding 1:1 shell-state"},
+	{`set +x -C`, `cmd 1:1 "set" "+x" "-C"`},
+	{`set -`, "cmd 1:1 \"set\" \"-\"\nfinding 1:1 shell-state"},
+	{`set x`, "cmd 1:1 \"set\" \"x\"\nfinding 1:1 shell-state"},
 	{`[[ -f x ]]`, `finding 1:1 test`},
 
 	// Arithmetic contexts, where bash runs a[$(cmd)] without a substitution node.
@@ -217,6 +225,9 @@ var errorTests = []struct {
 	{"echo" + strings.Repeat(" a", 8200), "more than 8192 words"},
 	{"@test 'x' { ls; }", "parse error"},
 	{"ls | time { ls; }", "1:6: time after | runs the program /usr/bin/time"},
+	{"ls | time a[1]=2", "1:11: time after | runs the program /usr/bin/time, which bash gives the words of an array assignment"},
+	{"ls | time a=(1 2)", "1:11: time after | runs the program /usr/bin/time, which bash gives the words of an array assignment"},
+	{"x | time a[1]=2 cmd", "inline variables cannot be arrays"},
 }
 
 func TestParseErrors(t *testing.T) {
@@ -297,6 +308,31 @@ func TestGlobLead(t *testing.T) {
 		w := s.Commands[0].Args[1]
 		if got := w.MayBeOption(); got != tc.mayOption {
 			t.Errorf("%q: MayBeOption = %v, want %v (word %+v)", tc.src, got, tc.mayOption, w)
+		}
+	}
+}
+
+// TestSafeSet: set keeps the shell as guard reads it only with options it
+// knows, each a constant word: a word known at run time may be any option
+// (set -$X may be set -k, after which a command's argument A=1 is a
+// variable of its environment).
+func TestSafeSet(t *testing.T) {
+	for _, tc := range []struct {
+		args []Word
+		want bool
+	}{
+		{[]Word{{Value: "-euo"}, {Value: "pipefail"}}, true},
+		{[]Word{{Value: "+x"}, {Value: "-C"}}, true},
+		{[]Word{{Value: "-e", Dynamic: "parameter expansion"}}, false},
+		{[]Word{{Value: "-o"}, {Value: "errexit", Dynamic: "parameter expansion"}}, false},
+		{[]Word{{Value: "-o"}, {Value: "posix"}}, false},
+		{[]Word{{Value: "-k"}}, false},
+		{[]Word{{Value: "--"}, {Value: "a"}}, false},
+		{[]Word{{Value: "-"}}, false},
+		{[]Word{{Value: "-eo"}}, false},
+	} {
+		if got := safeSet(tc.args); got != tc.want {
+			t.Errorf("set %v: safe = %v, want %v", tc.args, got, tc.want)
 		}
 	}
 }
