@@ -80,6 +80,19 @@ var sedCases = []struct {
 	{"k", false},
 	{"s/a/b/\rw out", false},
 	{"1!!p", false},
+	// A range's second address, well formed or not.
+	{"1,$p", true},
+	{"1,+2p", true},
+	{"1,~4p", true},
+	{"/a/,/b/Ip", true},
+	{"1, 3p", true},
+	{"1,p", false},    // sed: unexpected `,'
+	{"1,pp", false},   // the same: the first p is not an address
+	{"1,/x", false},   // sed: unterminated address regex
+	{"1,2,3p", false}, // sed: unknown command: `,'
+	{"1,+p", false},   // sed takes it for +0; guard refuses what it cannot read
+	{"1,/x/w out", false},
+	{"$,/x/!w out", false},
 	{"#a\n:", false},
 }
 
