@@ -92,6 +92,15 @@ type decider struct {
 	// command substitutions and parameter expansions that give operands
 	// of rules that take any value (any_value), with the rule.
 	anyParts map[shellparse.Pos]string
+
+	// made is what the call's commands may make that guard cannot see
+	// (made.go); cmdSeq numbers the commands as they are decided, the
+	// scripts of bash -c in them included.
+	made       []made
+	madeKnown  bool // made holds what every command makes: the second pass
+	cmdSeq     int
+	again      bool // the command being decided may run again after those that follow it
+	concurrent bool // the command being decided runs at once with those that follow it
 }
 
 func (d *decider) add(l Leaf) { d.leaves = append(d.leaves, l) }
@@ -196,7 +205,14 @@ func (d *decider) decide() {
 				Hint: "write the command in ASCII, or run the agent in a UTF-8 locale"})
 			return
 		}
+		leaves, fds := len(d.leaves), d.fds.clone()
 		d.script(cmd, []string{path.Clean(d.call.Cwd)}, d.p.Dialect, d.call.Shell != "bash", 0)
+		if len(d.made) > 0 {
+			// Decide again, with what every command may make known to
+			// each: a command of a loop runs after those that follow it.
+			d.leaves, d.fds, d.words, d.cmdSeq, d.madeKnown = d.leaves[:leaves], fds, 0, 0, true
+			d.script(cmd, []string{path.Clean(d.call.Cwd)}, d.p.Dialect, d.call.Shell != "bash", 0)
+		}
 	case KindRead, KindList, KindSearch:
 		if !d.pathCall(name, rule, readAccess, kind != KindRead) {
 			return

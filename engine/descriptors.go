@@ -5,6 +5,7 @@ package engine
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -48,6 +49,15 @@ type descriptors struct {
 	redirected map[int]bool // descriptors some redirection of the call points elsewhere
 	dups       [][2]int     // N>&M and N>/dev/fd/M: N is redirected if M is
 	named      bool         // a {var}>file redirection opened a descriptor whose number is unknown
+}
+
+// clone returns a copy that notes apart from ds.
+func (ds descriptors) clone() descriptors {
+	c := descriptors{redirected: make(map[int]bool, len(ds.redirected)), dups: slices.Clone(ds.dups), named: ds.named}
+	for k, v := range ds.redirected {
+		c.redirected[k] = v
+	}
+	return c
 }
 
 // note records the descriptors a redirection changes.

@@ -499,6 +499,10 @@ func (m *matcher) recursiveRead(n *policy.Rule, present map[string]bool, values 
 	}
 	hidden := len(rc.HiddenWith) == 0 || slices.ContainsFunc(rc.HiddenWith, func(f string) bool { return present[f] })
 	for _, root := range roots {
+		if mp := m.d.madeUnder(root); mp != nil {
+			r.add(policy.Stricter(Ask, m.d.p.Default), "paths.made", fmt.Sprintf("%s reads every file under %s, where %s in the same command may make a link guard cannot see", n.ID, root, mp.what), madeHint)
+			return
+		}
 		found, err := m.d.treeSecretHidden(root, hidden)
 		switch {
 		case err != nil:

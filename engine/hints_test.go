@@ -15,6 +15,7 @@ import (
 // here fails TestHintsAreAllowed: say what it suggests.
 var hintAlternatives = map[string]string{
 	"let the output come back on standard output":                                 "",
+	"copy the files without -s or -l, or ask the user to make the links":          "cp a.go b.go",
 	"date +FORMAT prints the time; date -d DATE +FORMAT prints another":           "date -d yesterday +%F",
 	"push without force or delete options, or ask the user to do it":              "git push origin main",
 	"write the code to a file with the edit tools and ask to run it":              "",

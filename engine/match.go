@@ -304,6 +304,7 @@ func (m *matcher) match(n *policy.Rule, args []shellparse.Word) result {
 			m.operandPath(n, o, acc, &r)
 		}
 	}
+	m.noteMade(n, present, values, operands)
 	if n.WritesCwd {
 		m.cwdOutput(n, operands, values, &r)
 	}

@@ -487,6 +487,8 @@ func pathHint(rule string, acc access) string {
 		return "write inside the project"
 	case rule == "paths.descriptor":
 		return "name the file itself rather than a descriptor the command redirects"
+	case rule == "paths.made":
+		return madeHint
 	case acc == writeAccess:
 		return "write inside the project"
 	}
@@ -531,6 +533,9 @@ func (d *decider) checkPath(p string, tilde bool, where []string, acc access, al
 	pp := &d.p.Paths
 	if pat := d.matchAny(pp.Secret, forms); pat != "" {
 		return pathCheck{policy.Deny, "paths.secret " + pat, fmt.Sprintf("%s is a secret file (%s): guard does not let it be read or written", p, pat)}
+	}
+	if mp := d.madeOver(forms); mp != nil {
+		return d.madeCheck(p, mp, acc)
 	}
 	if acc == readAccess {
 		return pathCheck{allowed, "paths.read", fmt.Sprintf("reading %s", p)}

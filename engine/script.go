@@ -84,6 +84,7 @@ func (d *decider) script(src string, where []string, dialect shellparse.Dialect,
 				Why: "the decision took longer than its deadline", Hint: DeadlineHint})
 			return
 		}
+		d.cmdSeq++
 		cwhere := d.resolve(where, c.Dir)
 		if why := d.secretWorkDir(cwhere); why != "" {
 			// A command reads its working directory without naming it:
@@ -101,7 +102,10 @@ func (d *decider) script(src string, where []string, dialect shellparse.Dialect,
 		if outerTr != nil {
 			d.tr = &tracer{}
 		}
+		outerAgain, outerConcurrent := d.again, d.concurrent
+		d.again, d.concurrent = outerAgain || again(c.Context), outerConcurrent || concurrent(c.Context)
 		res := d.argv(c.Args, cwhere, depth, 0)
+		d.again, d.concurrent = outerAgain, outerConcurrent
 		if d.readOnly() && res.verdict == policy.Allow && len(res.notRO) > 0 {
 			mark := d.tr.mark()
 			res.add(policy.Deny, "read-only", fmt.Sprintf("read-only mode: %s may write files or run code", res.notRO[0]),

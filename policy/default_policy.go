@@ -1319,9 +1319,14 @@ func defaultCommand(name string) (ruleFile, bool) {
 				Reason: "it copies the root or the home directory",
 				Hint:   "copy the directories it needs, not the root or the home directory",
 			}},
+			Ask: []escalationFile{escalationFile{
+				Flags:  []string{"-s", "-l"},
+				Reason: "it makes links rather than copies, as ln does",
+				Hint:   "copy the files without -s or -l, or ask the user to make the links",
+			}},
 			Paths: "copy",
 			Examples: examplesFile{
-				Ask:  []string{"cp a.go b.go", "cp -r src backup"},
+				Ask:  []string{"cp a.go b.go", "cp -r src backup", "cp -s /tmp/a b", "cp -rl src mirror"},
 				Deny: []string{"cp ~/.ssh/id_rsa key.txt", "cp evil .git/hooks/pre-commit", "cp x /etc/x"},
 			},
 		}, true
@@ -4194,13 +4199,13 @@ func defaultExampleLine(key string) int {
 	case "command\x00[\x00examples":
 		return 1136
 	case "command\x00awk\x00examples":
-		return 2340
+		return 2343
 	case "command\x00aws\x00examples":
 		return 1972
 	case "command\x00bash\x00examples":
 		return 1923
 	case "command\x00bun\x00examples":
-		return 2558
+		return 2561
 	case "command\x00bzcat\x00examples":
 		return 1443
 	case "command\x00cargo\x00examples":
@@ -4214,7 +4219,7 @@ func defaultExampleLine(key string) int {
 	case "command\x00cargo\x00sub\x00fmt\x00examples":
 		return 775
 	case "command\x00cargo\x00sub\x00run\x00examples":
-		return 2527
+		return 2530
 	case "command\x00cargo\x00sub\x00test\x00examples":
 		return 739
 	case "command\x00cat\x00examples":
@@ -4222,11 +4227,11 @@ func defaultExampleLine(key string) int {
 	case "command\x00cd\x00examples":
 		return 1582
 	case "command\x00chmod\x00examples":
-		return 2215
+		return 2218
 	case "command\x00command\x00examples":
 		return 1891
 	case "command\x00cp\x00examples":
-		return 2192
+		return 2195
 	case "command\x00cut\x00examples":
 		return 1014
 	case "command\x00date\x00examples":
@@ -4324,9 +4329,9 @@ func defaultExampleLine(key string) int {
 	case "command\x00gofmt\x00examples":
 		return 677
 	case "command\x00golangci-lint\x00examples":
-		return 2487
+		return 2490
 	case "command\x00golangci-lint\x00sub\x00run\x00examples":
-		return 2494
+		return 2497
 	case "command\x00grep\x00examples":
 		return 890
 	case "command\x00head\x00examples":
@@ -4334,39 +4339,39 @@ func defaultExampleLine(key string) int {
 	case "command\x00jq\x00examples":
 		return 1070
 	case "command\x00just\x00examples":
-		return 2582
+		return 2585
 	case "command\x00kubectl\x00examples":
 		return 1954
 	case "command\x00ln\x00examples":
-		return 2200
+		return 2203
 	case "command\x00ls\x00examples":
 		return 827
 	case "command\x00make\x00examples":
-		return 2500
+		return 2503
 	case "command\x00md5sum\x00examples":
 		return 1357
 	case "command\x00mkdir\x00examples":
 		return 2175
 	case "command\x00mkfs.*\x00examples":
-		return 2237
+		return 2240
 	case "command\x00mv\x00examples":
 		return 2183
 	case "command\x00mypy\x00examples":
-		return 2484
+		return 2487
 	case "command\x00nice\x00examples":
 		return 1600
 	case "command\x00node\x00examples":
-		return 2297
+		return 2300
 	case "command\x00npm\x00examples":
-		return 2369
+		return 2372
 	case "command\x00npm\x00sub\x00run\x00examples":
-		return 2382
+		return 2385
 	case "command\x00npm\x00sub\x00test\x00examples":
-		return 2374
+		return 2377
 	case "command\x00perl\x00examples":
-		return 2306
+		return 2309
 	case "command\x00pnpm\x00examples":
-		return 2402
+		return 2405
 	case "command\x00printenv\x00examples":
 		return 1649
 	case "command\x00printf\x00examples":
@@ -4374,21 +4379,21 @@ func defaultExampleLine(key string) int {
 	case "command\x00ps\x00examples":
 		return 1508
 	case "command\x00pytest\x00examples":
-		return 2461
+		return 2464
 	case "command\x00python\x00examples":
-		return 2277
+		return 2280
 	case "command\x00python3\x00examples":
-		return 2286
+		return 2289
 	case "command\x00rg\x00examples":
 		return 947
 	case "command\x00rm\x00examples":
 		return 2150
 	case "command\x00ruff\x00examples":
-		return 2464
+		return 2467
 	case "command\x00ruff\x00sub\x00check\x00examples":
-		return 2471
+		return 2474
 	case "command\x00ruff\x00sub\x00format\x00examples":
-		return 2477
+		return 2480
 	case "command\x00sed\x00examples":
 		return 1089
 	case "command\x00sh\x00examples":
@@ -4398,11 +4403,11 @@ func defaultExampleLine(key string) int {
 	case "command\x00stat\x00examples":
 		return 1179
 	case "command\x00systemctl\x00examples":
-		return 2221
+		return 2224
 	case "command\x00tail\x00examples":
 		return 855
 	case "command\x00tee\x00examples":
-		return 2207
+		return 2210
 	case "command\x00terraform\x00examples":
 		return 1966
 	case "command\x00test\x00examples":
@@ -4420,9 +4425,9 @@ func defaultExampleLine(key string) int {
 	case "command\x00uniq\x00examples":
 		return 1005
 	case "command\x00uv\x00examples":
-		return 2534
-	case "command\x00uv\x00sub\x00run\x00examples":
 		return 2537
+	case "command\x00uv\x00sub\x00run\x00examples":
+		return 2540
 	case "command\x00wc\x00examples":
 		return 865
 	case "command\x00which\x00examples":
@@ -4436,7 +4441,7 @@ func defaultExampleLine(key string) int {
 	case "command\x00xzcat\x00examples":
 		return 1452
 	case "command\x00yarn\x00examples":
-		return 2426
+		return 2429
 	case "command\x00yes\x00examples":
 		return 1427
 	case "command\x00zcat\x00examples":
