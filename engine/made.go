@@ -43,7 +43,7 @@ type made struct {
 // work tree from the object store.
 var makers = map[string]bool{
 	"cp": true, "mv": true, "ln": true, "link": true, "install": true, "rsync": true, "tar": true, "bsdtar": true,
-	"unzip": true, "7z": true, "cpio": true,
+	"unzip": true, "7z": true, "cpio": true, "patch": true,
 	"git checkout": true, "git switch": true, "git restore": true, "git reset": true, "git stash": true,
 	"git merge": true, "git pull": true, "git rebase": true, "git cherry-pick": true, "git revert": true,
 	"git am": true, "git apply": true, "git mv": true, "git read-tree": true, "git checkout-index": true,
