@@ -241,8 +241,12 @@ func expandGlob(fsys FS, glob string) ([]string, error) {
 	}
 	var out []string
 	for _, f := range cur {
-		if _, err := fsys.Lstat(f); err == nil {
+		switch _, err := fsys.Lstat(f); {
+		case err == nil:
 			out = append(out, f)
+		case !absent(err):
+			// The shell may pass it all the same.
+			return nil, fmt.Errorf("%s: %v", f, errors.Unwrap(err))
 		}
 	}
 	return out, nil
@@ -342,8 +346,11 @@ func (d *decider) walkTreeSecret(key treeKey) (string, error) {
 				// tree being secret.
 				return a.pattern, nil
 			case root == "/" || strings.HasPrefix(a.lit, root+"/"):
-				if _, err := d.fsys.Lstat(a.lit); err == nil {
+				switch _, err := d.fsys.Lstat(a.lit); {
+				case err == nil:
 					return a.lit, nil
+				case !absent(err) && !errors.Is(err, os.ErrPermission):
+					return "", fmt.Errorf("%s: %v", a.lit, errors.Unwrap(err))
 				}
 			}
 		}

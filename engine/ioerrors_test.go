@@ -4,6 +4,7 @@ package engine
 
 import (
 	"io/fs"
+	"os"
 	"path/filepath"
 	"syscall"
 	"testing"
@@ -71,5 +72,79 @@ func TestGitIOErrors(t *testing.T) {
 	// With nothing failing, the common directory's configuration is read.
 	if d := Decide(p, call("git status")); d.Verdict == Allow {
 		t.Errorf("git status with a common config that runs a program: got allow")
+	}
+}
+
+// TestGoIOErrors: a go.mod, go.work or version control directory guard
+// cannot look at, for any reason but its absence, is not taken for none:
+// go would read it (a newer go line makes it download a toolchain).
+func TestGoIOErrors(t *testing.T) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(root, "goroot/bin")
+	write(t, filepath.Join(bin, "go"), "#!/bin/sh\n")
+	if err := os.Chmod(filepath.Join(bin, "go"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(root, "goroot/VERSION"), "go1.26.8\n")
+	proj := filepath.Join(root, "proj")
+	write(t, filepath.Join(proj, "go.mod"), "module x\n\ngo 1.21\n")
+	write(t, filepath.Join(proj, "x.go"), "package x\n")
+	p, err := policy.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	call := Call{Tool: "Bash", Input: Input{Command: "go build ./..."}, Cwd: proj, Project: proj, ExecPath: bin, Temp: filepath.Join(root, "tmp")}
+	if d := Decide(p, call); d.Verdict != Allow {
+		t.Fatalf("go build with nothing failing: got %s: %s", d.Verdict, d.Reason())
+	}
+	for _, tc := range []struct {
+		name string
+		stat map[string]error
+	}{
+		{"go.mod cannot be stat'd", map[string]error{filepath.Join(proj, "go.mod"): syscall.EIO}},
+		{"go.work cannot be stat'd", map[string]error{filepath.Join(proj, "go.work"): syscall.EIO}},
+		{"go.work above cannot be stat'd", map[string]error{filepath.Join(root, "go.work"): syscall.EACCES}},
+		{".hg cannot be looked at", map[string]error{filepath.Join(proj, ".hg"): syscall.EIO}},
+	} {
+		c := call
+		c.FS = faultyFS{stat: tc.stat}
+		if d := Decide(p, c); d.Verdict == Allow {
+			t.Errorf("%s: go build: got allow: %s", tc.name, d.Reason())
+		}
+	}
+}
+
+// TestPathIOErrors: a glob's match guard cannot look at, for any reason
+// but its absence, is not left out of the judgment: the shell passes it.
+func TestPathIOErrors(t *testing.T) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	home, proj := filepath.Join(root, "home"), filepath.Join(root, "proj")
+	write(t, filepath.Join(home, ".ssh/id_rsa"), "key\n")
+	write(t, filepath.Join(proj, "web/.env"), "TOKEN=x\n")
+	write(t, filepath.Join(proj, "web/index.js"), "x\n")
+	if err := os.Symlink(filepath.Join(home, ".ssh/id_rsa"), filepath.Join(proj, "web/creds")); err != nil {
+		t.Fatal(err)
+	}
+	p, err := policy.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, cmd string
+		stat      map[string]error
+	}{
+		{"a glob's match", "cat web/c*", map[string]error{filepath.Join(proj, "web/creds"): syscall.EIO}},
+	} {
+		c := Call{Tool: "Bash", Input: Input{Command: tc.cmd}, Cwd: proj, Project: proj, Home: home, Temp: filepath.Join(root, "tmp"),
+			FS: faultyFS{stat: tc.stat}}
+		if d := Decide(p, c); d.Verdict == Allow {
+			t.Errorf("%s: %q: got allow: %s", tc.name, tc.cmd, d.Reason())
+		}
 	}
 }

@@ -85,6 +85,12 @@ func gitRepository(fsys FS, dir string) (string, error) {
 	}
 }
 
+// absent reports whether err says a file is not there: missing, or a path
+// through a file that is no directory. Any other error leaves it unknown.
+func absent(err error) bool {
+	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
+}
+
 // isGitDir reports whether git takes dir for a git directory: a HEAD file
 // and objects/ and refs/ directories. A part that cannot be looked at for
 // another reason than its absence is an error: git might take dir.
@@ -92,7 +98,7 @@ func isGitDir(fsys FS, dir string) (bool, error) {
 	for _, part := range []string{"HEAD", "objects", "refs"} {
 		fi, err := fsys.Stat(path.Join(dir, part))
 		switch {
-		case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
+		case absent(err):
 			return false, nil
 		case err != nil:
 			return false, fmt.Errorf("%s: %v", path.Join(dir, part), errors.Unwrap(err))
@@ -326,8 +332,11 @@ func (d *decider) checkGoUncached(dir string) (policy.Verdict, string) {
 	// fossil, which guard does not model.
 	for d2 := real; ; d2 = path.Dir(d2) {
 		for _, vcs := range []string{".hg", ".svn", ".bzr", "_FOSSIL_", ".fslckout"} {
-			if _, err := d.fsys.Lstat(path.Join(d2, vcs)); err == nil {
+			switch _, err := d.fsys.Lstat(path.Join(d2, vcs)); {
+			case err == nil:
 				return d.p.Default, fmt.Sprintf("go would run the version control program of %s to stamp the build, and guard does not know what its configuration runs", path.Join(d2, vcs))
+			case !absent(err):
+				return d.p.Default, fmt.Sprintf("guard cannot tell whether go would run a version control program: %v", err)
 			}
 		}
 		if d2 == "/" {
@@ -341,12 +350,16 @@ func (d *decider) checkGoUncached(dir string) (policy.Verdict, string) {
 	// go.work, each found by walking up.
 	var files []string
 	for _, name := range []string{"go.work", "go.mod"} {
-		for d := real; ; d = path.Dir(d) {
-			if fi, err := fsys.Stat(path.Join(d, name)); err == nil && fi.Mode().IsRegular() {
-				files = append(files, path.Join(d, name))
+		for dir := real; ; dir = path.Dir(dir) {
+			fi, err := fsys.Stat(path.Join(dir, name))
+			if err == nil && fi.Mode().IsRegular() {
+				files = append(files, path.Join(dir, name))
 				break
 			}
-			if d == "/" {
+			if err != nil && !absent(err) {
+				return d.p.Default, fmt.Sprintf("guard cannot tell which %s go reads: %v", name, err)
+			}
+			if dir == "/" {
 				break
 			}
 		}
