@@ -79,16 +79,7 @@ func TestGitIOErrors(t *testing.T) {
 // cannot look at, for any reason but its absence, is not taken for none:
 // go would read it (a newer go line makes it download a toolchain).
 func TestGoIOErrors(t *testing.T) {
-	root, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(root, "goroot/bin")
-	write(t, filepath.Join(bin, "go"), "#!/bin/sh\n")
-	if err := os.Chmod(filepath.Join(bin, "go"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	write(t, filepath.Join(root, "goroot/VERSION"), "go1.26.8\n")
+	root, bin := goRoot(t)
 	proj := filepath.Join(root, "proj")
 	write(t, filepath.Join(proj, "go.mod"), "module x\n\ngo 1.21\n")
 	write(t, filepath.Join(proj, "x.go"), "package x\n")

@@ -45,6 +45,23 @@ func gitWorld(t *testing.T) (proj string, call func(cmd string) Call) {
 	}
 }
 
+// goRoot makes a temporary directory with a go 1.26.8 in goroot/bin, and
+// returns the directory and the bin.
+func goRoot(t *testing.T) (root, bin string) {
+	t.Helper()
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin = filepath.Join(root, "goroot/bin")
+	write(t, filepath.Join(bin, "go"), "#!/bin/sh\n")
+	if err := os.Chmod(filepath.Join(bin, "go"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(root, "goroot/VERSION"), "go1.26.8\ntime 2026-01-01T00:00:00Z\n")
+	return root, bin
+}
+
 func write(t *testing.T, name, data string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
@@ -309,16 +326,7 @@ func TestReadOnlyRedirectAllow(t *testing.T) {
 // TestGoToolchain: a go.mod or go.work asking for a newer go than the one
 // on the search path makes go download and run it.
 func TestGoToolchain(t *testing.T) {
-	root, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(root, "goroot/bin")
-	write(t, filepath.Join(bin, "go"), "#!/bin/sh\n")
-	if err := os.Chmod(filepath.Join(bin, "go"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	write(t, filepath.Join(root, "goroot/VERSION"), "go1.26.8\ntime 2026-01-01T00:00:00Z\n")
+	root, bin := goRoot(t)
 	write(t, filepath.Join(root, "noversion/bin/go"), "#!/bin/sh\n")
 	if err := os.Chmod(filepath.Join(root, "noversion/bin/go"), 0o755); err != nil {
 		t.Fatal(err)
