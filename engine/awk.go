@@ -18,11 +18,12 @@ import (
 // deserves: a pipe or system() runs a command (deny); output redirected
 // from print or printf writes a file, getline < reads one the program
 // names, ENVIRON reads the environment and ARGV, ARGC and PROCINFO change
-// which files awk reads and how (ask). It reads the program as the POSIX
-// grammar says and as gawk, mawk and the one true awk all do, and refuses
-// what they could read differently: a gawk directive (@include, @load), a
-// namespace, a / inside a bracket expression of a regex literal, a line
-// break inside a string or regex. Where a / could start a regex literal or
+// which files awk reads and how (ask). It reads the program as the widest
+// of gawk, mawk and the one true awk: a statement goes on across a line
+// break wherever any of them reads on. It refuses what they could read
+// differently: a gawk directive (@include, @load), a namespace, a /
+// inside a bracket expression of a regex literal, a line break inside a
+// string or regex, a number run into an x or a p. Where a / could start a regex literal or
 // be a division, by awk or by a context guard does not follow, guard
 // reads the program both ways and judges each reading.
 func awkProgram(prog string) (policy.Verdict, error) {
@@ -102,38 +103,59 @@ func printRedirect(toks []awkToken) string {
 	return ""
 }
 
-// awkGoesOn reports whether a line break after toks goes on with the
-// statement: after a comma, && or || (awk reads on), and inside the
-// statement's own parentheses.
+// awkGoesOn reports whether a line break after toks may go on with the
+// statement, in some awk: where the last token, past other line breaks
+// and comments, cannot end an expression. gawk reads on after a comma,
+// &&, ||, ? and :, mawk and the one true awk after a comma, && and ||,
+// all of them over blank lines and comments; after any other operator
+// every awk that does not read on refuses the program, so reading on
+// costs no program that runs. After a name, a number, a string, a regex
+// literal, ), ], ++ and --, every awk ends the statement.
 func awkGoesOn(toks []awkToken) bool {
-	if len(toks) == 0 {
-		return false
+	for i := len(toks) - 1; i >= 0; i-- {
+		switch t := toks[i]; t.kind {
+		case awkNewline:
+		case awkName:
+			return awkNoEnd[t.text]
+		case awkOp:
+			return !slices.Contains([]string{")", "]", "++", "--", ";", "}"}, t.text)
+		default:
+			return false
+		}
 	}
-	t := toks[len(toks)-1]
-	return t.kind == awkOp && (t.text == "," || t.text == "&&" || t.text == "||")
+	return false
+}
+
+// awkNoEnd are the names an expression or statement cannot end with.
+var awkNoEnd = map[string]bool{
+	"do": true, "else": true, "in": true, "if": true, "while": true, "for": true, "switch": true, "case": true,
+	"default": true, "function": true, "func": true, "delete": true,
 }
 
 // getlineFile reports whether getline, whose tokens follow, reads from a
-// file: getline [var] < file.
+// file: getline [var] < file, where var is a name with subscripts
+// (gawk's x[1][2] too). After $ or ( guard does not follow the variable,
+// and takes it for a read: mawk reads getline ($0) < file.
 func getlineFile(toks []awkToken) bool {
+	if len(toks) > 0 && toks[0].kind == awkOp && (toks[0].text == "$" || toks[0].text == "(") {
+		return true
+	}
 	i := 0
 	if i < len(toks) && toks[i].kind == awkName {
 		i++
-		if i < len(toks) && toks[i].kind == awkOp && toks[i].text == "[" {
-			depth := 0
-			for ; i < len(toks); i++ {
-				if toks[i].kind == awkOp && toks[i].text == "[" {
+		for i < len(toks) && toks[i].kind == awkOp && toks[i].text == "[" {
+			for depth := 0; i < len(toks); {
+				t := toks[i]
+				i++
+				if t.kind == awkOp && t.text == "[" {
 					depth++
-				} else if toks[i].kind == awkOp && toks[i].text == "]" {
+				} else if t.kind == awkOp && t.text == "]" {
 					if depth--; depth == 0 {
-						i++
 						break
 					}
 				}
 			}
 		}
-	} else if i < len(toks) && toks[i].kind == awkOp && toks[i].text == "$" {
-		return true // getline $expr < file and the like: guard does not follow the field's expression
 	}
 	return i < len(toks) && toks[i].kind == awkOp && toks[i].text == "<"
 }
@@ -163,8 +185,11 @@ var awkOps = []string{
 // awkNameRE is a name.
 var awkNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*`)
 
-// awkNumberRE is a number, loosely: whatever it holds is a number's.
-var awkNumberRE = regexp.MustCompile(`^(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?[A-Za-z0-9_]*`)
+// awkNumberRE is a decimal number, as every awk reads one: a name right
+// after it is a name of its own (1system("id") calls system), but for an
+// x or a p, which gawk reads into the number (0x1F, 12xsystem("id") is
+// 12x and a call to system) and the others into the name.
+var awkNumberRE = regexp.MustCompile(`^(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?`)
 
 // awkKeywords may be followed by a regex literal; the other names are
 // operands, which a / after divides.
@@ -334,6 +359,9 @@ func awkLexFrom(prog string, rd awkReading, bad func(string, ...any) error) (tok
 			return nil, nil, bad("it has a gawk directive (@)")
 		case c >= '0' && c <= '9' || c == '.' && i+1 < len(prog) && prog[i+1] >= '0' && prog[i+1] <= '9':
 			m := awkNumberRE.FindString(prog[i:])
+			if j := i + len(m); j < len(prog) && strings.IndexByte("xXpP", prog[j]) >= 0 {
+				return nil, nil, bad("gawk reads the x or p after %s into the number, other awks into a name", m)
+			}
 			toks = append(toks, awkToken{awkNumber, m})
 			i += len(m)
 		case awkNameRE.MatchString(prog[i:]):
