@@ -140,6 +140,21 @@ var awkCases = []struct {
 	{"@namespace \"x\"", policy.Ask},
 	{"BEGIN { print PROCINFO[\"pid\"] }", policy.Ask},
 	{"BEGIN { for (k in ENVIRON) print k }", policy.Ask},
+
+	// Escapes, comments and parentheses.
+	{`{ print "a\"b" }`, policy.Allow},
+	{`{ print "a\\" }`, policy.Allow},
+	{`{ print "a\\"; print > "f" }`, policy.Ask},   // the string ends at the second "
+	{`{ print "a\"; print > \"f" }`, policy.Allow}, // one string, to the last "
+	{`/a\/b/ { gsub(/\//, "-"); print }`, policy.Allow},
+	{"{ print \"a\\\nb\" }", policy.Ask},            // a string continued on the next line
+	{"/a\\\nb/ { print }", policy.Ask},              // a regex literal continued on the next line
+	{`{ print "#" > "f" }`, policy.Ask},             // a # in a string starts no comment
+	{`/#/ { print > "f" }`, policy.Ask},             // nor in a regex literal
+	{`{ print "a" } # ; print > "f"`, policy.Allow}, // the rest of the line is a comment
+	{`{ print ("a"; "b") > "f" }`, policy.Ask},      // a ; inside parentheses ends no statement
+	{"{ if ($1 > 0 &&\n$2 > 0) print }", policy.Allow},
+	{`{ print; close("f"); fflush("") }`, policy.Allow},
 }
 
 func TestAwkProgram(t *testing.T) {
