@@ -240,8 +240,8 @@ func awkRandom(rng *rand.Rand) string {
 // directory of its own under dir, with in.txt as input, and returns
 // what each printed and the files each made. SECRET in a program stands
 // for the secret file's path. One shell runs them all, to start one
-// sandbox and one process a program, each for two seconds of processor
-// time and 100 KiB of output at most.
+// sandbox and one process a program, each with two seconds of processor
+// time and a little output (ulimit -f 200) at most.
 func awkRun(t *testing.T, dir, secret string, awk []string, progs []string) (out []string, made [][]string) {
 	t.Helper()
 	for _, d := range []string{"w", "o"} {
@@ -277,8 +277,9 @@ done`,
 		}
 		made = append(made, names)
 	}
-	if ents, _ := os.ReadDir(dir); len(ents) != 4 {
-		t.Errorf("%s: the programs made files outside their directories: %v", awk[0], ents)
+	ents, _ := os.ReadDir(dir)
+	if ws, _ := os.ReadDir(filepath.Join(dir, "w")); len(ents) != 4 || len(ws) != len(progs) {
+		t.Errorf("%s: the programs made files outside their directories: %v, %d in w", awk[0], ents, len(ws))
 	}
 	return out, made
 }
