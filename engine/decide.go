@@ -27,6 +27,7 @@ func Decide(p *policy.Policy, call Call) Decision {
 		d.tr = &tracer{}
 	}
 	d.decide()
+	d.historyWrites()
 	d.grantSession()
 	out := Decision{Verdict: policy.Allow, Leaves: d.leaves, Policy: p.Name(), ReadOnly: d.readOnly(), Kind: d.kind}
 	if d.excludes != nil {
@@ -83,6 +84,9 @@ type decider struct {
 	goChecked    map[string]pathCheck          // toolchains go picks, by working directory
 	goLocal      *goLocal                      // the go on the search path
 	excludes     []string                      // globs a search is rewritten with, to leave secrets out (Call.SearchGlobs)
+	// historyProofs counts the history reads allowed by what the
+	// repository holds (githistory.go).
+	historyProofs int
 
 	// fds is what the call's redirections do to descriptors, in every
 	// script of the call: /dev/stdout and the like reopen them.

@@ -127,6 +127,9 @@ type matcher struct {
 	where      []string
 	shellDepth int
 	wrapDepth  int
+	// outer are the options of the command a subcommand is of (git's
+	// own, such as --literal-pathspecs), once a subcommand is reached.
+	outer map[string]bool
 }
 
 func (m *matcher) match(n *policy.Rule, args []shellparse.Word) result {
@@ -150,7 +153,7 @@ func (m *matcher) match(n *policy.Rule, args []shellparse.Word) result {
 	present := map[string]bool{}
 	values := map[string][]string{}
 	var operands []shellparse.Word
-	endOpts := false
+	endOpts, dashdash := false, -1 // dashdash: the operands before --
 	where := m.where
 	tr := m.d.tr
 	for i := 0; i < len(args); {
@@ -181,7 +184,7 @@ func (m *matcher) match(n *policy.Rule, args []shellparse.Word) result {
 		}
 		if !endOpts && !w.Glob && n.IsOption(w.Value) {
 			if w.Value == "--" {
-				endOpts = true
+				endOpts, dashdash = true, len(operands)
 				i++
 				if n.Rest != nil {
 					tr.read(args[start:i], "the end of options: the rest is read by the rule for what follows --", n.ID, mark)
@@ -224,6 +227,9 @@ func (m *matcher) match(n *policy.Rule, args []shellparse.Word) result {
 			}
 			if tr != nil {
 				tr.read(args[i:i+1], "a subcommand: the rule for "+sub.ID+" reads the rest", n.ID, mark)
+			}
+			if m.outer == nil {
+				m.outer = present
 			}
 			r.merge(m.match(sub, args[i+1:]))
 			return r
@@ -312,7 +318,7 @@ func (m *matcher) match(n *policy.Rule, args []shellparse.Word) result {
 		m.programConfig(n, values, &r)
 	}
 	if n.RevPaths {
-		m.revPaths(n, operands, &r)
+		m.revPaths(n, operands, dashdash, present, values, &r)
 	}
 	if n.Recursive != nil {
 		m.recursiveRead(n, present, values, operands, &r)
@@ -596,6 +602,8 @@ func (m *matcher) option(n *policy.Rule, args []shellparse.Word, i int, present 
 		return m.value(n, o, tok[1:], true, args, i, values, r)
 	}
 	if n.Digits && strings.Trim(tok[1:], "0123456789") == "" {
+		present["-#"] = true
+		values["-#"] = append(values["-#"], tok[1:]) // -5: a count, as -n 5
 		return i + 1
 	}
 	switch n.Style {

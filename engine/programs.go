@@ -3,7 +3,6 @@
 package engine
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -12,7 +11,6 @@ import (
 	"syscall"
 
 	"guard/policy"
-	"guard/shellparse"
 )
 
 // Programs' configuration on disk.
@@ -51,6 +49,14 @@ var gitRunsPrograms = [][2]string{
 // .git file naming one, or the directory itself being a git directory.
 // It returns "" when there is none.
 func gitRepository(fsys FS, dir string) (string, error) {
+	gitDir, _, err := gitWorkTree(fsys, dir)
+	return gitDir, err
+}
+
+// gitWorkTree is gitRepository, with the top of the working tree: the
+// directory of the .git that names the git directory, or "" for a git
+// directory found as itself (a bare repository).
+func gitWorkTree(fsys FS, dir string) (gitDir, top string, err error) {
 	for d := path.Clean(dir); ; d = path.Dir(d) {
 		dotgit := path.Join(d, ".git")
 		fi, err := fsys.Stat(dotgit)
@@ -58,29 +64,29 @@ func gitRepository(fsys FS, dir string) (string, error) {
 		case err == nil && fi.IsDir():
 			ok, err := isGitDir(fsys, dotgit)
 			if err != nil {
-				return "", err
+				return "", "", err
 			}
 			if ok {
-				return dotgit, nil
+				return dotgit, d, nil
 			}
 		case err == nil && fi.Mode().IsRegular():
 			target, err := readGitFile(fsys, dotgit)
 			if err != nil {
-				return "", err
+				return "", "", err
 			}
-			return target, nil
+			return target, d, nil
 		case err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, fs.ErrPermission):
-			return "", fmt.Errorf("%s: %v", dotgit, errors.Unwrap(err))
+			return "", "", fmt.Errorf("%s: %v", dotgit, errors.Unwrap(err))
 		}
 		ok, err := isGitDir(fsys, d)
 		if err != nil {
-			return "", err
+			return "", "", err
 		}
 		if ok {
-			return d, nil
+			return d, "", nil
 		}
 		if d == "/" {
-			return "", nil
+			return "", "", nil
 		}
 	}
 }
@@ -130,52 +136,21 @@ func readGitFile(fsys FS, name string) (string, error) {
 // gitConfigRuns returns the first key of a git config file that makes git
 // run a program or read other configuration, or "" when there is none.
 func gitConfigRuns(fsys FS, name string) (string, error) {
-	f, err := fsys.Open(name)
-	if errors.Is(err, fs.ErrNotExist) {
-		return "", nil
-	}
-	if err != nil {
-		return "", fmt.Errorf("%s: %v", name, errors.Unwrap(err))
-	}
-	defer f.Close()
-	section := ""
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 4<<10), 1<<20) // a line may be long; most are short
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || line[0] == '#' || line[0] == ';' {
-			continue
-		}
-		if line[0] == '[' {
-			end := strings.IndexByte(line, ']')
-			if end < 0 {
-				return "", fmt.Errorf("%s: a section header guard cannot read: %q", name, line)
-			}
-			hdr := strings.TrimSpace(line[1:end])
-			// [diff "x"] is the subsection x of diff; [diff.x] the old form.
-			sec, sub, hasSub := strings.Cut(hdr, " ")
-			section = strings.ToLower(sec)
-			if hasSub || strings.Contains(sec, ".") {
-				_ = sub
-				section = strings.ToLower(strings.SplitN(sec, ".", 2)[0]) + ".*"
-			}
-			line = strings.TrimSpace(line[end+1:])
-			if line == "" || line[0] == '#' || line[0] == ';' {
-				continue
-			}
-		}
-		key, _, _ := strings.Cut(line, "=")
-		key = strings.ToLower(strings.TrimSpace(key))
+	found := ""
+	errFound := errors.New("found")
+	err := gitConfigEach(fsys, name, func(section, key, _ string) error {
 		for _, k := range gitRunsPrograms {
 			if k[0] == section && (k[1] == "*" || k[1] == key) {
-				return strings.TrimSuffix(section, ".*") + "." + key, nil
+				found = strings.TrimSuffix(section, ".*") + "." + key
+				return errFound
 			}
 		}
+		return nil
+	})
+	if err != nil && err != errFound {
+		return "", err
 	}
-	if err := sc.Err(); err != nil {
-		return "", fmt.Errorf("%s: %v", name, err)
-	}
-	return "", nil
+	return found, nil
 }
 
 // checkGit judges the repository and configuration git uses from dir.
@@ -241,55 +216,6 @@ func (d *decider) checkGitUncached(dir string) (policy.Verdict, string) {
 		}
 	}
 	return policy.Allow, ""
-}
-
-// revPaths judges the operands of a git command that prints what git
-// stores: a path or pathspec, and the PATH of REV:PATH, are read paths
-// (git show HEAD:.env prints the committed .env), relative to the
-// working directory, or for REV:PATH to the top of the working tree,
-// taken to be the project. An object named by its hash alone may be any
-// file's contents.
-func (m *matcher) revPaths(n *policy.Rule, operands []shellparse.Word, r *result) {
-	for _, o := range operands {
-		if !o.Constant() {
-			continue // already short of allow
-		}
-		v := o.Value
-		where := m.where
-		if rev, p, ok := strings.Cut(v, ":"); ok && !strings.HasPrefix(p, "/") {
-			_ = rev
-			v = p
-			if !strings.HasPrefix(p, "./") && !strings.HasPrefix(p, "../") {
-				where = []string{m.d.project()}
-			}
-		} else if ok {
-			continue // :/text searches commit messages
-		}
-		if v == "" {
-			continue
-		}
-		if n.ID == "git cat-file" && isObjectName(v) {
-			r.add(n.Unknown, n.ID, fmt.Sprintf("%s: %s names an object by its hash, which may be any file's contents, a secret too", n.ID, o.Source), "name it as REV:PATH")
-			continue
-		}
-		if pc := m.d.checkPath(v, false, where, readAccess, policy.Allow); pc.verdict == policy.Deny && strings.HasPrefix(pc.rule, "paths.secret") {
-			r.add(policy.Deny, pc.rule, fmt.Sprintf("%s %s: git prints what it stores for %s", n.ID, o.Source, pc.why), pathHint(pc.rule, readAccess))
-			return
-		}
-	}
-}
-
-// isObjectName reports whether s looks like an object's hash.
-func isObjectName(s string) bool {
-	if len(s) < 4 {
-		return false
-	}
-	for _, c := range s {
-		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
-			return false
-		}
-	}
-	return true
 }
 
 // The go command reads go.work or go.mod from where it runs, and runs the

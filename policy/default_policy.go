@@ -2017,7 +2017,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 	case "git":
 		return ruleFile{
 			Verdict: "allow",
-			Flags:   []string{"--version", "--no-pager", "--no-optional-locks", "--literal-pathspecs", "--no-replace-objects", "-P"},
+			Flags:   []string{"--version", "--no-pager", "--no-optional-locks", "--literal-pathspecs", "--no-literal-pathspecs", "--glob-pathspecs", "--noglob-pathspecs", "--icase-pathspecs", "--no-replace-objects", "-P"},
 			Options: map[string]valueSpec{
 				"-C": valueSpec{
 					Type: "dir",
@@ -2041,9 +2041,9 @@ func defaultCommand(name string) (ruleFile, bool) {
 			Config:   "git",
 			Children: []string{"git", "git-*"},
 			Examples: examplesFile{
-				Allow: []string{"git --version", "git -C sub status"},
+				Allow: []string{"git --version", "git -C sub status", "git --icase-pathspecs log --stat -- src"},
 				Ask:   []string{"git -C /etc status", "git frobnicate"},
-				Deny:  []string{"git -c core.pager=sh log", "git -ccore.fsmonitor=x status", "git --exec-path=/tmp status"},
+				Deny:  []string{"git -c core.pager=sh log", "git -ccore.fsmonitor=x status", "git --exec-path=/tmp status", "git --icase-pathspecs log -p -- .ENV", "git --literal-pathspecs show HEAD -- .env"},
 			},
 		}, true
 	case "go":
@@ -4197,255 +4197,255 @@ func defaultCommand(name string) (ruleFile, bool) {
 func defaultExampleLine(key string) int {
 	switch key {
 	case "command\x00[\x00examples":
-		return 1136
+		return 1140
 	case "command\x00awk\x00examples":
-		return 2343
+		return 2347
 	case "command\x00aws\x00examples":
-		return 1972
+		return 1976
 	case "command\x00bash\x00examples":
-		return 1923
+		return 1927
 	case "command\x00bun\x00examples":
-		return 2561
+		return 2565
 	case "command\x00bzcat\x00examples":
-		return 1443
+		return 1447
 	case "command\x00cargo\x00examples":
-		return 700
+		return 704
 	case "command\x00cargo\x00sub\x00build\x00examples":
-		return 724
+		return 728
 	case "command\x00cargo\x00sub\x00check\x00examples":
-		return 731
+		return 735
 	case "command\x00cargo\x00sub\x00clippy\x00examples":
-		return 757
+		return 761
 	case "command\x00cargo\x00sub\x00fmt\x00examples":
-		return 775
+		return 779
 	case "command\x00cargo\x00sub\x00run\x00examples":
-		return 2530
+		return 2534
 	case "command\x00cargo\x00sub\x00test\x00examples":
-		return 739
+		return 743
 	case "command\x00cat\x00examples":
-		return 835
+		return 839
 	case "command\x00cd\x00examples":
-		return 1582
+		return 1586
 	case "command\x00chmod\x00examples":
-		return 2218
+		return 2222
 	case "command\x00command\x00examples":
-		return 1891
+		return 1895
 	case "command\x00cp\x00examples":
-		return 2195
+		return 2199
 	case "command\x00cut\x00examples":
-		return 1014
+		return 1018
 	case "command\x00date\x00examples":
-		return 1407
+		return 1411
 	case "command\x00df\x00examples":
-		return 1421
+		return 1425
 	case "command\x00diff\x00examples":
-		return 1046
+		return 1050
 	case "command\x00docker\x00examples":
-		return 1948
+		return 1952
 	case "command\x00du\x00examples":
-		return 1199
+		return 1203
 	case "command\x00echo\x00examples":
-		return 1100
+		return 1104
 	case "command\x00env\x00examples":
-		return 1636
+		return 1640
 	case "command\x00file\x00examples":
-		return 1170
+		return 1174
 	case "command\x00find\x00examples":
-		return 977
+		return 981
 	case "command\x00gh\x00examples":
-		return 1960
+		return 1964
 	case "command\x00git\x00examples":
-		return 182
+		return 185
 	case "command\x00git\x00sub\x00add\x00examples":
-		return 513
+		return 517
 	case "command\x00git\x00sub\x00blame\x00examples":
-		return 290
+		return 293
 	case "command\x00git\x00sub\x00branch\x00examples":
-		return 305
+		return 308
 	case "command\x00git\x00sub\x00cat-file\x00examples":
-		return 389
+		return 392
 	case "command\x00git\x00sub\x00checkout\x00examples":
-		return 480
+		return 484
 	case "command\x00git\x00sub\x00clean\x00examples":
-		return 465
+		return 469
 	case "command\x00git\x00sub\x00commit\x00examples":
-		return 524
+		return 528
 	case "command\x00git\x00sub\x00describe\x00examples":
-		return 402
+		return 405
 	case "command\x00git\x00sub\x00diff\x00examples":
-		return 258
+		return 261
 	case "command\x00git\x00sub\x00grep\x00examples":
-		return 381
+		return 384
 	case "command\x00git\x00sub\x00log\x00examples":
-		return 242
+		return 245
 	case "command\x00git\x00sub\x00ls-files\x00examples":
-		return 348
+		return 351
 	case "command\x00git\x00sub\x00ls-tree\x00examples":
-		return 355
+		return 358
 	case "command\x00git\x00sub\x00merge-base\x00examples":
-		return 395
+		return 398
 	case "command\x00git\x00sub\x00push\x00examples":
-		return 453
+		return 457
 	case "command\x00git\x00sub\x00remote\x00examples":
-		return 415
+		return 418
 	case "command\x00git\x00sub\x00reset\x00examples":
-		return 459
+		return 463
 	case "command\x00git\x00sub\x00restore\x00examples":
-		return 494
+		return 498
 	case "command\x00git\x00sub\x00rev-list\x00examples":
-		return 264
+		return 267
 	case "command\x00git\x00sub\x00rev-parse\x00examples":
-		return 332
+		return 335
 	case "command\x00git\x00sub\x00shortlog\x00examples":
-		return 274
+		return 277
 	case "command\x00git\x00sub\x00show\x00examples":
-		return 249
+		return 252
 	case "command\x00git\x00sub\x00stash\x00examples":
-		return 532
+		return 536
 	case "command\x00git\x00sub\x00stash\x00sub\x00clear\x00examples":
-		return 433
+		return 437
 	case "command\x00git\x00sub\x00stash\x00sub\x00push\x00examples":
-		return 539
+		return 543
 	case "command\x00git\x00sub\x00status\x00examples":
-		return 193
+		return 196
 	case "command\x00git\x00sub\x00switch\x00examples":
-		return 502
+		return 506
 	case "command\x00git\x00sub\x00tag\x00examples":
-		return 314
+		return 317
 	case "command\x00go\x00sub\x00build\x00examples":
-		return 591
+		return 595
 	case "command\x00go\x00sub\x00env\x00examples":
-		return 648
+		return 652
 	case "command\x00go\x00sub\x00list\x00examples":
-		return 662
+		return 666
 	case "command\x00go\x00sub\x00run\x00examples":
-		return 632
+		return 636
 	case "command\x00go\x00sub\x00test\x00examples":
-		return 606
+		return 610
 	case "command\x00go\x00sub\x00version\x00examples":
-		return 640
+		return 644
 	case "command\x00go\x00sub\x00vet\x00examples":
-		return 616
+		return 620
 	case "command\x00gofmt\x00examples":
-		return 677
+		return 681
 	case "command\x00golangci-lint\x00examples":
-		return 2490
+		return 2494
 	case "command\x00golangci-lint\x00sub\x00run\x00examples":
-		return 2497
+		return 2501
 	case "command\x00grep\x00examples":
-		return 890
+		return 894
 	case "command\x00head\x00examples":
-		return 844
+		return 848
 	case "command\x00jq\x00examples":
-		return 1070
+		return 1074
 	case "command\x00just\x00examples":
-		return 2585
+		return 2589
 	case "command\x00kubectl\x00examples":
-		return 1954
+		return 1958
 	case "command\x00ln\x00examples":
-		return 2203
+		return 2207
 	case "command\x00ls\x00examples":
-		return 827
+		return 831
 	case "command\x00make\x00examples":
-		return 2503
+		return 2507
 	case "command\x00md5sum\x00examples":
-		return 1357
+		return 1361
 	case "command\x00mkdir\x00examples":
-		return 2175
+		return 2179
 	case "command\x00mkfs.*\x00examples":
-		return 2240
+		return 2244
 	case "command\x00mv\x00examples":
-		return 2183
+		return 2187
 	case "command\x00mypy\x00examples":
-		return 2487
+		return 2491
 	case "command\x00nice\x00examples":
-		return 1600
+		return 1604
 	case "command\x00node\x00examples":
-		return 2300
+		return 2304
 	case "command\x00npm\x00examples":
-		return 2372
+		return 2376
 	case "command\x00npm\x00sub\x00run\x00examples":
-		return 2385
+		return 2389
 	case "command\x00npm\x00sub\x00test\x00examples":
-		return 2377
+		return 2381
 	case "command\x00perl\x00examples":
-		return 2309
+		return 2313
 	case "command\x00pnpm\x00examples":
-		return 2405
+		return 2409
 	case "command\x00printenv\x00examples":
-		return 1649
+		return 1653
 	case "command\x00printf\x00examples":
-		return 1106
+		return 1110
 	case "command\x00ps\x00examples":
-		return 1508
+		return 1512
 	case "command\x00pytest\x00examples":
-		return 2464
+		return 2468
 	case "command\x00python\x00examples":
-		return 2280
+		return 2284
 	case "command\x00python3\x00examples":
-		return 2289
+		return 2293
 	case "command\x00rg\x00examples":
-		return 947
+		return 951
 	case "command\x00rm\x00examples":
-		return 2150
+		return 2154
 	case "command\x00ruff\x00examples":
-		return 2467
+		return 2471
 	case "command\x00ruff\x00sub\x00check\x00examples":
-		return 2474
+		return 2478
 	case "command\x00ruff\x00sub\x00format\x00examples":
-		return 2480
+		return 2484
 	case "command\x00sed\x00examples":
-		return 1089
+		return 1093
 	case "command\x00sh\x00examples":
-		return 1930
+		return 1934
 	case "command\x00sort\x00examples":
-		return 996
+		return 1000
 	case "command\x00stat\x00examples":
-		return 1179
+		return 1183
 	case "command\x00systemctl\x00examples":
-		return 2224
+		return 2228
 	case "command\x00tail\x00examples":
-		return 855
+		return 859
 	case "command\x00tee\x00examples":
-		return 2210
+		return 2214
 	case "command\x00terraform\x00examples":
-		return 1966
+		return 1970
 	case "command\x00test\x00examples":
-		return 1129
+		return 1133
 	case "command\x00timeout\x00examples":
-		return 1592
+		return 1596
 	case "command\x00touch\x00examples":
-		return 2167
+		return 2171
 	case "command\x00tr\x00examples":
-		return 1021
+		return 1025
 	case "command\x00tree\x00examples":
-		return 1221
+		return 1225
 	case "command\x00type\x00examples":
-		return 1148
+		return 1152
 	case "command\x00uniq\x00examples":
-		return 1005
+		return 1009
 	case "command\x00uv\x00examples":
-		return 2537
+		return 2541
 	case "command\x00uv\x00sub\x00run\x00examples":
-		return 2540
+		return 2544
 	case "command\x00wc\x00examples":
-		return 865
+		return 869
 	case "command\x00which\x00examples":
-		return 1142
+		return 1146
 	case "command\x00who\x00examples":
-		return 1459
+		return 1463
 	case "command\x00xargs\x00examples":
-		return 1912
+		return 1916
 	case "command\x00xxd\x00examples":
-		return 1340
+		return 1344
 	case "command\x00xzcat\x00examples":
-		return 1452
+		return 1456
 	case "command\x00yarn\x00examples":
-		return 2429
+		return 2433
 	case "command\x00yes\x00examples":
-		return 1427
+		return 1431
 	case "command\x00zcat\x00examples":
-		return 1435
+		return 1439
 	}
 	return 0
 }
@@ -8640,6 +8640,7 @@ func defaultSubs59Rule(name string) (ruleFile, bool) {
 			Like:     "git log",
 			Verdict:  "allow",
 			ReadOnly: true,
+			RevPaths: true,
 		}, true
 	case "push":
 		return ruleFile{
