@@ -156,12 +156,24 @@ func (m *matcher) revPaths(n *policy.Rule, operands []shellparse.Word, dashdash 
 			m.globRead(n, o, r) // the shell's expansion, judged as any glob read
 		}
 		v := o.Value
+		if o.Tilde {
+			// The shell makes it a path in the home.
+			abs := m.d.absPaths(v, true, nil)
+			if len(abs) == 0 {
+				r.add(n.Unknown, n.ID, fmt.Sprintf("%s: %s is in a home guard does not know", n.ID, o.Source), "name the path inside the project")
+				return
+			}
+			v, o.Tilde = path.Clean(abs[0]), false
+		}
 		switch {
 		case h.sub == "cat-file" || h.sub == "blame":
 			if !h.named(o, v) {
 				return
 			}
 		case i >= before:
+			if path.IsAbs(v) && !h.named(o, v) {
+				return // a path outside the tree: git diff compares it
+			}
 			h.spec = append(h.spec, v)
 		case strings.HasPrefix(v, ":(") || strings.HasPrefix(v, ":!") || strings.HasPrefix(v, ":^"):
 			h.spec = append(h.spec, v) // pathspec magic, before -- too
@@ -173,16 +185,12 @@ func (m *matcher) revPaths(n *policy.Rule, operands []shellparse.Word, dashdash 
 		}
 	}
 	for _, v := range values["-L"] {
-		// -L START,END:FILE and -L :FUNCNAME:FILE: FILE is after a colon.
-		for i := strings.IndexByte(v, ':'); i >= 0; {
-			if !h.namedPath(shellparse.Word{Value: v[i+1:], Source: "-L " + v}, v[i+1:], m.where) {
+		// -L START,END:FILE and -L :FUNCNAME:FILE: FILE is after a colon,
+		// the last one unless the file's name holds one.
+		for i := strings.LastIndexByte(v, ':'); i >= 0; i = strings.LastIndexByte(v[:i], ':') {
+			if !h.namedPath(shellparse.Word{Value: v[i+1:], Source: "-L " + v}, v[i+1:], false, m.where) {
 				return
 			}
-			j := strings.IndexByte(v[i+1:], ':')
-			if j < 0 {
-				break
-			}
-			i += j + 1
 		}
 	}
 	if !h.namedSpec() || !h.printsContents() {
@@ -211,23 +219,27 @@ func (h *historyRead) named(o shellparse.Word, v string) bool {
 		if strings.HasPrefix(p, "./") || strings.HasPrefix(p, "../") || p == "." || p == ".." {
 			where = h.m.where
 		}
-		return h.namedPath(o, p, where)
+		return h.namedPath(o, p, false, where)
 	}
 	if h.n.ID == "git cat-file" && isObjectName(v) {
 		h.r.add(h.n.Unknown, h.n.ID, fmt.Sprintf("%s: %s names an object by its hash, which may be any file's contents, a secret too", h.n.ID, o.Source), "name it as REV:PATH")
 		return true
 	}
-	return h.namedPath(o, v, h.m.where)
+	return h.namedPath(o, v, o.Tilde, h.m.where)
 }
 
 // namedPath judges a path git prints what it stores for.
-func (h *historyRead) namedPath(o shellparse.Word, p string, where []string) bool {
+func (h *historyRead) namedPath(o shellparse.Word, p string, tilde bool, where []string) bool {
 	if p == "" {
 		return true
 	}
-	if pc := h.m.d.checkPath(p, false, where, readAccess, policy.Allow); pc.verdict == policy.Deny && strings.HasPrefix(pc.rule, "paths.secret") {
+	pc := h.m.d.checkPath(p, tilde, where, readAccess, policy.Allow)
+	switch {
+	case pc.verdict == policy.Deny && strings.HasPrefix(pc.rule, "paths.secret"):
 		h.r.add(policy.Deny, pc.rule, fmt.Sprintf("%s %s: git prints what it stores for %s", h.n.ID, o.Source, pc.why), pathHint(pc.rule, readAccess))
 		return false
+	case pc.verdict != policy.Allow && pc.rule == "":
+		h.r.add(h.n.Unknown, h.n.ID, fmt.Sprintf("%s %s: %s", h.n.ID, o.Source, pc.why), "name the path literally")
 	}
 	return true
 }
@@ -252,13 +264,14 @@ func (h *historyRead) namedSpec() bool {
 	}
 	modes := gitSpecModes(h.m.outer)
 	for _, dir := range h.m.where {
-		rel, top := "", dir
+		// From the top of the working tree; without one, from the root.
+		rel, top := strings.TrimPrefix(path.Clean(dir), "/"), "/"
 		if _, t, err := gitWorkTree(h.m.d.fsys, dir); err == nil && t != "" {
 			if r, ok := relDir(t, dir); ok {
 				rel, top = r, t
 			}
 		}
-		spec := &gitSpec{elems: h.spec, dir: rel}
+		spec := &gitSpec{elems: h.spec, dir: rel, top: top}
 		for _, mode := range modes {
 			items, dies := spec.items(mode)
 			if dies {
@@ -332,11 +345,17 @@ func (h *historyRead) prove() {
 			return
 		}
 		if gitDir == "" {
-			continue // no repository: git prints nothing
+			if !h.noRepository(real) {
+				return
+			}
+			continue
 		}
 		rel, ok := relDir(top, real)
 		if !ok {
 			h.unknown(fmt.Errorf("git runs in %s, outside its working tree", dir))
+			return
+		}
+		if h.sub == "diff" && len(h.revs)+len(h.spec) == 2 && h.outside(top, rel) && !h.noIndex(real) {
 			return
 		}
 		if !h.proveIn(gitDir, top, rel) {
@@ -346,6 +365,80 @@ func (h *historyRead) prove() {
 	if h.sub != "blame" && h.sub != "cat-file" {
 		d.historyProofs++
 	}
+}
+
+// noRepository judges the command where git finds no repository: git
+// diff then compares the files it names (as --no-index does), and git
+// grep, with grep.fallbackToNoIndex, searches the files under dir; the
+// others print nothing. It reports false when it refused the command.
+func (h *historyRead) noRepository(dir string) bool {
+	switch {
+	case h.sub == "diff" && len(h.revs)+len(h.spec) == 2:
+		return h.noIndex(dir)
+	case h.sub == "grep":
+		return h.treeRead(dir, "outside a repository git searches every file under", "(grep.fallbackToNoIndex)", "search with rg, which skips hidden files such as .env")
+	}
+	return true
+}
+
+// treeRead judges a command that reads every file under dir, as grep -r
+// does: a secret there refuses it. It reports false when it refused.
+func (h *historyRead) treeRead(dir, what, why, hint string) bool {
+	found, err := h.m.d.treeSecret(dir)
+	switch {
+	case err != nil:
+		why = err.Error()
+	case found != "":
+		why += fmt.Sprintf(", which holds the secret %s", found)
+	default:
+		return true
+	}
+	h.r.add(h.n.Unknown, h.n.ID, fmt.Sprintf("%s: %s %s %s", h.n.ID, what, dir, why), hint)
+	return false
+}
+
+// noIndex judges git diff comparing the two paths it names as files, as
+// --no-index does, where git runs in dir: outside a repository, or with a
+// path outside the working tree. Each is a read path; a directory is read
+// whole, as grep -r reads it. It reports false when it refused the
+// command.
+func (h *historyRead) noIndex(dir string) bool {
+	d := h.m.d
+	for _, v := range slices.Concat(h.revs, h.spec) {
+		pc := d.checkPath(v, false, []string{dir}, readAccess, policy.Allow)
+		if pc.verdict != policy.Allow {
+			h.r.add(pc.verdict, cmpOr(pc.rule, h.n.ID), fmt.Sprintf("%s compares the files it names, as --no-index does: %s", h.n.ID, pc.why), pathHint(pc.rule, readAccess))
+			return false
+		}
+		for _, a := range d.absPaths(v, false, []string{dir}) {
+			if fi, err := d.fsys.Stat(a); err != nil || !fi.IsDir() {
+				continue // a file, judged by its path; or nothing, which git cannot read either
+			}
+			if !h.treeRead(path.Clean(a), "compares every file under", "as --no-index does", "compare the files with diff -u FILE1 FILE2") {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// outside reports whether an operand of git diff is a path outside the
+// working tree (top, where git runs in rel).
+func (h *historyRead) outside(top, rel string) bool {
+	for _, v := range slices.Concat(h.revs, h.spec) {
+		switch {
+		case strings.HasPrefix(v, ":"):
+		case path.IsAbs(v):
+			if _, ok := relDir(top, path.Clean(v)); !ok {
+				return true
+			}
+		default:
+			if _, ok := normalGitPath(rel + "/" + v); !ok {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // proveIn reads one repository; false when it refused the command.
@@ -358,8 +451,8 @@ func (h *historyRead) proveIn(gitDir, top, rel string) bool {
 	}
 	defer s.close()
 	h.s, h.top, h.tops, h.seen = s, top, spellings(d.fsys, []string{top}), map[[2]string]bool{}
-	h.pathspec = &gitSpec{elems: h.spec, dir: rel, modes: gitSpecModes(h.m.outer)}
-	h.filtered = len(h.spec) > 0 && !h.present["--follow"] && !h.present["-L"] && !h.present["--full-diff"]
+	h.pathspec = &gitSpec{elems: h.spec, dir: rel, top: top, modes: gitSpecModes(h.m.outer)}
+	h.filtered = len(h.spec) > 0 && !h.unfiltered()
 	switch h.sub {
 	case "diff":
 		err = h.diff()
@@ -416,7 +509,7 @@ func (h *historyRead) hint() string {
 // visit judges a path the read may print; commit is "" for the index.
 func (h *historyRead) visit(p string, e gitEntry) error {
 	if e.isGitlink() {
-		if v := h.values["--submodule"]; slices.Contains(v, "diff") || h.present["--recurse-submodules"] {
+		if v := h.values["--submodule"]; slices.Contains(v, "diff") || h.present["--recurse-submodules"] || h.s.submoduleDiff && !h.present["--submodule"] {
 			if !h.filtered || h.pathspec.admits(p) {
 				return fmt.Errorf("%s is a submodule, whose own files git prints too", p)
 			}
@@ -895,7 +988,15 @@ func (h *historyRead) revOrPath(v string, ids *[]string) error {
 func (h *historyRead) addSpec(v string) {
 	h.spec = append(h.spec, v)
 	h.pathspec.elems = h.spec
-	h.filtered = !h.present["--follow"] && !h.present["-L"] && !h.present["--full-diff"]
+	h.filtered = !h.unfiltered()
+}
+
+// unfiltered reports whether the command prints more than its pathspecs
+// name: --follow (or log.follow, for one path) follows the file to its
+// older names, -L its lines, --full-diff prints every change of a commit.
+func (h *historyRead) unfiltered() bool {
+	return h.present["--follow"] || h.present["-L"] || h.present["--full-diff"] ||
+		h.s != nil && h.s.follow && h.sub == "log" && len(h.spec) == 1
 }
 
 // isPath reports whether git takes an operand that is no revision for a

@@ -52,6 +52,14 @@ func historyWorld(t *testing.T) *gitFixture {
 	g.write("src/x.go", "package x\n\n// two\n// five\n")
 	g.git("commit", "-q", "-am", "five")
 	g.git("update-index", "--refresh") // the index newer than the files: none racily clean
+	// Untracked: a directory with a .env, a link to the home's key.
+	root := filepath.Dir(g.dir)
+	g.write("scratch/.env", "SECRET-SCRATCH=6\n")
+	write(t, filepath.Join(root, "home/.ssh/id_rsa"), "SECRET-KEY\n")
+	write(t, filepath.Join(root, "empty/README"), "") // a directory to compare with
+	if err := os.Symlink(filepath.Join(root, "home/.ssh/id_rsa"), filepath.Join(g.dir, "lnk")); err != nil {
+		t.Fatal(err)
+	}
 	return g
 }
 
@@ -141,6 +149,13 @@ var historyCases = []decideCase{
 	{"git stash show", Deny, "secret"}, // stash.showPatch may make it print the patch
 	{"git stash list -p", Deny, "secret"},
 	{"git log -p v1 -- x.go", Deny, "secret"}, // x.go was a directory
+	// A path outside the working tree makes git diff compare two files,
+	// as --no-index does.
+	{"git diff ~/.ssh/id_rsa /dev/null", Deny, "secret"},
+	{"git diff -- lnk /dev/null", Deny, "secret"}, // git prints a link's target, but the link is the key's
+	{"git diff ../empty scratch", Ask, "scratch"},
+	{"git diff /dev/null README.md", Allow, ""},
+	{"git log -p -- ~/.ssh/id_rsa", Deny, "secret"},
 	// What guard cannot follow to its end.
 	{"git log -p --stdin", Ask, "standard input"},
 	{"git log -p 'HEAD@{yesterday}'", Ask, "cannot show"},
@@ -163,6 +178,25 @@ func TestHistoryReads(t *testing.T) {
 	if d.Verdict == Allow || !strings.Contains(fmt.Sprint(d.Leaves), "git.history") {
 		t.Errorf("git commit && git show HEAD: %s: %s; want the history read asked", d.Verdict, d.Reason())
 	}
+	// The repository's configuration can make git print more.
+	config, err := os.ReadFile(filepath.Join(g.dir, ".git/config"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ config, cmd string }{
+		{"[log]\n\tfollow\n", "git log -p -- src/x.go"}, // follows src/x.go to any older name
+		{"[diff]\n\tsubmodule = diff\n", "git log -p -- sub"},
+	} {
+		write(t, filepath.Join(g.dir, ".git/config"), string(config)+tc.config)
+		if tc.config[1] == 'd' {
+			g.git("update-index", "--add", "--cacheinfo", "160000,"+strings.TrimSpace(g.git("rev-parse", "HEAD"))+",sub")
+			g.git("commit", "-q", "-m", "a submodule")
+		}
+		if d := Decide(p, historyCall(g)(tc.cmd)); d.Verdict == Allow {
+			t.Errorf("with %q, %q: %s: %s; want it refused", tc.config, tc.cmd, d.Verdict, d.Reason())
+		}
+	}
+	write(t, filepath.Join(g.dir, ".git/config"), string(config))
 	// A changed example file is printed by git diff.
 	g.write("app/.env.example", "SECRET-EXAMPLE=changed\n")
 	for _, tc := range []decideCase{{"git diff", Deny, "secret"}, {"git diff -- src", Allow, ""}, {"git diff --stat", Allow, ""}} {
@@ -172,10 +206,10 @@ func TestHistoryReads(t *testing.T) {
 	}
 }
 
-// historyAttacks are cases of historyCases that print a secret when run:
-// TestHistoryOracle checks they do, so that the world is what the cases
-// say. The other refusals answer by a secret without printing it (-S,
-// grep -l), or read more than git would print of it here (--follow,
+// historyAttacks are the cases of historyCases that print a secret when
+// run, and only those: the oracle checks both, so that the world is what
+// the cases say. The other refusals answer by a secret without printing
+// it (-S, grep -l), or reach more than git prints of it here (--follow,
 // a stash's untracked files, which stash.showIncludeUntracked shows).
 var historyAttacks = []string{
 	"git log -p", "git log -p -- '*.env'", "git log -p -- '.e*'", "git log -p -- ':(icase).ENV'",
@@ -186,7 +220,9 @@ var historyAttacks = []string{
 	"git show v1", "git show HEAD~1", "git show HEAD~4", "git show v1 -- '*.env'", "git show v1..HEAD~3",
 	"git show v1:.env", "git show :0:app/.env.example", "git cat-file -p v1:config/.env.production",
 	"git diff v1 HEAD", "git diff HEAD~4", "git diff v1...HEAD", "git diff HEAD~2 HEAD -- app",
-	"git grep SECRET v1", "git log -p v1 -- x.go", "git show ':/one'",
+	"git grep SECRET v1", "git log -p v1 -- x.go", "git show ':/one'", "git diff ~/.ssh/id_rsa /dev/null",
+	"git diff ../empty scratch", "git log -p HEAD@{3}", "git show HEAD:./app/.env.example", "git log -p --stdin",
+	"git log -p 'HEAD@{yesterday}'",
 }
 
 // historyOracle runs every history read of historyCases with the real git
@@ -201,8 +237,9 @@ func historyOracle(t *testing.T, g *gitFixture, p *policy.Policy) {
 		t.Skip(msg)
 	}
 	run := func(cmd string) string {
+		root := filepath.Dir(g.dir)
 		args := []string{"--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
-			"--bind", g.dir, g.dir, "--unshare-all", "--die-with-parent", "--chdir", g.dir, "--setenv", "HOME", "/nonexistent",
+			"--bind", root, root, "--unshare-all", "--die-with-parent", "--chdir", g.dir, "--setenv", "HOME", filepath.Join(root, "home"),
 			"--setenv", "GIT_CONFIG_NOSYSTEM", "1", "--", "bash", "--noprofile", "--norc", "-c", cmd}
 		out, _ := exec.Command("bwrap", args...).CombinedOutput()
 		return string(out)
@@ -214,13 +251,13 @@ func historyOracle(t *testing.T, g *gitFixture, p *policy.Policy) {
 		switch {
 		case d.Verdict == Allow && leaked:
 			t.Errorf("%q is allowed, and printed a secret:\n%s", tc.cmd, out)
-		case slices.Contains(historyAttacks, tc.cmd) && !leaked:
-			t.Errorf("%q printed no secret: the world is not what the case says:\n%s", tc.cmd, out)
+		case slices.Contains(historyAttacks, tc.cmd) == !leaked:
+			t.Errorf("%q printed a secret: %v; it is listed as an attack: %v:\n%s", tc.cmd, leaked, !leaked, out)
 		}
 	}
 	for _, a := range historyAttacks {
-		if !slices.ContainsFunc(historyCases, func(tc decideCase) bool { return tc.cmd == a && tc.want == Deny }) {
-			t.Errorf("attack %q is no case guard denies", a)
+		if !slices.ContainsFunc(historyCases, func(tc decideCase) bool { return tc.cmd == a && tc.want != Allow }) {
+			t.Errorf("attack %q is no case guard refuses", a)
 		}
 	}
 }

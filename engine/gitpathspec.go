@@ -88,13 +88,14 @@ type gitSpecItem struct {
 type gitSpec struct {
 	elems []string
 	dir   string
+	top   string // the top itself, an absolute path, for an element that is one
 	modes []gitSpecMode
 }
 
 // item reads an element in a mode, as git's init_pathspec_item does.
-func (m gitSpecMode) item(elem, dir string) gitSpecItem {
+func (m gitSpecMode) item(elem, dir, top string) gitSpecItem {
 	var it gitSpecItem
-	var lit, glob, top bool
+	var lit, glob, fromTop bool
 	body := elem
 	if !m.literal && strings.HasPrefix(elem, ":") {
 		if strings.HasPrefix(elem, ":(") {
@@ -106,7 +107,7 @@ func (m gitSpecMode) item(elem, dir string) gitSpecItem {
 				switch {
 				case mg == "":
 				case mg == "top":
-					top = true
+					fromTop = true
 				case mg == "literal":
 					lit = true
 				case mg == "glob":
@@ -117,10 +118,15 @@ func (m gitSpecMode) item(elem, dir string) gitSpecItem {
 					it.exclude = true
 				case strings.HasPrefix(mg, "attr:"):
 					it.attr = true
+				case strings.HasPrefix(mg, "prefix:"):
+					// For git's own use, from the top only (elsewhere
+					// git stops): the element is from the top.
+					if dir != "" {
+						return gitSpecItem{dies: true}
+					}
+					fromTop = true
 				default:
-					// prefix: is for git's own use; any other name
-					// git refuses.
-					return gitSpecItem{dies: true}
+					return gitSpecItem{dies: true} // git refuses a magic it does not know
 				}
 			}
 			body = elem[end+1:]
@@ -130,7 +136,7 @@ func (m gitSpecMode) item(elem, dir string) gitSpecItem {
 			for ; i < len(elem); i++ {
 				switch elem[i] {
 				case '/':
-					top = true
+					fromTop = true
 				case '!', '^':
 					it.exclude = true
 				case ':':
@@ -166,7 +172,15 @@ func (m gitSpecMode) item(elem, dir string) gitSpecItem {
 		it.kind = specWildcard
 	}
 	full := body
-	if !top && dir != "" {
+	switch {
+	case path.IsAbs(body) && !fromTop:
+		// An absolute path in the working tree is taken from its top.
+		rel, ok := relDir(top, path.Clean(body))
+		if top == "" || !ok {
+			return gitSpecItem{dies: true} // outside the repository
+		}
+		full = rel
+	case !fromTop && dir != "":
 		full = dir + "/" + body
 	}
 	match, ok := normalGitPath(full)
@@ -208,7 +222,7 @@ func hasWildcard(s string) bool { return strings.ContainsAny(s, "*?[\\") }
 // refuses one of them, and so prints nothing.
 func (s *gitSpec) items(m gitSpecMode) (items []gitSpecItem, dies bool) {
 	for _, e := range s.elems {
-		it := m.item(e, s.dir)
+		it := m.item(e, s.dir, s.top)
 		if it.dies {
 			return nil, true
 		}

@@ -77,9 +77,13 @@ func TestPathspecItem(t *testing.T) {
 		{"../../x", "sub", gitSpecMode{}, gitSpecItem{dies: true}},
 		{":(glob,literal)x", "", gitSpecMode{}, gitSpecItem{dies: true}},
 		{":(frob)x", "", gitSpecMode{}, gitSpecItem{dies: true}},
+		{":(prefix:0).env", "", gitSpecMode{}, gitSpecItem{match: ".env", kind: specLiteral}},
+		{":(prefix:0).env", "sub", gitSpecMode{}, gitSpecItem{dies: true}},
 		{":(attr:secret)x", "", gitSpecMode{}, gitSpecItem{match: "x", kind: specLiteral, attr: true}},
+		{"/p/sub/.env", "a", gitSpecMode{}, gitSpecItem{match: "sub/.env", kind: specLiteral}},
+		{"/home/u/.ssh/id_rsa", "a", gitSpecMode{}, gitSpecItem{dies: true}},
 	} {
-		if got := tc.mode.item(tc.elem, tc.dir); got != tc.want {
+		if got := tc.mode.item(tc.elem, tc.dir, "/p"); got != tc.want {
 			t.Errorf("%q in %q, %+v: %+v, want %+v", tc.elem, tc.dir, tc.mode, got, tc.want)
 		}
 	}

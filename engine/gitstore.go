@@ -67,12 +67,15 @@ type gitStore struct {
 	packs   []*gitPack
 	packed  map[string]string // packed-refs: name to object
 	shallow map[string]bool   // commits whose parents git does not read
-	reads   int
-	objects map[string]gitObject // what was read, by id
-	trees   map[string][]gitEntry
-	bases   map[packOffset]gitObject
-	zr      io.ReadCloser // a zlib reader, reset for each object
-	br      *bufio.Reader // and the buffer it reads through
+	// What the repository's configuration makes git log and diff print:
+	// log.follow, diff.submodule = diff.
+	follow, submoduleDiff bool
+	reads                 int
+	objects               map[string]gitObject // what was read, by id
+	trees                 map[string][]gitEntry
+	bases                 map[packOffset]gitObject
+	zr                    io.ReadCloser // a zlib reader, reset for each object
+	br                    *bufio.Reader // and the buffer it reads through
 }
 
 type gitObject struct {
@@ -112,6 +115,10 @@ func openGitStore(fsys FS, gitDir string) (*gitStore, error) {
 				}
 			case section == "extensions" && key == "refstorage" && strings.ToLower(value) != "files":
 				return fmt.Errorf("%s: the refs are stored as %s, which guard does not read", cfg, value)
+			case section == "log" && key == "follow":
+				s.follow = gitTrue(value)
+			case section == "diff" && key == "submodule":
+				s.submoduleDiff = strings.EqualFold(value, "diff")
 			}
 			return nil
 		})
@@ -190,6 +197,17 @@ func (s *gitStore) close() {
 	for _, p := range s.packs {
 		p.closeAll()
 	}
+}
+
+// gitTrue reports whether git reads a configuration value as true: a key
+// without a value is. Anything but a false value counts, as more is
+// printed then.
+func gitTrue(v string) bool {
+	switch strings.ToLower(v) {
+	case "false", "no", "off", "0":
+		return false
+	}
+	return true
 }
 
 // parseID returns the object id that hex spells in full.

@@ -4197,67 +4197,67 @@ func defaultCommand(name string) (ruleFile, bool) {
 func defaultExampleLine(key string) int {
 	switch key {
 	case "command\x00[\x00examples":
-		return 1140
+		return 1141
 	case "command\x00awk\x00examples":
-		return 2347
+		return 2348
 	case "command\x00aws\x00examples":
-		return 1976
+		return 1977
 	case "command\x00bash\x00examples":
-		return 1927
+		return 1928
 	case "command\x00bun\x00examples":
-		return 2565
+		return 2566
 	case "command\x00bzcat\x00examples":
-		return 1447
+		return 1448
 	case "command\x00cargo\x00examples":
-		return 704
+		return 705
 	case "command\x00cargo\x00sub\x00build\x00examples":
-		return 728
+		return 729
 	case "command\x00cargo\x00sub\x00check\x00examples":
-		return 735
+		return 736
 	case "command\x00cargo\x00sub\x00clippy\x00examples":
-		return 761
+		return 762
 	case "command\x00cargo\x00sub\x00fmt\x00examples":
-		return 779
+		return 780
 	case "command\x00cargo\x00sub\x00run\x00examples":
-		return 2534
+		return 2535
 	case "command\x00cargo\x00sub\x00test\x00examples":
-		return 743
+		return 744
 	case "command\x00cat\x00examples":
-		return 839
+		return 840
 	case "command\x00cd\x00examples":
-		return 1586
+		return 1587
 	case "command\x00chmod\x00examples":
-		return 2222
+		return 2223
 	case "command\x00command\x00examples":
-		return 1895
+		return 1896
 	case "command\x00cp\x00examples":
-		return 2199
+		return 2200
 	case "command\x00cut\x00examples":
-		return 1018
+		return 1019
 	case "command\x00date\x00examples":
-		return 1411
+		return 1412
 	case "command\x00df\x00examples":
-		return 1425
+		return 1426
 	case "command\x00diff\x00examples":
-		return 1050
+		return 1051
 	case "command\x00docker\x00examples":
-		return 1952
+		return 1953
 	case "command\x00du\x00examples":
-		return 1203
+		return 1204
 	case "command\x00echo\x00examples":
-		return 1104
+		return 1105
 	case "command\x00env\x00examples":
-		return 1640
+		return 1641
 	case "command\x00file\x00examples":
-		return 1174
+		return 1175
 	case "command\x00find\x00examples":
-		return 981
+		return 982
 	case "command\x00gh\x00examples":
-		return 1964
+		return 1965
 	case "command\x00git\x00examples":
 		return 185
 	case "command\x00git\x00sub\x00add\x00examples":
-		return 517
+		return 518
 	case "command\x00git\x00sub\x00blame\x00examples":
 		return 293
 	case "command\x00git\x00sub\x00branch\x00examples":
@@ -4265,11 +4265,11 @@ func defaultExampleLine(key string) int {
 	case "command\x00git\x00sub\x00cat-file\x00examples":
 		return 392
 	case "command\x00git\x00sub\x00checkout\x00examples":
-		return 484
+		return 485
 	case "command\x00git\x00sub\x00clean\x00examples":
-		return 469
+		return 470
 	case "command\x00git\x00sub\x00commit\x00examples":
-		return 528
+		return 529
 	case "command\x00git\x00sub\x00describe\x00examples":
 		return 405
 	case "command\x00git\x00sub\x00diff\x00examples":
@@ -4285,13 +4285,13 @@ func defaultExampleLine(key string) int {
 	case "command\x00git\x00sub\x00merge-base\x00examples":
 		return 398
 	case "command\x00git\x00sub\x00push\x00examples":
-		return 457
+		return 458
 	case "command\x00git\x00sub\x00remote\x00examples":
 		return 418
 	case "command\x00git\x00sub\x00reset\x00examples":
-		return 463
+		return 464
 	case "command\x00git\x00sub\x00restore\x00examples":
-		return 498
+		return 499
 	case "command\x00git\x00sub\x00rev-list\x00examples":
 		return 267
 	case "command\x00git\x00sub\x00rev-parse\x00examples":
@@ -4301,151 +4301,153 @@ func defaultExampleLine(key string) int {
 	case "command\x00git\x00sub\x00show\x00examples":
 		return 252
 	case "command\x00git\x00sub\x00stash\x00examples":
-		return 536
+		return 537
 	case "command\x00git\x00sub\x00stash\x00sub\x00clear\x00examples":
-		return 437
+		return 438
+	case "command\x00git\x00sub\x00stash\x00sub\x00list\x00examples":
+		return 425
 	case "command\x00git\x00sub\x00stash\x00sub\x00push\x00examples":
-		return 543
+		return 544
 	case "command\x00git\x00sub\x00status\x00examples":
 		return 196
 	case "command\x00git\x00sub\x00switch\x00examples":
-		return 506
+		return 507
 	case "command\x00git\x00sub\x00tag\x00examples":
 		return 317
 	case "command\x00go\x00sub\x00build\x00examples":
-		return 595
+		return 596
 	case "command\x00go\x00sub\x00env\x00examples":
-		return 652
+		return 653
 	case "command\x00go\x00sub\x00list\x00examples":
-		return 666
+		return 667
 	case "command\x00go\x00sub\x00run\x00examples":
-		return 636
+		return 637
 	case "command\x00go\x00sub\x00test\x00examples":
-		return 610
+		return 611
 	case "command\x00go\x00sub\x00version\x00examples":
-		return 644
+		return 645
 	case "command\x00go\x00sub\x00vet\x00examples":
-		return 620
+		return 621
 	case "command\x00gofmt\x00examples":
-		return 681
+		return 682
 	case "command\x00golangci-lint\x00examples":
-		return 2494
+		return 2495
 	case "command\x00golangci-lint\x00sub\x00run\x00examples":
-		return 2501
+		return 2502
 	case "command\x00grep\x00examples":
-		return 894
+		return 895
 	case "command\x00head\x00examples":
-		return 848
+		return 849
 	case "command\x00jq\x00examples":
-		return 1074
+		return 1075
 	case "command\x00just\x00examples":
-		return 2589
+		return 2590
 	case "command\x00kubectl\x00examples":
-		return 1958
+		return 1959
 	case "command\x00ln\x00examples":
-		return 2207
+		return 2208
 	case "command\x00ls\x00examples":
-		return 831
+		return 832
 	case "command\x00make\x00examples":
-		return 2507
+		return 2508
 	case "command\x00md5sum\x00examples":
-		return 1361
+		return 1362
 	case "command\x00mkdir\x00examples":
-		return 2179
+		return 2180
 	case "command\x00mkfs.*\x00examples":
-		return 2244
+		return 2245
 	case "command\x00mv\x00examples":
-		return 2187
+		return 2188
 	case "command\x00mypy\x00examples":
-		return 2491
+		return 2492
 	case "command\x00nice\x00examples":
-		return 1604
+		return 1605
 	case "command\x00node\x00examples":
-		return 2304
+		return 2305
 	case "command\x00npm\x00examples":
-		return 2376
+		return 2377
 	case "command\x00npm\x00sub\x00run\x00examples":
-		return 2389
+		return 2390
 	case "command\x00npm\x00sub\x00test\x00examples":
-		return 2381
+		return 2382
 	case "command\x00perl\x00examples":
-		return 2313
+		return 2314
 	case "command\x00pnpm\x00examples":
-		return 2409
+		return 2410
 	case "command\x00printenv\x00examples":
-		return 1653
+		return 1654
 	case "command\x00printf\x00examples":
-		return 1110
+		return 1111
 	case "command\x00ps\x00examples":
-		return 1512
+		return 1513
 	case "command\x00pytest\x00examples":
-		return 2468
+		return 2469
 	case "command\x00python\x00examples":
-		return 2284
+		return 2285
 	case "command\x00python3\x00examples":
-		return 2293
+		return 2294
 	case "command\x00rg\x00examples":
-		return 951
+		return 952
 	case "command\x00rm\x00examples":
-		return 2154
+		return 2155
 	case "command\x00ruff\x00examples":
-		return 2471
+		return 2472
 	case "command\x00ruff\x00sub\x00check\x00examples":
-		return 2478
+		return 2479
 	case "command\x00ruff\x00sub\x00format\x00examples":
-		return 2484
+		return 2485
 	case "command\x00sed\x00examples":
-		return 1093
+		return 1094
 	case "command\x00sh\x00examples":
-		return 1934
+		return 1935
 	case "command\x00sort\x00examples":
-		return 1000
+		return 1001
 	case "command\x00stat\x00examples":
-		return 1183
+		return 1184
 	case "command\x00systemctl\x00examples":
-		return 2228
+		return 2229
 	case "command\x00tail\x00examples":
-		return 859
+		return 860
 	case "command\x00tee\x00examples":
-		return 2214
+		return 2215
 	case "command\x00terraform\x00examples":
-		return 1970
+		return 1971
 	case "command\x00test\x00examples":
-		return 1133
+		return 1134
 	case "command\x00timeout\x00examples":
-		return 1596
+		return 1597
 	case "command\x00touch\x00examples":
-		return 2171
+		return 2172
 	case "command\x00tr\x00examples":
-		return 1025
+		return 1026
 	case "command\x00tree\x00examples":
-		return 1225
+		return 1226
 	case "command\x00type\x00examples":
-		return 1152
+		return 1153
 	case "command\x00uniq\x00examples":
-		return 1009
+		return 1010
 	case "command\x00uv\x00examples":
-		return 2541
+		return 2542
 	case "command\x00uv\x00sub\x00run\x00examples":
-		return 2544
+		return 2545
 	case "command\x00wc\x00examples":
-		return 869
+		return 870
 	case "command\x00which\x00examples":
-		return 1146
+		return 1147
 	case "command\x00who\x00examples":
-		return 1463
+		return 1464
 	case "command\x00xargs\x00examples":
-		return 1916
+		return 1917
 	case "command\x00xxd\x00examples":
-		return 1344
+		return 1345
 	case "command\x00xzcat\x00examples":
-		return 1456
+		return 1457
 	case "command\x00yarn\x00examples":
-		return 2433
+		return 2434
 	case "command\x00yes\x00examples":
-		return 1431
+		return 1432
 	case "command\x00zcat\x00examples":
-		return 1439
+		return 1440
 	}
 	return 0
 }
@@ -7913,7 +7915,7 @@ func defaultSubs58Rule(name string) (ruleFile, bool) {
 			RevPaths: true,
 			Examples: examplesFile{
 				Allow: []string{"git diff", "git diff --cached", "git diff --stat main...HEAD", "git diff HEAD~2 -- src/main.rs", "git diff --name-only"},
-				Deny:  []string{"git diff --ext-diff", "git diff --output=patch.diff"},
+				Deny:  []string{"git diff --ext-diff", "git diff --output=patch.diff", "git diff HEAD~3 -- ':/.env'"},
 			},
 		}, true
 	case "filter-branch":
@@ -7994,8 +7996,8 @@ func defaultSubs58Rule(name string) (ruleFile, bool) {
 			ReadOnly: true,
 			RevPaths: true,
 			Examples: examplesFile{
-				Allow: []string{"git grep -n TODO", "git grep -e foo -- '*.go'", "git grep -il readme"},
-				Deny:  []string{"git grep -Ovim foo", "git grep -iOsh foo", "git grep --open=x foo"},
+				Allow: []string{"git grep -n TODO", "git grep -e foo -- '*.go'", "git grep -il readme", "git grep -n TODO HEAD~3 -- src"},
+				Deny:  []string{"git grep -Ovim foo", "git grep -iOsh foo", "git grep --open=x foo", "git grep TOKEN HEAD -- .env.local"},
 			},
 		}, true
 	case "log":
@@ -8229,9 +8231,9 @@ func defaultSubs58Rule(name string) (ruleFile, bool) {
 			ReadOnly: true,
 			RevPaths: true,
 			Examples: examplesFile{
-				Allow: []string{"git log --oneline -5", "git log -n 3 --stat", "git log --format=%H%x09%s main..HEAD -- src", "git log -p -U3 --follow README.md"},
+				Allow: []string{"git log --oneline -5", "git log -n 3 --stat", "git log --format=%H%x09%s main..HEAD -- src", "git log -p -U3 --follow README.md", "git log -p -- src/main.go"},
 				Ask:   []string{"git log --frobnicate"},
-				Deny:  []string{"git log --output=/tmp/x", "git log --out=x", "git log --ext-diff", "git log '--format=%G?'"},
+				Deny:  []string{"git log --output=/tmp/x", "git log --out=x", "git log --ext-diff", "git log '--format=%G?'", "git log -p -- ':(icase).ENV'", "git log -L 1,5:.env"},
 			},
 		}, true
 	case "ls-files":
@@ -8465,7 +8467,7 @@ func defaultSubs58Rule(name string) (ruleFile, bool) {
 			RevPaths: true,
 			Examples: examplesFile{
 				Allow: []string{"git show HEAD", "git show --stat HEAD~1", "git show HEAD:README.md"},
-				Deny:  []string{"git show --output=x HEAD"},
+				Deny:  []string{"git show --output=x HEAD", "git show :0:.env", "git show HEAD~1 -- config/.env.local"},
 			},
 		}, true
 	case "show-ref":
@@ -8641,6 +8643,9 @@ func defaultSubs59Rule(name string) (ruleFile, bool) {
 			Verdict:  "allow",
 			ReadOnly: true,
 			RevPaths: true,
+			Examples: examplesFile{
+				Allow: []string{"git stash list", "git stash list -p"},
+			},
 		}, true
 	case "push":
 		return ruleFile{
