@@ -118,10 +118,10 @@ type historyRead struct {
 	top      string   // the top of its working tree
 	tops     []string // each spelling of it
 	pathspec *gitSpec
-	filtered bool        // the pathspecs limit what is printed
-	found    *gitFinding // a secret the read reaches
-	commit   string      // the commit being looked at, for the message
-	seen     map[[2]string]bool
+	filtered bool               // the pathspecs limit what is printed
+	found    *gitFinding        // a secret the read reaches
+	commit   string             // the commit being looked at, for the message
+	seen     map[[3]string]bool // tree pairs compared, and where
 }
 
 // gitFinding is a secret a history read reaches.
@@ -450,7 +450,7 @@ func (h *historyRead) proveIn(gitDir, top, rel string) bool {
 		return false
 	}
 	defer s.close()
-	h.s, h.top, h.tops, h.seen = s, top, spellings(d.fsys, []string{top}), map[[2]string]bool{}
+	h.s, h.top, h.tops, h.seen = s, top, spellings(d.fsys, []string{top}), map[[3]string]bool{}
 	h.pathspec = &gitSpec{elems: h.spec, dir: rel, top: top, modes: gitSpecModes(h.m.outer)}
 	h.filtered = len(h.spec) > 0 && !h.unfiltered()
 	switch h.sub {
@@ -493,7 +493,11 @@ func (h *historyRead) unknown(err error) {
 func (h *historyRead) hint() string {
 	switch h.sub {
 	case "log":
-		return "name the paths to read, where no secret is: git log -p -- src/; git log -p -n 5 reads the last commits only; git log --stat prints names only"
+		if len(h.spec) > 0 {
+			// -n does not bound a walk that paths filter.
+			return "git log --oneline -- PATH lists the commits that changed a path, and git show COMMIT -- PATH prints one of them; git log --stat prints names only"
+		}
+		return "git log -p -n 5 reads the last commits only; git log -p -- src/ the paths you name, where no secret is; git log --stat prints names only"
 	case "show":
 		return "git show --stat REV prints names only; git show REV -- src/ prints the changes to the paths you name"
 	case "diff":
@@ -533,10 +537,10 @@ func (h *historyRead) visit(p string, e gitEntry) error {
 // diffTrees visits every path that differs between the trees a and b
 // ("" for none), under dir.
 func (h *historyRead) diffTrees(a, b, dir string) error {
-	if a == b || h.seen[[2]string{a, b}] {
+	if a == b || h.seen[[3]string{a, b, dir}] {
 		return nil
 	}
-	h.seen[[2]string{a, b}] = true
+	h.seen[[3]string{a, b, dir}] = true
 	ea, err := h.entries(a)
 	if err != nil {
 		return err
@@ -545,61 +549,70 @@ func (h *historyRead) diffTrees(a, b, dir string) error {
 	if err != nil {
 		return err
 	}
-	byName := map[string]gitEntry{}
-	for _, e := range ea {
-		byName[e.name] = e
-	}
-	visit := func(x gitEntry, p string) error {
-		if x.isTree() {
-			return nil
+	// Both are in git's order: a tree's name sorts as if it ended in /.
+	for i, j := 0, 0; i < len(ea) || j < len(eb); {
+		c := -1 // only a's entries are left
+		switch {
+		case i == len(ea):
+			c = 1
+		case j < len(eb):
+			c = gitOrder(ea[i], eb[j])
 		}
-		return h.visit(p, x)
-	}
-	both := map[string]bool{}
-	for _, y := range eb {
-		p := joinGit(dir, y.name)
-		x, ok := byName[y.name]
-		both[y.name] = true
-		if ok && x.id == y.id && x.mode == y.mode {
+		var x, y *gitEntry
+		if c <= 0 {
+			x = &ea[i]
+			i++
+		}
+		if c >= 0 {
+			y = &eb[j]
+			j++
+		}
+		if x != nil && y != nil && x.id == y.id && x.mode == y.mode {
 			continue
 		}
-		var xt, yt string
-		if ok && x.isTree() {
-			xt = x.id
-		}
-		if y.isTree() {
-			yt = y.id
-		}
-		if (xt != "" || yt != "") && (!h.filtered || h.pathspec.descends(p)) {
-			if err := h.diffTrees(xt, yt, p); err != nil {
-				return err
-			}
-		}
-		if ok {
-			if err := visit(x, p); err != nil {
-				return err
-			}
-		}
-		if err := visit(y, p); err != nil {
+		if err := h.diffEntries(x, y, dir); err != nil {
 			return err
 		}
 	}
-	for _, x := range ea {
-		if both[x.name] {
+	return nil
+}
+
+// gitOrder compares two entries of trees in git's order.
+func gitOrder(x, y gitEntry) int {
+	xn, yn := x.name, y.name
+	if x.isTree() {
+		xn += "/"
+	}
+	if y.isTree() {
+		yn += "/"
+	}
+	return strings.Compare(xn, yn)
+}
+
+// diffEntries visits the entries x and y (either may be nil) of a name
+// that differs between two trees, under dir.
+func (h *historyRead) diffEntries(x, y *gitEntry, dir string) error {
+	var p string
+	var xt, yt string
+	for _, e := range []*gitEntry{x, y} {
+		if e == nil {
 			continue
 		}
-		p := joinGit(dir, x.name)
-		if x.isTree() {
-			if !h.filtered || h.pathspec.descends(p) {
-				if err := h.diffTrees(x.id, "", p); err != nil {
-					return err
-				}
+		p = joinGit(dir, e.name)
+		if !e.isTree() {
+			if err := h.visit(p, *e); err != nil {
+				return err
 			}
-			continue
 		}
-		if err := visit(x, p); err != nil {
-			return err
-		}
+	}
+	if x != nil && x.isTree() {
+		xt = x.id
+	}
+	if y != nil && y.isTree() {
+		yt = y.id
+	}
+	if (xt != "" || yt != "") && (!h.filtered || h.pathspec.descends(p)) {
+		return h.diffTrees(xt, yt, p)
 	}
 	return nil
 }
@@ -652,11 +665,15 @@ func (h *historyRead) changes(id string) error {
 
 // wholeTree visits every path of a tree-ish.
 func (h *historyRead) wholeTree(id, dir string) error {
-	tree, err := h.treeOf(id)
+	peeled, _, err := h.s.peel(id)
 	if err != nil {
 		return err
 	}
-	h.commit = id
+	tree, err := h.treeOf(peeled)
+	if err != nil {
+		return err
+	}
+	h.commit = peeled
 	return h.diffTrees("", tree, dir)
 }
 
@@ -879,10 +896,10 @@ func isObjectName(s string) bool {
 	return true
 }
 
-// isPseudoRef reports whether name is a ref of the git directory's own
-// (FETCH_HEAD, ORIG_HEAD).
+// isPseudoRef reports whether name may be a ref of the git directory's
+// own (FETCH_HEAD, ORIG_HEAD, AUTO_MERGE): capitals and _ alone.
 func isPseudoRef(name string) bool {
-	return strings.HasSuffix(name, "HEAD") && strings.Trim(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_") == ""
+	return strings.Trim(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_") == ""
 }
 
 // validRefName reports whether git could take name for a ref.
@@ -1114,6 +1131,10 @@ func (h *historyRead) walk(rr revRange, depth int) error {
 		return nil
 	}
 	hidden := map[string]bool{}
+	if h.present["--not"] {
+		// --not turns what follows around, ^A back to A: guard walks all.
+		rr.tips, rr.not = append(rr.tips, rr.not...), nil
+	}
 	if !h.present["--boundary"] {
 		err := h.eachAncestor(rr.not, func(id string, _ int) (bool, error) {
 			hidden[id] = true
@@ -1221,29 +1242,38 @@ func fmtRules(name string) []string {
 // show judges git show: each commit it names with what it changed, the
 // commits of a range it walks, a tag's target.
 func (h *historyRead) show() error {
-	var tips []string
+	// Every operand is read first: the paths among them limit what is
+	// printed of every commit.
+	var tips, blobs []string
+	var ranges []revRange
 	for _, v := range h.revs {
-		if strings.Contains(v, ":") && !strings.HasPrefix(v, ":/") {
-			if err := h.blobOperand(v); err != nil {
-				return err
-			}
-			continue
-		}
-		if strings.HasPrefix(v, ":/") || strings.Contains(v, "..") || strings.HasPrefix(v, "^") || strings.HasSuffix(v, "^@") || strings.HasSuffix(v, "^!") || h.present["--do-walk"] {
+		switch {
+		case strings.Contains(v, ":") && !strings.HasPrefix(v, ":/"):
+			blobs = append(blobs, v)
+		case strings.HasPrefix(v, ":/") || strings.Contains(v, "..") || strings.HasPrefix(v, "^") ||
+			strings.HasSuffix(v, "^@") || strings.HasSuffix(v, "^!") || h.present["--do-walk"]:
 			rr, err := h.revisions([]string{v})
 			if err != nil {
 				return err
 			}
-			if err := h.walk(rr, h.depth()); err != nil {
+			ranges = append(ranges, rr)
+		default:
+			if err := h.revOrPath(v, &tips); err != nil {
 				return err
 			}
-			continue
 		}
-		if err := h.revOrPath(v, &tips); err != nil {
+	}
+	for _, v := range blobs {
+		if err := h.blobOperand(v); err != nil {
 			return err
 		}
 	}
-	if len(h.revs) == 0 {
+	for _, rr := range ranges {
+		if err := h.walk(rr, h.depth()); err != nil {
+			return err
+		}
+	}
+	if len(tips)+len(blobs)+len(ranges) == 0 {
 		head, err := h.s.ref("HEAD")
 		if err != nil || head == "" {
 			return err
@@ -1313,16 +1343,14 @@ func (h *historyRead) blobOperand(v string) error {
 // index (the index's paths), a tree and the working tree or the index
 // (the index and the tree), two trees, or a merge base and a tree.
 func (h *historyRead) diff() error {
-	var trees []string
+	var trees, blobs []string
 	var pairs [][2]string
 	for _, v := range h.revs {
 		switch {
 		case strings.HasPrefix(v, ":/"):
 			return fmt.Errorf("%s names a commit by its message, which guard does not search for", v)
 		case strings.Contains(v, ":"):
-			if err := h.blobOperand(v); err != nil {
-				return err
-			}
+			blobs = append(blobs, v)
 		case strings.Contains(v, "..."):
 			a, b, _ := strings.Cut(v, "...")
 			ids, err := h.mergeBases(cmpOr(a, "HEAD"), cmpOr(b, "HEAD"))
@@ -1351,6 +1379,11 @@ func (h *historyRead) diff() error {
 			if err := h.revOrPath(v, &trees); err != nil {
 				return err
 			}
+		}
+	}
+	for _, v := range blobs {
+		if err := h.blobOperand(v); err != nil {
+			return err
 		}
 	}
 	if h.present["--merge-base"] && len(trees) > 0 {
@@ -1383,7 +1416,7 @@ func (h *historyRead) diff() error {
 			return err
 		}
 	}
-	if len(trees) >= 2 || len(pairs) > 0 {
+	if len(trees) >= 2 || len(pairs) > 0 || len(blobs) > 0 {
 		return nil
 	}
 	cached := h.present["--cached"] || h.present["--staged"]
@@ -1527,19 +1560,22 @@ func (h *historyRead) stashShow() error {
 // grep judges git grep: every file of each tree it searches, or of the
 // index.
 func (h *historyRead) grep() error {
-	var trees []string
+	var trees, blobs []string
 	for _, v := range h.revs {
 		if rev, _, ok := strings.Cut(v, ":"); ok && rev != "" {
-			if err := h.blobOperand(v); err != nil {
-				return err
-			}
+			blobs = append(blobs, v)
 			continue
 		}
 		if err := h.revOrPath(v, &trees); err != nil {
 			return err
 		}
 	}
-	if len(h.revs) == 0 || len(trees) == 0 && len(h.spec) > 0 {
+	for _, v := range blobs {
+		if err := h.blobOperand(v); err != nil {
+			return err
+		}
+	}
+	if len(trees)+len(blobs) == 0 {
 		return h.index()
 	}
 	for _, t := range trees {

@@ -90,6 +90,11 @@ type gitSpec struct {
 	dir   string
 	top   string // the top itself, an absolute path, for an element that is one
 	modes []gitSpecMode
+
+	// The elements read in each mode, kept while elems does not change.
+	read   [][]gitSpecItem
+	dies   []bool
+	readOf int
 }
 
 // item reads an element in a mode, as git's init_pathspec_item does.
@@ -231,18 +236,27 @@ func (s *gitSpec) items(m gitSpecMode) (items []gitSpecItem, dies bool) {
 	return items, false
 }
 
+// each returns the elements read in each of the modes, and whether git
+// refuses them read that way.
+func (s *gitSpec) each() ([][]gitSpecItem, []bool) {
+	if s.read == nil || s.readOf != len(s.elems) {
+		s.read, s.dies, s.readOf = make([][]gitSpecItem, len(s.modes)), make([]bool, len(s.modes)), len(s.elems)
+		for i, m := range s.modes {
+			s.read[i], s.dies[i] = s.items(m)
+		}
+	}
+	return s.read, s.dies
+}
+
 // admits reports whether git, read any of the ways, may print the path
 // p (from the top) of a tree.
 func (s *gitSpec) admits(p string) bool {
 	if s == nil || len(s.elems) == 0 {
 		return true
 	}
-	for _, m := range s.modes {
-		items, dies := s.items(m)
-		if dies {
-			continue
-		}
-		if admitsIn(items, p) {
+	read, dies := s.each()
+	for i, items := range read {
+		if !dies[i] && admitsIn(items, p) {
 			return true
 		}
 	}
@@ -325,9 +339,9 @@ func (s *gitSpec) descends(dir string) bool {
 		return true
 	}
 	d := strings.ToLower(dir)
-	for _, m := range s.modes {
-		items, dies := s.items(m)
-		if dies {
+	read, dies := s.each()
+	for k, items := range read {
+		if dies[k] {
 			continue
 		}
 		positive := false

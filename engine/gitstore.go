@@ -70,12 +70,14 @@ type gitStore struct {
 	// What the repository's configuration makes git log and diff print:
 	// log.follow, diff.submodule = diff.
 	follow, submoduleDiff bool
-	reads                 int
-	objects               map[string]gitObject // what was read, by id
-	trees                 map[string][]gitEntry
-	bases                 map[packOffset]gitObject
-	zr                    io.ReadCloser // a zlib reader, reset for each object
-	br                    *bufio.Reader // and the buffer it reads through
+
+	reads   int                  // objects read, against gitObjectReads
+	kept    int                  // bytes of what is kept to read again, against maxGitKept
+	objects map[string]gitObject // what was read, by id
+	trees   map[string][]gitEntry
+	bases   map[packOffset]gitObject
+	zr      io.ReadCloser // a zlib reader, reset for each object
+	br      *bufio.Reader // and the buffer it reads through
 }
 
 type gitObject struct {
@@ -231,7 +233,7 @@ func (s *gitStore) object(id string) (gitObject, error) {
 	if err != nil {
 		return gitObject{}, err
 	}
-	if len(s.objects) < 4*gitObjectReads {
+	if o.typ != gitTree && s.keep(len(o.data)) { // a tree is kept parsed (tree)
 		s.objects[id] = o
 	}
 	return o, nil
@@ -367,11 +369,12 @@ func openPack(fsys FS, base string, hashLen int) (*gitPack, error) {
 		}
 		return ra, nil
 	}
-	var err error
-	if p.idx, err = open(base + ".idx"); err != nil {
+	idx, err := open(base + ".idx")
+	if err != nil {
 		p.closeAll()
 		return nil, fmt.Errorf("a pack guard cannot read: %v", err)
 	}
+	p.idx = &pagedReader{r: idx, pages: map[int64][]byte{}}
 	pack, err := open(base + ".pack")
 	if err != nil {
 		p.closeAll()
@@ -610,16 +613,26 @@ func (s *gitStore) packed1(p *gitPack, off int64, depth int) (gitObject, error) 
 	return gitObject{base.typ, out}, nil
 }
 
-// maxDeltaBases bounds the delta bases a decision keeps: a tree's
-// versions share their bases.
-const maxDeltaBases = 512
+// maxGitKept bounds the bytes of objects a decision keeps to read again:
+// the versions of a tree share delta bases, and a walk compares each tree
+// with its parent's.
+const maxGitKept = 64 << 20
+
+// keep reports whether an object of n bytes may be kept, and counts it.
+func (s *gitStore) keep(n int) bool {
+	if s.kept+n > maxGitKept {
+		return false
+	}
+	s.kept += n
+	return true
+}
 
 func (s *gitStore) packedBase(p *gitPack, off int64, depth int) (gitObject, error) {
 	if depth > maxDeltaChain {
 		return gitObject{}, fmt.Errorf("%s at %d: a chain of deltas longer than %d", p.name, off, maxDeltaChain)
 	}
 	o, err := s.packed1(p, off, depth)
-	if err == nil && len(s.bases) < maxDeltaBases {
+	if err == nil && s.keep(len(o.data)) {
 		s.bases[packOffset{p, off}] = o
 	}
 	return o, err
@@ -710,7 +723,7 @@ func (s *gitStore) tree(id string) ([]gitEntry, error) {
 		return t, nil
 	}
 	t, err := s.readTree(id)
-	if err == nil && len(s.trees) < 4*gitObjectReads {
+	if err == nil && s.keep(len(t)*(s.hashLen+64)) {
 		s.trees[id] = t
 	}
 	return t, err
