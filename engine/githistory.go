@@ -431,7 +431,8 @@ func (h *historyRead) proveIn(gitDir, top, rel string) bool {
 		if f.commit != "" {
 			where = "in commit " + hex.EncodeToString([]byte(f.commit))[:12]
 		}
-		h.r.add(policy.Deny, "paths.secret "+f.pattern, fmt.Sprintf("%s prints what git stores for %s (%s), a secret file (%s): guard does not let it be read", h.n.ID, f.path, where, f.pattern), h.hint())
+		h.r.add(policy.Deny, "paths.secret "+f.pattern, fmt.Sprintf("%s prints what git stores for %s (%s), a secret file (%s): guard does not let it be read", h.n.ID, f.path, where, f.pattern),
+			"guard never lets a secret file be read, from the history either: name the paths you need, which leave it out, or read names only; "+h.hint())
 		return false
 	case err != nil:
 		h.unknown(err)

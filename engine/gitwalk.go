@@ -440,6 +440,8 @@ func (h *historyRead) show() error {
 	for _, v := range h.revs {
 		switch {
 		case strings.Contains(v, ":") && !strings.HasPrefix(v, ":/"):
+			// REV:PATH prints the file, judged by its name, or a tree's
+			// names.
 			blobs = append(blobs, v)
 		case strings.HasPrefix(v, ":/") || strings.Contains(v, "..") || strings.HasPrefix(v, "^") ||
 			strings.HasSuffix(v, "^@") || strings.HasSuffix(v, "^!") || h.present["--do-walk"]:
@@ -453,9 +455,6 @@ func (h *historyRead) show() error {
 				return err
 			}
 		}
-	}
-	if err := h.blobOperands(blobs); err != nil {
-		return err
 	}
 	for _, rr := range ranges {
 		if err := h.walk(rr, h.depth()); err != nil {
