@@ -105,6 +105,8 @@ var historyCases = []decideCase{
 	{"git grep -n package HEAD -- src docs", Allow, ""},
 	{"git --literal-pathspecs log -p -- '*.env'", Allow, ""}, // a file named *.env, which never was
 	{"git log -p nosuch", Allow, ""},                         // git refuses it: no such revision or path
+	{"git log -p HEAD^-", Allow, ""},                         // ^HEAD^ HEAD
+	{"git log -p HEAD~2^-2", Allow, ""},                      // the merge and three
 	// The attacks: each prints a secret the history holds.
 	{"git log -p", Deny, "secret"},
 	{"git log -p -- '*.env'", Deny, "secret"},
@@ -124,6 +126,7 @@ var historyCases = []decideCase{
 	{"git log --pretty=oneline -p -2", Deny, "secret"},
 	{"git log -p main..side", Allow, ""}, // side is merged: nothing to show
 	{"git log -p HEAD~3..side", Deny, "secret"},
+	{"git log -p HEAD~2^-1", Deny, "secret"}, // what the merge brought: side's commits
 	{"git log -p side", Deny, "secret"},
 	{"git log -p -g", Deny, "secret"},
 	{"git log -p HEAD@{3}", Deny, "secret"},
@@ -159,6 +162,7 @@ var historyCases = []decideCase{
 	// What guard cannot follow to its end.
 	{"git log -p --stdin", Ask, "standard input"},
 	{"git log -p 'HEAD@{yesterday}'", Ask, "cannot show"},
+	{"git log -p HEAD~-1", Ask, "cannot read"},
 	{"git show ':/one'", Deny, "secret"}, // a commit by its message: guard reads every commit
 }
 
@@ -222,7 +226,7 @@ var historyAttacks = []string{
 	"git diff v1 HEAD", "git diff HEAD~4", "git diff v1...HEAD", "git diff HEAD~2 HEAD -- app",
 	"git grep SECRET v1", "git log -p v1 -- x.go", "git show ':/one'", "git diff ~/.ssh/id_rsa /dev/null",
 	"git diff ../empty scratch", "git log -p HEAD@{3}", "git show HEAD:./app/.env.example", "git log -p --stdin",
-	"git log -p 'HEAD@{yesterday}'",
+	"git log -p 'HEAD@{yesterday}'", "git log -p HEAD~2^-1",
 }
 
 // historyOracle runs every history read of historyCases with the real git

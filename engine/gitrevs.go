@@ -37,6 +37,9 @@ func (h *historyRead) revision(rev string) (string, error) {
 	for rev != "" {
 		op := rev[0]
 		rev = rev[1:]
+		if op != '^' && op != '~' {
+			return "", fmt.Errorf("a revision guard cannot read: %q after ^ or ~", op)
+		}
 		if op == '^' && strings.HasPrefix(rev, "{") {
 			end := strings.IndexByte(rev, '}')
 			if end < 0 {
@@ -287,6 +290,18 @@ func (h *historyRead) revisions(revs []string) (revRange, error) {
 				return out, err
 			}
 			out.tips, out.isRange = append(out.tips, id), true
+		case rangeMinus(v) >= 0:
+			// A^-N is ^A^N A.
+			i := rangeMinus(v)
+			id, err := h.revision(v[:i])
+			if err != nil {
+				return out, err
+			}
+			parent, err := h.revision(v[:i] + "^" + cmpOr(v[i+2:], "1"))
+			if err != nil {
+				return out, err
+			}
+			out.tips, out.not, out.isRange = append(out.tips, id), append(out.not, parent), true
 		default:
 			if err := h.revOrPath(v, &out.tips); err != nil {
 				return out, err
@@ -294,6 +309,15 @@ func (h *historyRead) revisions(revs []string) (revRange, error) {
 		}
 	}
 	return out, nil
+}
+
+// rangeMinus returns where the suffix ^- or ^-N of A^-N starts, or -1.
+func rangeMinus(v string) int {
+	i := strings.LastIndex(v, "^-")
+	if i < 0 || strings.Trim(v[i+2:], "0123456789") != "" {
+		return -1
+	}
+	return i
 }
 
 // revOrPath resolves an operand before --: a revision, added to ids, or

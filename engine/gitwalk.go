@@ -444,7 +444,7 @@ func (h *historyRead) show() error {
 			// names.
 			blobs = append(blobs, v)
 		case strings.HasPrefix(v, ":/") || strings.Contains(v, "..") || strings.HasPrefix(v, "^") ||
-			strings.HasSuffix(v, "^@") || strings.HasSuffix(v, "^!") || h.present["--do-walk"]:
+			strings.HasSuffix(v, "^@") || strings.HasSuffix(v, "^!") || rangeMinus(v) >= 0 || h.present["--do-walk"]:
 			rr, err := h.revisions([]string{v})
 			if err != nil {
 				return err
