@@ -166,8 +166,8 @@ func (ix gitIndex) unchanged(fsys FS, top string, e gitIndexEntry) bool {
 	if e.skipWorktree {
 		return true // git diff leaves it out
 	}
-	if e.mtime[0] > ix.written[0] || e.mtime[0] == ix.written[0] && e.mtime[1] >= ix.written[1] {
-		return false // racily clean: git reads it
+	if ix.racy(e) {
+		return false // git reads it
 	}
 	fi, err := fsys.Lstat(path.Join(top, e.path))
 	if err != nil {
@@ -192,4 +192,34 @@ func gitVarint(b []byte) (uint64, int) {
 		i++
 	}
 	return v, i
+}
+
+// racy reports whether an entry is racily clean: the file last changed
+// as the index was written, or after (to the second, where the entry
+// keeps no nanoseconds), so that its status may not tell a change.
+func (ix gitIndex) racy(e gitIndexEntry) bool {
+	w := ix.written
+	return e.mtime[0] > w[0] || e.mtime[0] == w[0] && (e.mtime[1] == 0 || e.mtime[1] >= w[1])
+}
+
+// gitStat is what git compares of a file's status with an index entry.
+type gitStat struct {
+	mtime, ctime [2]int64 // seconds, nanoseconds
+	dev, ino     uint64
+	uid, gid     uint32
+	size         int64
+	mode         uint32
+}
+
+// gitStatEqual reports whether a file's status is what the index entry
+// holds, as 32-bit values, as the index keeps them: times, device, inode,
+// owner, size, and a mode of the same type and executable bit. A git built
+// without nanoseconds keeps 0 for them, and compares seconds alone.
+func gitStatEqual(e gitIndexEntry, st gitStat) bool {
+	time := func(kept [2]uint32, t [2]int64) bool {
+		return kept[0] == uint32(t[0]) && (kept[1] == 0 || kept[1] == uint32(t[1]))
+	}
+	return time(e.mtime, st.mtime) && time(e.ctime, st.ctime) &&
+		e.dev == uint32(st.dev) && e.ino == uint32(st.ino) && e.uid == st.uid && e.gid == st.gid &&
+		e.size == uint32(st.size) && e.mode&0o170000 == st.mode&0o170000 && e.mode&0o100 == st.mode&0o100
 }

@@ -1,6 +1,6 @@
 // Copyright 2026 The guard Authors. SPDX-License-Identifier: MIT
 
-//go:build !linux
+//go:build !linux && !darwin
 
 package engine
 

@@ -228,3 +228,43 @@ func TestGitStore(t *testing.T) {
 		})
 	}
 }
+
+// TestGitStatEqual: a file is the index's when every field git compares
+// is, seconds alone where the index keeps no nanoseconds.
+func TestGitStatEqual(t *testing.T) {
+	e := gitIndexEntry{mtime: [2]uint32{100, 5}, ctime: [2]uint32{90, 7}, dev: 1, ino: 2, uid: 3, gid: 4, size: 10, mode: 0o100644}
+	st := gitStat{mtime: [2]int64{100, 5}, ctime: [2]int64{90, 7}, dev: 1, ino: 2, uid: 3, gid: 4, size: 10, mode: 0o100644}
+	noNsec := e
+	noNsec.mtime[1], noNsec.ctime[1] = 0, 0
+	for _, tc := range []struct {
+		name string
+		e    gitIndexEntry
+		st   func(gitStat) gitStat
+		want bool
+	}{
+		{"the same", e, func(s gitStat) gitStat { return s }, true},
+		{"nanoseconds differ", e, func(s gitStat) gitStat { s.mtime[1] = 6; return s }, false},
+		{"kept without nanoseconds", noNsec, func(s gitStat) gitStat { s.mtime[1] = 6; return s }, true},
+		{"ctime differs", e, func(s gitStat) gitStat { s.ctime[0] = 91; return s }, false},
+		{"inode differs", e, func(s gitStat) gitStat { s.ino = 9; return s }, false},
+		{"size differs", e, func(s gitStat) gitStat { s.size = 11; return s }, false},
+		{"size differs by 1<<32", e, func(s gitStat) gitStat { s.size += 1 << 32; return s }, true}, // as git keeps it
+		{"made executable", e, func(s gitStat) gitStat { s.mode = 0o100755; return s }, false},
+		{"a link now", e, func(s gitStat) gitStat { s.mode = 0o120777; return s }, false},
+	} {
+		if got := gitStatEqual(tc.e, tc.st(st)); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	// Racily clean: the index written in the second the file last
+	// changed, or before.
+	ix := gitIndex{written: [2]uint32{100, 9}}
+	for _, tc := range []struct {
+		mtime [2]uint32
+		racy  bool
+	}{{[2]uint32{99, 0}, false}, {[2]uint32{100, 5}, false}, {[2]uint32{100, 0}, true}, {[2]uint32{100, 9}, true}, {[2]uint32{101, 0}, true}} {
+		if got := ix.racy(gitIndexEntry{mtime: tc.mtime}); got != tc.racy {
+			t.Errorf("index written at %v, file changed at %v: racy %v, want %v", ix.written, tc.mtime, got, tc.racy)
+		}
+	}
+}

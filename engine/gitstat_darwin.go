@@ -1,0 +1,20 @@
+// Copyright 2026 The guard Authors. SPDX-License-Identifier: MIT
+
+//go:build darwin
+
+package engine
+
+import (
+	"io/fs"
+	"syscall"
+)
+
+// statMatches reports whether a file's status is what the index entry
+// holds, in every field git compares (gitStatEqual).
+func statMatches(fi fs.FileInfo, e gitIndexEntry) bool {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	return ok && gitStatEqual(e, gitStat{
+		mtime: [2]int64{st.Mtimespec.Sec, st.Mtimespec.Nsec}, ctime: [2]int64{st.Ctimespec.Sec, st.Ctimespec.Nsec},
+		dev: uint64(st.Dev), ino: st.Ino, uid: st.Uid, gid: st.Gid, size: st.Size, mode: uint32(st.Mode),
+	})
+}
