@@ -88,9 +88,9 @@ var fixtureLinks = map[string]string{
 // (core.fsmonitor, for any git that refreshes its index there), and a
 // subdirectory whose .git file points at a git directory in HOME, with
 // the same trap. The program writes in HOME, which no command may.
-// The secrets in the tree are there too, untracked: a secret committed
-// shows in git show and git log -p, which guard does not model (README,
-// Caveats).
+// The secrets in the tree are there too, untracked: what a committed one
+// does to the history reads is engine.TestHistoryReads's, which runs them
+// against a repository whose history holds secrets.
 var fixtureRepos = map[string]string{
 	".env":                "API_KEY=" + canaryDotEnv + "\n",
 	"sub/.env":            "API_KEY=" + canarySubEnv + "\n",
