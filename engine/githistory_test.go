@@ -124,7 +124,9 @@ var historyCases = []decideCase{
 	{"git log -S SECRET --oneline", Deny, "secret"},
 	{"git log -G SECRET --oneline", Deny, "secret"},
 	{"git log --pretty=oneline -p -2", Deny, "secret"},
-	{"git log -p main..side", Allow, ""}, // side is merged: nothing to show
+	{"git log -p -1 -n -1", Deny, "secret"},           // the last count decides, and -1 is none
+	{"git log -p -n 1 --max-count=3", Deny, "secret"}, // the last count decides
+	{"git log -p main..side", Allow, ""},              // side is merged: nothing to show
 	{"git log -p HEAD~3..side", Deny, "secret"},
 	{"git log -p HEAD~2^-1", Deny, "secret"}, // what the merge brought: side's commits
 	{"git log -p side", Deny, "secret"},
@@ -226,7 +228,7 @@ var historyAttacks = []string{
 	"git diff v1 HEAD", "git diff HEAD~4", "git diff v1...HEAD", "git diff HEAD~2 HEAD -- app",
 	"git grep SECRET v1", "git log -p v1 -- x.go", "git show ':/one'", "git diff ~/.ssh/id_rsa /dev/null",
 	"git diff ../empty scratch", "git log -p HEAD@{3}", "git show HEAD:./app/.env.example", "git log -p --stdin",
-	"git log -p 'HEAD@{yesterday}'", "git log -p HEAD~2^-1",
+	"git log -p 'HEAD@{yesterday}'", "git log -p HEAD~2^-1", "git log -p -1 -n -1", "git log -p -n 1 --max-count=3",
 }
 
 // historyOracle runs every history read of historyCases with the real git

@@ -291,26 +291,31 @@ func (h *historyRead) depth() int {
 			return -1
 		}
 	}
-	last := func(o string) (int, bool) {
-		v := h.values[o]
-		if len(v) == 0 {
-			return 0, false
+	// The largest of every count given: git takes the last, and -n -1
+	// takes the limit away.
+	most := func(opts ...string) (int, bool) {
+		n, found := 0, false
+		for _, o := range opts {
+			for _, v := range h.values[o] {
+				k, err := strconv.Atoi(v)
+				if err != nil || k < 0 {
+					return -1, true
+				}
+				n, found = max(n, k), true
+			}
 		}
-		n, err := strconv.Atoi(v[len(v)-1])
-		return n, err == nil && n >= 0
+		return n, found
 	}
-	n, ok := -1, false
-	for _, o := range []string{"-n", "--max-count", "-#"} {
-		if k, found := last(o); found {
-			n, ok = k, true
-		}
-	}
-	if !ok {
+	n, found := most("-n", "--max-count", "-#")
+	if !found || n < 0 {
 		return -1
 	}
-	skip, _ := last("--skip")
-	if n == 0 {
-		return 0
+	skip, _ := most("--skip")
+	switch {
+	case skip < 0:
+		return -1
+	case n == 0:
+		return 0 // -n 0: nothing is shown
 	}
 	return n + skip
 }
