@@ -35,6 +35,7 @@ import (
 const (
 	maxGlobMatches = 1024  // files one glob may match
 	maxGlobReads   = 10000 // directory entries read for one glob
+	maxGlobDepth   = 32    // directories below its start a recursive glob of zsh's goes
 )
 
 // findNames is the Source of the word that stands for the file name find
@@ -93,7 +94,16 @@ func (m *matcher) globRead(n *policy.Rule, o shellparse.Word, r *result) {
 			r.add(n.Unknown, n.ID, fmt.Sprintf("%s: the glob %s could match a secret path (%s)", n.ID, o.Source, sec), "name the files")
 			return
 		}
-		matches, err := expandGlob(m.d.fsys, pat)
+		matches, err := expandGlob(m.d.fsys, pat, false)
+		if err == nil && m.d.call.Shell != "bash" && strings.Contains(pat, "**") {
+			// zsh's reading, and bash's where the shell is not known.
+			var z []string
+			if z, err = expandGlob(m.d.fsys, pat, true); m.d.call.Shell == "zsh" {
+				matches = z
+			} else {
+				matches = append(matches, z...)
+			}
+		}
 		if err != nil {
 			r.add(n.Unknown, n.ID, fmt.Sprintf("%s: the glob %s: %v", n.ID, o.Source, err), "name the files")
 			return
@@ -150,7 +160,7 @@ func componentsMeet(g, s []string) bool {
 		return true
 	case len(s) > 0 && s[0] == "**":
 		return componentsMeet(g, s[1:]) || len(g) > 0 && componentsMeet(g[1:], s)
-	case len(g) > 0 && g[0] == "**":
+	case len(g) > 0 && (g[0] == "**" || g[0] == "***"):
 		return componentsMeet(g[1:], s) || len(s) > 0 && componentsMeet(g, s[1:])
 	case len(g) == 0 || len(s) == 0:
 		return false
@@ -195,13 +205,15 @@ func globMatch(g, name string) bool {
 	return ok || err != nil
 }
 
-// expandGlob returns the files an absolute glob matches now, as bash would
-// expand it (** is *), within the bounds.
-func expandGlob(fsys FS, glob string) ([]string, error) {
+// expandGlob returns the files an absolute glob matches now, within the
+// bounds, as bash expands it (** is *) and, where zsh may run the command,
+// as zsh does too: **/ is any number of directories, ***/ the same through
+// links to directories.
+func expandGlob(fsys FS, glob string, zsh bool) ([]string, error) {
 	comps := strings.Split(strings.TrimPrefix(glob, "/"), "/")
 	cur := []string{"/"}
 	reads := 0
-	for _, c := range comps {
+	for i, c := range comps {
 		var next []string
 		if !hasMeta(c) {
 			for _, dir := range cur {
@@ -210,7 +222,16 @@ func expandGlob(fsys FS, glob string) ([]string, error) {
 			cur = next
 			continue
 		}
-		if c == "**" {
+		if zsh && (c == "**" || c == "***") && i < len(comps)-1 {
+			// Every directory under each, itself included, hidden ones
+			// too (GLOB_DOTS may be set): as many as bash's * and more.
+			var err error
+			if cur, err = globDirs(fsys, cur, c == "***", &reads); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if c == "**" || c == "***" {
 			c = "*"
 		}
 		for _, dir := range cur {
@@ -247,6 +268,61 @@ func expandGlob(fsys FS, glob string) ([]string, error) {
 		case !absent(err):
 			// The shell may pass it all the same.
 			return nil, fmt.Errorf("%s: %v", f, errors.Unwrap(err))
+		}
+	}
+	return out, nil
+}
+
+// globDirs returns dirs and every directory under them, through links
+// to directories where links is set, within the bound of entries read.
+func globDirs(fsys FS, dirs []string, links bool, reads *int) ([]string, error) {
+	type entry struct {
+		dir   string
+		depth int
+	}
+	var out []string
+	seen := map[string]bool{}
+	var todo []entry
+	for _, d := range dirs {
+		todo = append(todo, entry{d, 0})
+	}
+	for len(todo) > 0 {
+		e := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
+		dir := e.dir
+		if seen[dir] {
+			continue
+		}
+		if e.depth > maxGlobDepth {
+			// A link back up makes a loop, which zsh follows as deep as
+			// a path may be.
+			return nil, fmt.Errorf("it goes more than %d directories deep, through links in a loop or a tree too deep for guard to check", maxGlobDepth)
+		}
+		seen[dir] = true
+		out = append(out, dir)
+		ents, err := fsys.ReadDir(dir)
+		switch {
+		case absent(err) || errors.Is(err, os.ErrPermission):
+			continue
+		case err != nil:
+			return nil, fmt.Errorf("reading %s: %v", dir, err)
+		}
+		if *reads += len(ents); *reads > maxGlobReads {
+			return nil, fmt.Errorf("it reaches more than %d files, too many for guard to check", maxGlobReads)
+		}
+		for _, de := range ents {
+			p := path.Join(dir, de.Name())
+			switch {
+			case de.IsDir():
+				todo = append(todo, entry{p, e.depth + 1})
+			case links && de.Type()&os.ModeSymlink != 0:
+				if fi, err := fsys.Stat(p); err == nil && fi.IsDir() {
+					todo = append(todo, entry{p, e.depth + 1})
+				}
+			}
+		}
+		if len(out) > maxGlobMatches {
+			return nil, fmt.Errorf("it reaches more than %d directories, too many for guard to check", maxGlobMatches)
 		}
 	}
 	return out, nil
