@@ -316,8 +316,13 @@ func globDirs(fsys FS, dirs []string, links bool, reads *int) ([]string, error) 
 			case de.IsDir():
 				todo = append(todo, entry{p, e.depth + 1})
 			case links && de.Type()&os.ModeSymlink != 0:
-				if fi, err := fsys.Stat(p); err == nil && fi.IsDir() {
+				fi, err := fsys.Stat(p)
+				switch {
+				case err == nil && fi.IsDir():
 					todo = append(todo, entry{p, e.depth + 1})
+				case err != nil && !absent(err) && !errors.Is(err, os.ErrPermission):
+					// zsh may go through it all the same.
+					return nil, fmt.Errorf("%s: %v", p, errors.Unwrap(err))
 				}
 			}
 		}

@@ -122,6 +122,9 @@ func TestPathIOErrors(t *testing.T) {
 	if err := os.Symlink(filepath.Join(home, ".ssh/id_rsa"), filepath.Join(proj, "web/creds")); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.Symlink(filepath.Join(home, ".ssh"), filepath.Join(proj, "keys")); err != nil {
+		t.Fatal(err)
+	}
 	p, err := policy.Default()
 	if err != nil {
 		t.Fatal(err)
@@ -131,8 +134,10 @@ func TestPathIOErrors(t *testing.T) {
 		stat      map[string]error
 	}{
 		{"a glob's match", "cat web/c*", map[string]error{filepath.Join(proj, "web/creds"): syscall.EIO}},
+		// zsh's ***/ goes through the link to the directory of keys.
+		{"a link zsh's ***/ follows", "cat ***/id_rsa", map[string]error{filepath.Join(proj, "keys"): syscall.EIO}},
 	} {
-		c := Call{Tool: "Bash", Input: Input{Command: tc.cmd}, Cwd: proj, Project: proj, Home: home, Temp: filepath.Join(root, "tmp"),
+		c := Call{Tool: "Bash", Input: Input{Command: tc.cmd}, Cwd: proj, Project: proj, Home: home, Temp: filepath.Join(root, "tmp"), Shell: "zsh",
 			FS: faultyFS{stat: tc.stat}}
 		if d := Decide(p, c); d.Verdict == Allow {
 			t.Errorf("%s: %q: got allow: %s", tc.name, tc.cmd, d.Reason())

@@ -56,8 +56,16 @@ func (m *matcher) noteMade(n *policy.Rule, present map[string]bool, values map[s
 		return
 	}
 	d := m.d
+	// A place guard cannot resolve (no home, a directory not known) may be
+	// anywhere: "/".
 	add := func(abs ...string) {
+		if len(abs) == 0 {
+			abs = []string{"/"}
+		}
 		for _, a := range abs {
+			if a == "" {
+				a = "/"
+			}
 			d.made = append(d.made, made{path: path.Clean(a), by: d.cmdSeq, what: n.ID, again: d.again})
 		}
 	}
@@ -116,6 +124,9 @@ func (m *matcher) noteMade(n *policy.Rule, present map[string]bool, values map[s
 		case 0:
 		case 1:
 			// ln TARGET makes a link of the target's name here.
+			if m.where == nil {
+				add()
+			}
 			for _, a := range word(operands[0]) {
 				for _, w := range m.where {
 					add(path.Join(w, path.Base(a)))
@@ -143,7 +154,7 @@ func (m *matcher) noteMade(n *policy.Rule, present map[string]bool, values map[s
 	default:
 		// tar, unzip, the other git commands: anywhere in the working
 		// directories, and where their options send them.
-		add(m.where...)
+		add(m.where...) // "/" where they are not known
 		dest("-C", "--directory", "-d")
 		add(d.project())
 	}
