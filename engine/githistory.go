@@ -423,8 +423,9 @@ func (h *historyRead) proveIn(gitDir, top, rel string) bool {
 		err = h.log()
 	}
 	switch {
-	case errors.Is(err, errNoRevision):
-		return true // git refuses the command
+	// A revision guard finds nowhere is not proof that git refuses the
+	// command: git reads forms guard does not (an upper-case abbreviation,
+	// :/text in a range, --ignore-missing), so it is unknown.
 	case errors.Is(err, errGitFound):
 		f := h.found
 		where := "in the index"

@@ -104,9 +104,14 @@ var historyCases = []decideCase{
 	{"git grep -n package -- src", Allow, ""},
 	{"git grep -n package HEAD -- src docs", Allow, ""},
 	{"git --literal-pathspecs log -p -- '*.env'", Allow, ""}, // a file named *.env, which never was
-	{"git log -p nosuch", Allow, ""},                         // git refuses it: no such revision or path
-	{"git log -p HEAD^-", Allow, ""},                         // ^HEAD^ HEAD
-	{"git log -p HEAD~2^-2", Allow, ""},                      // the merge and three
+	// A revision guard finds nowhere is unknown: git reads forms guard
+	// does not, and printed the secret through each of these.
+	{"git log -p nosuch", Ask, "no such revision"},
+	{"git log -p 'HEAD..:/x'", Ask, ""},
+	{"git log -p --ignore-missing nosuch HEAD", Ask, ""},
+	{"git grep TOKEN :/", Ask, ""},
+	{"git log -p HEAD^-", Allow, ""},    // ^HEAD^ HEAD
+	{"git log -p HEAD~2^-2", Allow, ""}, // the merge and three
 	// The attacks: each prints a secret the history holds.
 	{"git log -p", Deny, "secret"},
 	{"git log -p -- '*.env'", Deny, "secret"},
@@ -218,6 +223,7 @@ func TestHistoryReads(t *testing.T) {
 // it (-S, grep -l), or reach more than git prints of it here (--follow,
 // a stash's untracked files, which stash.showIncludeUntracked shows).
 var historyAttacks = []string{
+	"git log -p --ignore-missing nosuch HEAD",
 	"git log -p", "git log -p -- '*.env'", "git log -p -- '.e*'", "git log -p -- ':(icase).ENV'",
 	"git log --all -p -- ':(glob).e*'", "git log -p -- ':(glob)**/.env*'", "git log -L 1,5:.env v1",
 	"git log -L '/SECRET/,+1:.env' v1", "git log -p '*.env'", "git log -p -- ':!src'",
