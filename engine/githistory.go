@@ -159,6 +159,12 @@ func (m *matcher) revPaths(n *policy.Rule, operands []shellparse.Word, dashdash 
 // named judges an operand that names what git stores: REV:PATH, or a path.
 // It reports false when it denied.
 func (h *historyRead) named(o shellparse.Word, v string) bool {
+	if i := strings.IndexByte(v, '{'); i >= 0 && strings.Contains(v[i:], ":") {
+		// git reads a : inside REV's braces (HEAD^{/x:y}) as the
+		// revision's, not the start of the path: guard does not split it.
+		h.r.add(h.n.Unknown, h.n.ID, fmt.Sprintf("%s: %s has a : after a {, which guard does not read as git does", h.n.ID, o.Source), h.hint())
+		return true
+	}
 	if rev, p, ok := strings.Cut(v, ":"); ok {
 		if strings.HasPrefix(p, "/") && rev == "" {
 			return true // :/text names a commit by its message

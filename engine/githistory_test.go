@@ -110,6 +110,8 @@ var historyCases = []decideCase{
 	{"git log -p 'HEAD..:/x'", Ask, ""},
 	{"git log -p --ignore-missing nosuch HEAD", Ask, ""},
 	{"git grep TOKEN :/", Ask, ""},
+	{"git show 'HEAD^{/x:*}:.env'", Ask, "after a {"},
+	{"git cat-file -p 'HEAD^{/x:*}:.env'", Ask, "after a {"},
 	{"git log -p HEAD^-", Allow, ""},    // ^HEAD^ HEAD
 	{"git log -p HEAD~2^-2", Allow, ""}, // the merge and three
 	// The attacks: each prints a secret the history holds.
