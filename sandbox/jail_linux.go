@@ -94,8 +94,8 @@ const uidMapAll = "0 0 4294967295"
 // a command from its terminal are passed on.
 //
 // describe writes what the jail is to be on descriptor 3 of the process
-// started, where Describe reads it; it runs while the kernel makes the
-// namespaces and starts the process. When it fails, the process reads
+// started, where Describe reads it; it runs once the process started,
+// while it starts guard's runtime. When it fails, the process reads
 // nothing, exits runFailed, and Enter returns describe's error.
 func Enter(exe string, argv, env []string, network bool, describe func(io.Writer) error) (int, error) {
 	if err := Available(); err != nil {
@@ -105,12 +105,6 @@ func Enter(exe string, argv, env []string, network bool, describe func(io.Writer
 	if err != nil {
 		return 0, err
 	}
-	described := make(chan error, 1)
-	go func() {
-		err := describe(w)
-		w.Close()
-		described <- err
-	}()
 	cmd := exec.Command(exe)
 	cmd.Args, cmd.Env = argv, env
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
@@ -139,9 +133,18 @@ func Enter(exe string, argv, env []string, network bool, describe func(io.Writer
 	err = cmd.Start()
 	r.Close()
 	if err != nil {
-		<-described
+		w.Close()
 		return 0, fmt.Errorf("%w: the kernel does not let guard make the namespaces of the jail: %v", ErrUnsupported, err)
 	}
+	// The jail is worked out only now: a fork without vfork (the new user
+	// namespace's) copies what this process has written by then, and pays
+	// for every page either side writes until guard's exec in the child.
+	described := make(chan error, 1)
+	go func() {
+		err := describe(w)
+		w.Close()
+		described <- err
+	}()
 	done := make(chan struct{})
 	go func() {
 		for {

@@ -56,9 +56,9 @@ func runConfined(_ context.Context, s stdio, env getenv, o runOpts) error {
 		explainJail(s.out, j)
 		return nil
 	}
-	// The jail is worked out while the kernel makes its namespaces and
-	// starts guard in them, and is sent there (sandbox.Enter); but a
-	// profile's ports, which keep the host's network, are known first.
+	// The jail is worked out while guard starts again in its namespaces,
+	// and is sent there (sandbox.Enter); but a profile's ports, which
+	// keep the host's network, are known first.
 	var j *sandbox.Jail
 	var err error
 	network := false
@@ -287,6 +287,31 @@ func outputs(project string) func(string) bool {
 // policy: a path is shown only when each layer lets it be read, and
 // written only when each lets it be written.
 func jailOf(s stdio, env getenv, o runOpts) (*sandbox.Jail, error) {
+	// Root in the jail is still the owner of root's files: what of /etc
+	// only root may read (shadow's backups, private keys) is hidden too,
+	// where /etc is shown. The scan needs nothing of the policy, and runs
+	// while the rest is worked out.
+	type scanned struct {
+		paths []string
+		err   error
+	}
+	var etc chan scanned
+	if os.Getuid() == 0 {
+		etc = make(chan scanned, 1)
+		go func() {
+			paths, err := sandbox.Scan{
+				Root:      "/etc",
+				Candidate: func(string) bool { return true },
+				Hidden: func(p string) bool {
+					fi, err := os.Lstat(p)
+					return err == nil && fi.Mode()&fs.ModeSymlink == 0 && fi.Mode().Perm()&0o004 == 0
+				},
+				Cache: scanCache(env, "/etc"),
+				Key:   "not world-readable",
+			}.Run()
+			etc <- scanned{paths, err}
+		}()
+	}
 	call := callContext(env, o.dir, "bash", o.readOnly)
 	layers, err := loadLayers(o.config, call.Project, env)
 	if err != nil {
@@ -404,24 +429,14 @@ func jailOf(s stdio, env getenv, o runOpts) (*sandbox.Jail, error) {
 		return nil, err
 	}
 	j.Hide = append(j.Hide, hidden...)
-	if os.Getuid() == 0 && shown(j, "/etc") {
-		// Root in the jail is still the owner of root's files: what of
-		// /etc only root may read (shadow's backups, private keys) is
-		// hidden too.
-		private, err := sandbox.Scan{
-			Root:      "/etc",
-			Candidate: func(string) bool { return true },
-			Hidden: func(p string) bool {
-				fi, err := os.Lstat(p)
-				return err == nil && fi.Mode()&fs.ModeSymlink == 0 && fi.Mode().Perm()&0o004 == 0
-			},
-			Cache: scanCache(env, "/etc"),
-			Key:   "not world-readable",
-		}.Run()
-		if err != nil {
-			return nil, err
+	if etc != nil {
+		r := <-etc
+		if shown(j, "/etc") {
+			if r.err != nil {
+				return nil, r.err
+			}
+			j.Hide = append(j.Hide, r.paths...)
 		}
-		j.Hide = append(j.Hide, private...)
 	}
 	if !call.ReadOnly && !layers.ReadOnly() {
 		j.Write, j.Link = writeCheck(policies, call, gitWrites(o)), linkCheck(policies, call)
