@@ -83,6 +83,7 @@ type decider struct {
 	gitChecked   map[string]pathCheck          // repositories git finds, by working directory
 	goChecked    map[string]pathCheck          // toolchains go picks, by working directory
 	goLocal      *goLocal                      // the go on the search path
+	rustChecked  map[string]string             // why rustup's proxies run a toolchain the project picks, by working directory ("": they do not)
 	excludes     []string                      // globs a search is rewritten with, to leave secrets out (Call.SearchGlobs)
 	// historyProofs counts the history reads allowed by what the
 	// repository holds (githistory.go).

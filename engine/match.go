@@ -417,7 +417,8 @@ func bundleAs(n *policy.Rule, tok string) string {
 
 // programConfig checks the configuration a program reads from where it
 // runs, after its -C options: the repository git uses and its
-// configuration, or the toolchain go.mod makes go download.
+// configuration, the toolchain go.mod makes go download, or the one a
+// rust-toolchain file makes rustup's proxies run (rust.go).
 func (m *matcher) programConfig(n *policy.Rule, values map[string][]string, r *result) {
 	dirs := m.where // after -C, which moved it
 	if dirs == nil {
@@ -434,6 +435,11 @@ func (m *matcher) programConfig(n *policy.Rule, values map[string][]string, r *r
 		case "go":
 			if v, why := m.d.checkGo(dir); v != policy.Allow {
 				r.add(v, "go.toolchain", fmt.Sprintf("%s: %s", n.ID, why), "ask the user to install that go, or to run with GOTOOLCHAIN=local")
+				return
+			}
+		case "rust":
+			if why := m.d.rustToolchain(dir); why != "" {
+				m.rustRunner(n, why, r)
 				return
 			}
 		}

@@ -434,6 +434,7 @@ func packFile(name string) (policyFile, bool) {
 					}},
 					ReadOnly: true,
 					Paths:    "read",
+					Config:   "go",
 					Examples: examplesFile{
 						Allow: []string{"goimports -l .", "goimports -d -local guard main.go"},
 						Deny:  []string{"goimports -w .", "goimports -l ~/.ssh/id_rsa"},
@@ -764,6 +765,12 @@ func packFile(name string) (policyFile, bool) {
 						"--out-dir": valueSpec{
 							Type: "write",
 						},
+						"--print": valueSpec{
+							Values: []string{"sysroot", "cfg", "target-list", "target-libdir", "host-tuple", "crate-name", "file-names", "target-cpus", "target-features", "relocation-models", "code-models", "tls-models", "stack-protector-strategies", "split-debuginfo", "deployment-target", "calling-conventions", "supported-crate-types"},
+						},
+						"--target": valueSpec{
+							Type: "path",
+						},
 						"-A": valueSpec{
 							Type: "any",
 						},
@@ -781,6 +788,10 @@ func packFile(name string) (policyFile, bool) {
 						},
 					},
 					Deny: []escalationFile{escalationFile{
+						Flags:  []string{"+"},
+						Reason: "a +toolchain can name a toolchain in any directory, whose rustc runs",
+						Hint:   "use the project's default toolchain",
+					}, escalationFile{
 						Flags:  []string{"-C", "--codegen", "-Z"},
 						Reason: "codegen and unstable options name programs to run (-C linker=)",
 						Hint:   "compile with cargo build, or without -C and -Z",
@@ -790,17 +801,37 @@ func packFile(name string) (policyFile, bool) {
 						Hint:   "give the options on the command line",
 					}},
 					Paths:   "read",
+					Config:  "rust",
 					Sandbox: "build",
 					Examples: examplesFile{
-						Allow: []string{"rustc --version", "rustc -vV", "rustc main.rs", "rustc --edition 2021 -O -o bin/hello src/main.rs"},
-						Ask:   []string{"rustc --print sysroot"},
-						Deny:  []string{"rustc -C linker=/tmp/x main.rs", "rustc @args main.rs", "rustc -o ~/.local/bin/x main.rs"},
+						Allow: []string{"rustc --version", "rustc -V", "rustc -vV", "rustc --print sysroot", "rustc --print=cfg", "rustc --print target-list", "rustc main.rs", "rustc --edition 2021 -O -o bin/hello src/main.rs"},
+						Ask:   []string{"rustc --print cfg=out.txt", "rustc --print link-args main.rs"},
+						Deny:  []string{"rustc -C linker=/tmp/x main.rs", "rustc @args main.rs", "rustc -o ~/.local/bin/x main.rs", "rustc +/tmp/x --version", "rustc +nightly -V"},
+					},
+				},
+				"rustdoc": ruleFile{
+					Verdict: "allow",
+					Hint:    "cargo doc builds the documentation, and cargo test --doc runs the doctests, in the sandbox",
+					Flags:   []string{"-V", "--version", "-v", "--verbose"},
+					Args:    "none",
+					Require: []string{"-V", "--version"},
+					Deny: []escalationFile{escalationFile{
+						Flags:  []string{"+"},
+						Reason: "a +toolchain can name a toolchain in any directory, whose rustdoc runs",
+						Hint:   "use the project's default toolchain",
+					}},
+					ReadOnly: true,
+					Config:   "rust",
+					Examples: examplesFile{
+						Allow: []string{"rustdoc --version", "rustdoc -vV"},
+						Ask:   []string{"rustdoc src/lib.rs", "rustdoc --test src/lib.rs"},
+						Deny:  []string{"rustdoc +/tmp/x -V"},
 					},
 				},
 				"rustfmt": ruleFile{
 					Verdict: "allow",
 					Hint:    "use rustfmt --check to see what would change",
-					Flags:   []string{"--check", "-q", "--quiet", "-v", "--verbose", "-l", "--files-with-diff"},
+					Flags:   []string{"--check", "-q", "--quiet", "-v", "--verbose", "-l", "--files-with-diff", "-V", "--version"},
 					Options: map[string]valueSpec{
 						"--color": valueSpec{
 							Values: []string{"auto", "always", "never"},
@@ -809,19 +840,46 @@ func packFile(name string) (policyFile, bool) {
 							Type: "path",
 						},
 						"--edition": valueSpec{
-							Type: "any",
+							Values: []string{"2015", "2018", "2021", "2024"},
 						},
 						"--emit": valueSpec{
 							Values: []string{"stdout"},
 						},
+						"--style-edition": valueSpec{
+							Values: []string{"2015", "2018", "2021", "2024"},
+						},
 					},
-					Require:  []string{"--check"},
+					Require: []string{"--check", "-V", "--version"},
+					Deny: []escalationFile{escalationFile{
+						Flags:  []string{"+"},
+						Reason: "a +toolchain can name a toolchain in any directory, whose rustfmt runs",
+						Hint:   "use the project's default toolchain",
+					}},
 					ReadOnly: true,
 					Paths:    "read",
+					Config:   "rust",
+					Sandbox:  "read-only",
 					Examples: examplesFile{
-						Allow: []string{"rustfmt --check src/main.rs", "rustfmt --check --edition 2021 src/lib.rs"},
-						Ask:   []string{"rustfmt src/main.rs"},
-						Deny:  []string{"rustfmt --check ~/.ssh/id_rsa"},
+						Allow: []string{"rustfmt --check src/main.rs", "rustfmt --check --edition 2021 src/lib.rs", "rustfmt --version", "rustfmt -l --check src/lib.rs"},
+						Ask:   []string{"rustfmt src/main.rs", "rustfmt --emit files --check src/main.rs", "rustfmt --config max_width=80 --check src/main.rs"},
+						Deny:  []string{"rustfmt --check ~/.ssh/id_rsa", "rustfmt +/tmp/x --check src/main.rs", "rustfmt +nightly --version"},
+					},
+				},
+				"rustup": ruleFile{
+					Verdict: "allow",
+					Flags:   []string{"-V", "--version", "-v", "--verbose", "-q", "--quiet", "-h", "--help"},
+					Deny: []escalationFile{escalationFile{
+						Flags:  []string{"+"},
+						Reason: "a +toolchain can name a toolchain in any directory, whose rustc runs",
+						Hint:   "use the project's default toolchain",
+					}},
+					lazy:     &defaultSubs54,
+					ReadOnly: true,
+					Config:   "rust",
+					Examples: examplesFile{
+						Allow: []string{"rustup --version", "rustup -V", "rustup show", "rustup show active-toolchain", "rustup toolchain list", "rustup which rustfmt"},
+						Ask:   []string{"rustup update", "rustup default nightly", "rustup override set nightly", "rustup toolchain install 1.80", "rustup component add clippy", "rustup toolchain link x /tmp/x", "rustup run stable cargo build", "rustup self uninstall"},
+						Deny:  []string{"rustup +/tmp/x show"},
 					},
 				},
 			},
@@ -838,7 +896,7 @@ func packFile(name string) (policyFile, bool) {
 							Type: "dir",
 						},
 					},
-					lazy: &defaultSubs54,
+					lazy: &defaultSubs57,
 					Examples: examplesFile{
 						Ask: []string{"terraform", "terraform apply -auto-approve", "terraform destroy", "terraform init", "terraform state pull", "terraform console", "terraform -chdir=/elsewhere validate"},
 					},
@@ -1104,7 +1162,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 		}, true
 	case "bun":
 		return ruleFile{
-			lazy: &defaultSubs55,
+			lazy: &defaultSubs58,
 			Examples: examplesFile{
 				Allow: []string{"bun test", "bun run lint"},
 				Ask:   []string{"bun add left-pad", "bun x create-app"},
@@ -1148,8 +1206,9 @@ func defaultCommand(name string) (ruleFile, bool) {
 				Reason: "it runs cargo in another directory",
 				Hint:   "run cargo in that directory, or give --manifest-path DIR/Cargo.toml",
 			}},
-			lazy:     &defaultSubs57,
+			lazy:     &defaultSubs60,
 			ReadOnly: true,
+			Config:   "rust",
 			Children: []string{"cargo", "rustup", "rustc", "rustdoc", "clippy-driver", "cargo-clippy", "rustfmt", "cargo-fmt", "cc", "gcc", "c++", "cc1", "as", "ld", "ld.*", "rust-lld", "lld", "collect2", "build-script-*", "*-????????????????", "lsb_release", "getopt", "tr", "cut", "getconf"},
 			Examples: examplesFile{
 				Allow: []string{"cargo --version"},
@@ -2036,7 +2095,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 				Reason: "it runs a pager program",
 				Hint:   "run git without -p",
 			}},
-			lazy:     &defaultSubs58,
+			lazy:     &defaultSubs61,
 			ReadOnly: true,
 			Config:   "git",
 			Children: []string{"git", "git-*"},
@@ -2051,7 +2110,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 			Verdict:  "allow",
 			Style:    "go",
 			Flags:    []string{"-h", "-help"},
-			lazy:     &defaultSubs61,
+			lazy:     &defaultSubs64,
 			ReadOnly: true,
 			Config:   "go",
 			Children: []string{"go", "compile", "link", "asm", "cgo", "vet", "buildid", "cover", "covdata", "preprofile", "pack", "gcc", "cc", "clang", "cc1", "as", "ld", "ld.*", "collect2", "*.test", "git", "git-*"},
@@ -2075,7 +2134,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 		}, true
 	case "golangci-lint":
 		return ruleFile{
-			lazy: &defaultSubs62,
+			lazy: &defaultSubs65,
 			Examples: examplesFile{
 				Ask: []string{"golangci-lint cache clean"},
 			},
@@ -2313,7 +2372,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 				Reason: "it reads a justfile guard did not see, or runs in another directory",
 				Hint:   "run just with the project's justfile, without -f, -d or --set",
 			}},
-			lazy: &defaultSubs63,
+			lazy: &defaultSubs66,
 			Examples: examplesFile{
 				Allow: []string{"just test", "just lint"},
 				Ask:   []string{"just deploy", "just"},
@@ -2454,7 +2513,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 				Reason: "it reads a makefile guard did not see, or runs in another directory",
 				Hint:   "run make with the project's Makefile, without -f, -C, -I or --eval",
 			}},
-			lazy: &defaultSubs64,
+			lazy: &defaultSubs67,
 			Examples: examplesFile{
 				Allow: []string{"make test", "make -j4 check", "make lint"},
 				Ask:   []string{"make install", "make", "make deploy"},
@@ -2757,7 +2816,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 					Type: "any",
 				},
 			},
-			lazy: &defaultSubs65,
+			lazy: &defaultSubs68,
 			Examples: examplesFile{
 				Ask: []string{"npm install left-pad", "npm publish", "npm run deploy"},
 			},
@@ -2895,7 +2954,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 	case "pnpm":
 		return ruleFile{
 			Like: "npm",
-			lazy: &defaultSubs67,
+			lazy: &defaultSubs70,
 			Examples: examplesFile{
 				Allow: []string{"pnpm test", "pnpm run lint"},
 				Ask:   []string{"pnpm add left-pad"},
@@ -2919,7 +2978,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 			Reason:   "printenv without a name prints every environment variable, tokens and keys too",
 			Hint:     "printenv NAME prints one variable, for the names that hold no secret: HOME, PATH, SHELL, USER, PWD, LANG, TERM, GOPATH, ...",
 			Flags:    []string{"-0", "--null"},
-			lazy:     &defaultSubs69,
+			lazy:     &defaultSubs72,
 			ReadOnly: true,
 			Examples: examplesFile{
 				Allow: []string{"printenv HOME", "printenv PATH", "printenv -0 GOPATH"},
@@ -3024,7 +3083,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 				Reason: "the environ column prints each process's environment, secrets too",
 				Hint:   "leave out the environ column: pid, ppid, etime, args and the others are allowed",
 			}},
-			lazy:     &defaultSubs70,
+			lazy:     &defaultSubs73,
 			ReadOnly: true,
 			Examples: examplesFile{
 				Allow: []string{"ps", "ps -ef", "ps -e -o pid,ppid,etime,cmd", "ps -p 1234 -o comm=", "ps -fp 42", "ps aux", "ps aux --sort=-%mem", "ps auxww", "ps -eH", "ps --user root -o pid,cmd", "ps -C go -o pid,args"},
@@ -3383,7 +3442,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 		}, true
 	case "ruff":
 		return ruleFile{
-			lazy: &defaultSubs71,
+			lazy: &defaultSubs74,
 			Examples: examplesFile{
 				Ask: []string{"ruff server"},
 			},
@@ -3933,7 +3992,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 		}, true
 	case "uv":
 		return ruleFile{
-			lazy: &defaultSubs72,
+			lazy: &defaultSubs75,
 			Examples: examplesFile{
 				Allow: []string{"uv run pytest -x", "uv run ruff check ."},
 				Ask:   []string{"uv pip install requests", "uv run python x.py"},
@@ -4155,7 +4214,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 	case "yarn":
 		return ruleFile{
 			Like: "npm",
-			lazy: &defaultSubs75,
+			lazy: &defaultSubs78,
 			Examples: examplesFile{
 				Allow: []string{"yarn test", "yarn run build", "yarn lint"},
 				Ask:   []string{"yarn add left-pad"},
@@ -4197,63 +4256,63 @@ func defaultCommand(name string) (ruleFile, bool) {
 func defaultExampleLine(key string) int {
 	switch key {
 	case "command\x00[\x00examples":
-		return 1141
+		return 1150
 	case "command\x00awk\x00examples":
-		return 2348
+		return 2357
 	case "command\x00aws\x00examples":
-		return 1977
+		return 1986
 	case "command\x00bash\x00examples":
-		return 1928
+		return 1937
 	case "command\x00bun\x00examples":
-		return 2566
+		return 2575
 	case "command\x00bzcat\x00examples":
-		return 1448
+		return 1457
 	case "command\x00cargo\x00examples":
-		return 705
+		return 714
 	case "command\x00cargo\x00sub\x00build\x00examples":
-		return 729
+		return 738
 	case "command\x00cargo\x00sub\x00check\x00examples":
-		return 736
+		return 745
 	case "command\x00cargo\x00sub\x00clippy\x00examples":
-		return 762
+		return 771
 	case "command\x00cargo\x00sub\x00fmt\x00examples":
-		return 780
+		return 789
 	case "command\x00cargo\x00sub\x00run\x00examples":
-		return 2535
+		return 2544
 	case "command\x00cargo\x00sub\x00test\x00examples":
-		return 744
+		return 753
 	case "command\x00cat\x00examples":
-		return 840
+		return 849
 	case "command\x00cd\x00examples":
-		return 1587
+		return 1596
 	case "command\x00chmod\x00examples":
-		return 2223
+		return 2232
 	case "command\x00command\x00examples":
-		return 1896
+		return 1905
 	case "command\x00cp\x00examples":
-		return 2200
+		return 2209
 	case "command\x00cut\x00examples":
-		return 1019
+		return 1028
 	case "command\x00date\x00examples":
-		return 1412
+		return 1421
 	case "command\x00df\x00examples":
-		return 1426
+		return 1435
 	case "command\x00diff\x00examples":
-		return 1051
+		return 1060
 	case "command\x00docker\x00examples":
-		return 1953
+		return 1962
 	case "command\x00du\x00examples":
-		return 1204
+		return 1213
 	case "command\x00echo\x00examples":
-		return 1105
+		return 1114
 	case "command\x00env\x00examples":
-		return 1641
+		return 1650
 	case "command\x00file\x00examples":
-		return 1175
+		return 1184
 	case "command\x00find\x00examples":
-		return 982
+		return 991
 	case "command\x00gh\x00examples":
-		return 1965
+		return 1974
 	case "command\x00git\x00examples":
 		return 185
 	case "command\x00git\x00sub\x00add\x00examples":
@@ -4331,123 +4390,123 @@ func defaultExampleLine(key string) int {
 	case "command\x00gofmt\x00examples":
 		return 682
 	case "command\x00golangci-lint\x00examples":
-		return 2495
+		return 2504
 	case "command\x00golangci-lint\x00sub\x00run\x00examples":
-		return 2502
+		return 2511
 	case "command\x00grep\x00examples":
-		return 895
+		return 904
 	case "command\x00head\x00examples":
-		return 849
+		return 858
 	case "command\x00jq\x00examples":
-		return 1075
+		return 1084
 	case "command\x00just\x00examples":
-		return 2590
+		return 2599
 	case "command\x00kubectl\x00examples":
-		return 1959
+		return 1968
 	case "command\x00ln\x00examples":
-		return 2208
+		return 2217
 	case "command\x00ls\x00examples":
-		return 832
+		return 841
 	case "command\x00make\x00examples":
-		return 2508
+		return 2517
 	case "command\x00md5sum\x00examples":
-		return 1362
+		return 1371
 	case "command\x00mkdir\x00examples":
-		return 2180
+		return 2189
 	case "command\x00mkfs.*\x00examples":
-		return 2245
+		return 2254
 	case "command\x00mv\x00examples":
-		return 2188
+		return 2197
 	case "command\x00mypy\x00examples":
-		return 2492
+		return 2501
 	case "command\x00nice\x00examples":
-		return 1605
+		return 1614
 	case "command\x00node\x00examples":
-		return 2305
-	case "command\x00npm\x00examples":
-		return 2377
-	case "command\x00npm\x00sub\x00run\x00examples":
-		return 2390
-	case "command\x00npm\x00sub\x00test\x00examples":
-		return 2382
-	case "command\x00perl\x00examples":
 		return 2314
+	case "command\x00npm\x00examples":
+		return 2386
+	case "command\x00npm\x00sub\x00run\x00examples":
+		return 2399
+	case "command\x00npm\x00sub\x00test\x00examples":
+		return 2391
+	case "command\x00perl\x00examples":
+		return 2323
 	case "command\x00pnpm\x00examples":
-		return 2410
+		return 2419
 	case "command\x00printenv\x00examples":
-		return 1654
+		return 1663
 	case "command\x00printf\x00examples":
-		return 1111
+		return 1120
 	case "command\x00ps\x00examples":
-		return 1513
+		return 1522
 	case "command\x00pytest\x00examples":
-		return 2469
+		return 2478
 	case "command\x00python\x00examples":
-		return 2285
-	case "command\x00python3\x00examples":
 		return 2294
+	case "command\x00python3\x00examples":
+		return 2303
 	case "command\x00rg\x00examples":
-		return 952
+		return 961
 	case "command\x00rm\x00examples":
-		return 2155
+		return 2164
 	case "command\x00ruff\x00examples":
-		return 2472
+		return 2481
 	case "command\x00ruff\x00sub\x00check\x00examples":
-		return 2479
+		return 2488
 	case "command\x00ruff\x00sub\x00format\x00examples":
-		return 2485
+		return 2494
 	case "command\x00sed\x00examples":
-		return 1094
+		return 1103
 	case "command\x00sh\x00examples":
-		return 1935
+		return 1944
 	case "command\x00sort\x00examples":
-		return 1001
-	case "command\x00stat\x00examples":
-		return 1184
-	case "command\x00systemctl\x00examples":
-		return 2229
-	case "command\x00tail\x00examples":
-		return 860
-	case "command\x00tee\x00examples":
-		return 2215
-	case "command\x00terraform\x00examples":
-		return 1971
-	case "command\x00test\x00examples":
-		return 1134
-	case "command\x00timeout\x00examples":
-		return 1597
-	case "command\x00touch\x00examples":
-		return 2172
-	case "command\x00tr\x00examples":
-		return 1026
-	case "command\x00tree\x00examples":
-		return 1226
-	case "command\x00type\x00examples":
-		return 1153
-	case "command\x00uniq\x00examples":
 		return 1010
+	case "command\x00stat\x00examples":
+		return 1193
+	case "command\x00systemctl\x00examples":
+		return 2238
+	case "command\x00tail\x00examples":
+		return 869
+	case "command\x00tee\x00examples":
+		return 2224
+	case "command\x00terraform\x00examples":
+		return 1980
+	case "command\x00test\x00examples":
+		return 1143
+	case "command\x00timeout\x00examples":
+		return 1606
+	case "command\x00touch\x00examples":
+		return 2181
+	case "command\x00tr\x00examples":
+		return 1035
+	case "command\x00tree\x00examples":
+		return 1235
+	case "command\x00type\x00examples":
+		return 1162
+	case "command\x00uniq\x00examples":
+		return 1019
 	case "command\x00uv\x00examples":
-		return 2542
+		return 2551
 	case "command\x00uv\x00sub\x00run\x00examples":
-		return 2545
+		return 2554
 	case "command\x00wc\x00examples":
-		return 870
+		return 879
 	case "command\x00which\x00examples":
-		return 1147
+		return 1156
 	case "command\x00who\x00examples":
-		return 1464
+		return 1473
 	case "command\x00xargs\x00examples":
-		return 1917
+		return 1926
 	case "command\x00xxd\x00examples":
-		return 1345
+		return 1354
 	case "command\x00xzcat\x00examples":
-		return 1457
+		return 1466
 	case "command\x00yarn\x00examples":
-		return 2434
+		return 2443
 	case "command\x00yes\x00examples":
-		return 1432
+		return 1441
 	case "command\x00zcat\x00examples":
-		return 1440
+		return 1449
 	}
 	return 0
 }
@@ -7276,9 +7335,72 @@ func defaultSubs53Rule(name string) (ruleFile, bool) {
 	return ruleFile{}, false
 }
 
-var defaultSubs54 = subSource{names: []string{"fmt", "plan", "validate", "version"}, get: defaultSubs54Rule}
+var defaultSubs54 = subSource{names: []string{"show", "toolchain", "which"}, get: defaultSubs54Rule}
 
 func defaultSubs54Rule(name string) (ruleFile, bool) {
+	switch name {
+	case "show":
+		return ruleFile{
+			Verdict:  "allow",
+			Flags:    []string{"-v", "--verbose"},
+			lazy:     &defaultSubs55,
+			ReadOnly: true,
+		}, true
+	case "toolchain":
+		return ruleFile{
+			Reason: "it installs, removes or links a toolchain, which every proxy may then run",
+			Hint:   "rustup toolchain list lists them",
+			lazy:   &defaultSubs56,
+		}, true
+	case "which":
+		return ruleFile{
+			Verdict:  "allow",
+			MaxArgs:  1,
+			ReadOnly: true,
+		}, true
+	}
+	return ruleFile{}, false
+}
+
+var defaultSubs55 = subSource{names: []string{"active-toolchain", "home"}, get: defaultSubs55Rule}
+
+func defaultSubs55Rule(name string) (ruleFile, bool) {
+	switch name {
+	case "active-toolchain":
+		return ruleFile{
+			Verdict:  "allow",
+			Flags:    []string{"-v", "--verbose"},
+			Args:     "none",
+			ReadOnly: true,
+		}, true
+	case "home":
+		return ruleFile{
+			Verdict:  "allow",
+			Args:     "none",
+			ReadOnly: true,
+		}, true
+	}
+	return ruleFile{}, false
+}
+
+var defaultSubs56 = subSource{names: []string{"list"}, get: defaultSubs56Rule}
+
+func defaultSubs56Rule(name string) (ruleFile, bool) {
+	switch name {
+	case "list":
+		return ruleFile{
+			Verdict:  "allow",
+			Flags:    []string{"-v", "--verbose", "-q", "--quiet"},
+			Args:     "none",
+			ReadOnly: true,
+		}, true
+	}
+	return ruleFile{}, false
+}
+
+var defaultSubs57 = subSource{names: []string{"fmt", "plan", "validate", "version"}, get: defaultSubs57Rule}
+
+func defaultSubs57Rule(name string) (ruleFile, bool) {
 	switch name {
 	case "fmt":
 		return ruleFile{
@@ -7342,14 +7464,14 @@ func defaultSubs54Rule(name string) (ruleFile, bool) {
 	return ruleFile{}, false
 }
 
-var defaultSubs55 = subSource{names: []string{"run", "test"}, get: defaultSubs55Rule}
+var defaultSubs58 = subSource{names: []string{"run", "test"}, get: defaultSubs58Rule}
 
-func defaultSubs55Rule(name string) (ruleFile, bool) {
+func defaultSubs58Rule(name string) (ruleFile, bool) {
 	switch name {
 	case "run":
 		return ruleFile{
 			Like: "npm run",
-			lazy: &defaultSubs56,
+			lazy: &defaultSubs59,
 		}, true
 	case "test":
 		return ruleFile{
@@ -7360,9 +7482,9 @@ func defaultSubs55Rule(name string) (ruleFile, bool) {
 	return ruleFile{}, false
 }
 
-var defaultSubs56 = subSource{names: []string{"build", "lint", "test"}, get: defaultSubs56Rule}
+var defaultSubs59 = subSource{names: []string{"build", "lint", "test"}, get: defaultSubs59Rule}
 
-func defaultSubs56Rule(name string) (ruleFile, bool) {
+func defaultSubs59Rule(name string) (ruleFile, bool) {
 	switch name {
 	case "build":
 		return ruleFile{
@@ -7383,9 +7505,9 @@ func defaultSubs56Rule(name string) (ruleFile, bool) {
 	return ruleFile{}, false
 }
 
-var defaultSubs57 = subSource{names: []string{"bench", "build", "check", "clippy", "doc", "fmt", "metadata", "run", "test", "tree", "version"}, get: defaultSubs57Rule}
+var defaultSubs60 = subSource{names: []string{"bench", "build", "check", "clippy", "doc", "fmt", "metadata", "run", "test", "tree", "version"}, get: defaultSubs60Rule}
 
-func defaultSubs57Rule(name string) (ruleFile, bool) {
+func defaultSubs60Rule(name string) (ruleFile, bool) {
 	switch name {
 	case "bench":
 		return ruleFile{
@@ -7667,9 +7789,9 @@ func defaultSubs57Rule(name string) (ruleFile, bool) {
 	return ruleFile{}, false
 }
 
-var defaultSubs58 = subSource{names: []string{"add", "blame", "branch", "cat-file", "checkout", "clean", "commit", "describe", "diff", "filter-branch", "gc", "grep", "log", "ls-files", "ls-tree", "merge-base", "push", "remote", "reset", "restore", "rev-list", "rev-parse", "shortlog", "show", "show-ref", "stash", "status", "switch", "tag", "version", "worktree"}, get: defaultSubs58Rule}
+var defaultSubs61 = subSource{names: []string{"add", "blame", "branch", "cat-file", "checkout", "clean", "commit", "describe", "diff", "filter-branch", "gc", "grep", "log", "ls-files", "ls-tree", "merge-base", "push", "remote", "reset", "restore", "rev-list", "rev-parse", "shortlog", "show", "show-ref", "stash", "status", "switch", "tag", "version", "worktree"}, get: defaultSubs61Rule}
 
-func defaultSubs58Rule(name string) (ruleFile, bool) {
+func defaultSubs61Rule(name string) (ruleFile, bool) {
 	switch name {
 	case "add":
 		return ruleFile{
@@ -8502,7 +8624,7 @@ func defaultSubs58Rule(name string) (ruleFile, bool) {
 				Reason: "it is a stash command other than push, list or show: pop, apply and drop change the work or delete a stash",
 				Hint:   "git stash list and git stash show -p read the stashes without asking",
 			}},
-			lazy: &defaultSubs59,
+			lazy: &defaultSubs62,
 			Examples: examplesFile{
 				Allow: []string{"git stash list", "git stash list --oneline", "git stash show", "git stash show -p stash@{1}", "git stash show --stat"},
 				Ask:   []string{"git stash", "git stash -u -m wip", "git stash pop", "git stash drop", "git stash apply stash@{0}"},
@@ -8618,15 +8740,15 @@ func defaultSubs58Rule(name string) (ruleFile, bool) {
 		}, true
 	case "worktree":
 		return ruleFile{
-			lazy: &defaultSubs60,
+			lazy: &defaultSubs63,
 		}, true
 	}
 	return ruleFile{}, false
 }
 
-var defaultSubs59 = subSource{names: []string{"clear", "list", "push", "show"}, get: defaultSubs59Rule}
+var defaultSubs62 = subSource{names: []string{"clear", "list", "push", "show"}, get: defaultSubs62Rule}
 
-func defaultSubs59Rule(name string) (ruleFile, bool) {
+func defaultSubs62Rule(name string) (ruleFile, bool) {
 	switch name {
 	case "clear":
 		return ruleFile{
@@ -8669,9 +8791,9 @@ func defaultSubs59Rule(name string) (ruleFile, bool) {
 	return ruleFile{}, false
 }
 
-var defaultSubs60 = subSource{names: []string{"list"}, get: defaultSubs60Rule}
+var defaultSubs63 = subSource{names: []string{"list"}, get: defaultSubs63Rule}
 
-func defaultSubs60Rule(name string) (ruleFile, bool) {
+func defaultSubs63Rule(name string) (ruleFile, bool) {
 	switch name {
 	case "list":
 		return ruleFile{
@@ -8688,9 +8810,9 @@ func defaultSubs60Rule(name string) (ruleFile, bool) {
 	return ruleFile{}, false
 }
 
-var defaultSubs61 = subSource{names: []string{"build", "doc", "env", "list", "run", "test", "version", "vet"}, get: defaultSubs61Rule}
+var defaultSubs64 = subSource{names: []string{"build", "doc", "env", "list", "run", "test", "version", "vet"}, get: defaultSubs64Rule}
 
-func defaultSubs61Rule(name string) (ruleFile, bool) {
+func defaultSubs64Rule(name string) (ruleFile, bool) {
 	switch name {
 	case "build":
 		return ruleFile{
@@ -8972,9 +9094,9 @@ func defaultSubs61Rule(name string) (ruleFile, bool) {
 	return ruleFile{}, false
 }
 
-var defaultSubs62 = subSource{names: []string{"run"}, get: defaultSubs62Rule}
+var defaultSubs65 = subSource{names: []string{"run"}, get: defaultSubs65Rule}
 
-func defaultSubs62Rule(name string) (ruleFile, bool) {
+func defaultSubs65Rule(name string) (ruleFile, bool) {
 	switch name {
 	case "run":
 		return ruleFile{
@@ -9009,9 +9131,9 @@ func defaultSubs62Rule(name string) (ruleFile, bool) {
 	return ruleFile{}, false
 }
 
-var defaultSubs63 = subSource{names: []string{"build", "check", "lint", "test"}, get: defaultSubs63Rule}
+var defaultSubs66 = subSource{names: []string{"build", "check", "lint", "test"}, get: defaultSubs66Rule}
 
-func defaultSubs63Rule(name string) (ruleFile, bool) {
+func defaultSubs66Rule(name string) (ruleFile, bool) {
 	switch name {
 	case "build":
 		return ruleFile{
@@ -9041,9 +9163,9 @@ func defaultSubs63Rule(name string) (ruleFile, bool) {
 	return ruleFile{}, false
 }
 
-var defaultSubs64 = subSource{names: []string{"build", "check", "lint", "test"}, get: defaultSubs64Rule}
+var defaultSubs67 = subSource{names: []string{"build", "check", "lint", "test"}, get: defaultSubs67Rule}
 
-func defaultSubs64Rule(name string) (ruleFile, bool) {
+func defaultSubs67Rule(name string) (ruleFile, bool) {
 	switch name {
 	case "build":
 		return ruleFile{
@@ -9073,13 +9195,13 @@ func defaultSubs64Rule(name string) (ruleFile, bool) {
 	return ruleFile{}, false
 }
 
-var defaultSubs65 = subSource{names: []string{"run", "t", "test"}, get: defaultSubs65Rule}
+var defaultSubs68 = subSource{names: []string{"run", "t", "test"}, get: defaultSubs68Rule}
 
-func defaultSubs65Rule(name string) (ruleFile, bool) {
+func defaultSubs68Rule(name string) (ruleFile, bool) {
 	switch name {
 	case "run":
 		return ruleFile{
-			lazy: &defaultSubs66,
+			lazy: &defaultSubs69,
 			Examples: examplesFile{
 				Allow: []string{"npm run lint", "npm run build", "npm run test -- --coverage"},
 			},
@@ -9102,9 +9224,9 @@ func defaultSubs65Rule(name string) (ruleFile, bool) {
 	return ruleFile{}, false
 }
 
-var defaultSubs66 = subSource{names: []string{"build", "lint", "test", "typecheck"}, get: defaultSubs66Rule}
+var defaultSubs69 = subSource{names: []string{"build", "lint", "test", "typecheck"}, get: defaultSubs69Rule}
 
-func defaultSubs66Rule(name string) (ruleFile, bool) {
+func defaultSubs69Rule(name string) (ruleFile, bool) {
 	switch name {
 	case "build":
 		return ruleFile{
@@ -9130,14 +9252,14 @@ func defaultSubs66Rule(name string) (ruleFile, bool) {
 	return ruleFile{}, false
 }
 
-var defaultSubs67 = subSource{names: []string{"run", "test"}, get: defaultSubs67Rule}
+var defaultSubs70 = subSource{names: []string{"run", "test"}, get: defaultSubs70Rule}
 
-func defaultSubs67Rule(name string) (ruleFile, bool) {
+func defaultSubs70Rule(name string) (ruleFile, bool) {
 	switch name {
 	case "run":
 		return ruleFile{
 			Like: "npm run",
-			lazy: &defaultSubs68,
+			lazy: &defaultSubs71,
 		}, true
 	case "test":
 		return ruleFile{
@@ -9149,9 +9271,9 @@ func defaultSubs67Rule(name string) (ruleFile, bool) {
 	return ruleFile{}, false
 }
 
-var defaultSubs68 = subSource{names: []string{"build", "lint", "test"}, get: defaultSubs68Rule}
+var defaultSubs71 = subSource{names: []string{"build", "lint", "test"}, get: defaultSubs71Rule}
 
-func defaultSubs68Rule(name string) (ruleFile, bool) {
+func defaultSubs71Rule(name string) (ruleFile, bool) {
 	switch name {
 	case "build":
 		return ruleFile{
@@ -9172,9 +9294,9 @@ func defaultSubs68Rule(name string) (ruleFile, bool) {
 	return ruleFile{}, false
 }
 
-var defaultSubs69 = subSource{names: []string{"CARGO_HOME", "CGO_ENABLED", "CI", "CONDA_DEFAULT_ENV", "EDITOR", "GOARCH", "GOBIN", "GOCACHE", "GOFLAGS", "GOMODCACHE", "GOOS", "GOPATH", "GOROOT", "HOME", "HOSTNAME", "JAVA_HOME", "LANG", "LANGUAGE", "LC_ALL", "LOGNAME", "NODE_ENV", "OLDPWD", "PAGER", "PATH", "PWD", "PYENV_VERSION", "RUSTUP_HOME", "RUSTUP_TOOLCHAIN", "SHELL", "TERM", "TMPDIR", "TZ", "USER", "VIRTUAL_ENV", "VISUAL", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_RUNTIME_DIR"}, get: defaultSubs69Rule}
+var defaultSubs72 = subSource{names: []string{"CARGO_HOME", "CGO_ENABLED", "CI", "CONDA_DEFAULT_ENV", "EDITOR", "GOARCH", "GOBIN", "GOCACHE", "GOFLAGS", "GOMODCACHE", "GOOS", "GOPATH", "GOROOT", "HOME", "HOSTNAME", "JAVA_HOME", "LANG", "LANGUAGE", "LC_ALL", "LOGNAME", "NODE_ENV", "OLDPWD", "PAGER", "PATH", "PWD", "PYENV_VERSION", "RUSTUP_HOME", "RUSTUP_TOOLCHAIN", "SHELL", "TERM", "TMPDIR", "TZ", "USER", "VIRTUAL_ENV", "VISUAL", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_RUNTIME_DIR"}, get: defaultSubs72Rule}
 
-func defaultSubs69Rule(name string) (ruleFile, bool) {
+func defaultSubs72Rule(name string) (ruleFile, bool) {
 	switch name {
 	case "CARGO_HOME":
 		return ruleFile{
@@ -9453,9 +9575,9 @@ func defaultSubs69Rule(name string) (ruleFile, bool) {
 	return ruleFile{}, false
 }
 
-var defaultSubs70 = subSource{names: []string{"aux", "auxf", "auxw", "auxww", "ax", "axf", "axjf", "axu", "ux", "x"}, get: defaultSubs70Rule}
+var defaultSubs73 = subSource{names: []string{"aux", "auxf", "auxw", "auxww", "ax", "axf", "axjf", "axu", "ux", "x"}, get: defaultSubs73Rule}
 
-func defaultSubs70Rule(name string) (ruleFile, bool) {
+func defaultSubs73Rule(name string) (ruleFile, bool) {
 	switch name {
 	case "aux":
 		return ruleFile{
@@ -9545,9 +9667,9 @@ func defaultSubs70Rule(name string) (ruleFile, bool) {
 	return ruleFile{}, false
 }
 
-var defaultSubs71 = subSource{names: []string{"check", "format"}, get: defaultSubs71Rule}
+var defaultSubs74 = subSource{names: []string{"check", "format"}, get: defaultSubs74Rule}
 
-func defaultSubs71Rule(name string) (ruleFile, bool) {
+func defaultSubs74Rule(name string) (ruleFile, bool) {
 	switch name {
 	case "check":
 		return ruleFile{
@@ -9585,13 +9707,13 @@ func defaultSubs71Rule(name string) (ruleFile, bool) {
 	return ruleFile{}, false
 }
 
-var defaultSubs72 = subSource{names: []string{"run"}, get: defaultSubs72Rule}
+var defaultSubs75 = subSource{names: []string{"run"}, get: defaultSubs75Rule}
 
-func defaultSubs72Rule(name string) (ruleFile, bool) {
+func defaultSubs75Rule(name string) (ruleFile, bool) {
 	switch name {
 	case "run":
 		return ruleFile{
-			lazy: &defaultSubs73,
+			lazy: &defaultSubs76,
 			Examples: examplesFile{
 				Ask: []string{"uv run --with requests pytest"},
 			},
@@ -9600,9 +9722,9 @@ func defaultSubs72Rule(name string) (ruleFile, bool) {
 	return ruleFile{}, false
 }
 
-var defaultSubs73 = subSource{names: []string{"mypy", "pytest", "ruff"}, get: defaultSubs73Rule}
+var defaultSubs76 = subSource{names: []string{"mypy", "pytest", "ruff"}, get: defaultSubs76Rule}
 
-func defaultSubs73Rule(name string) (ruleFile, bool) {
+func defaultSubs76Rule(name string) (ruleFile, bool) {
 	switch name {
 	case "mypy":
 		return ruleFile{
@@ -9619,15 +9741,15 @@ func defaultSubs73Rule(name string) (ruleFile, bool) {
 	case "ruff":
 		return ruleFile{
 			Like: "ruff",
-			lazy: &defaultSubs74,
+			lazy: &defaultSubs77,
 		}, true
 	}
 	return ruleFile{}, false
 }
 
-var defaultSubs74 = subSource{names: []string{"check"}, get: defaultSubs74Rule}
+var defaultSubs77 = subSource{names: []string{"check"}, get: defaultSubs77Rule}
 
-func defaultSubs74Rule(name string) (ruleFile, bool) {
+func defaultSubs77Rule(name string) (ruleFile, bool) {
 	switch name {
 	case "check":
 		return ruleFile{
@@ -9639,9 +9761,9 @@ func defaultSubs74Rule(name string) (ruleFile, bool) {
 	return ruleFile{}, false
 }
 
-var defaultSubs75 = subSource{names: []string{"build", "lint", "run", "test"}, get: defaultSubs75Rule}
+var defaultSubs78 = subSource{names: []string{"build", "lint", "run", "test"}, get: defaultSubs78Rule}
 
-func defaultSubs75Rule(name string) (ruleFile, bool) {
+func defaultSubs78Rule(name string) (ruleFile, bool) {
 	switch name {
 	case "build":
 		return ruleFile{
@@ -9656,7 +9778,7 @@ func defaultSubs75Rule(name string) (ruleFile, bool) {
 	case "run":
 		return ruleFile{
 			Like: "npm run",
-			lazy: &defaultSubs76,
+			lazy: &defaultSubs79,
 		}, true
 	case "test":
 		return ruleFile{
@@ -9667,9 +9789,9 @@ func defaultSubs75Rule(name string) (ruleFile, bool) {
 	return ruleFile{}, false
 }
 
-var defaultSubs76 = subSource{names: []string{"build", "lint", "test"}, get: defaultSubs76Rule}
+var defaultSubs79 = subSource{names: []string{"build", "lint", "test"}, get: defaultSubs79Rule}
 
-func defaultSubs76Rule(name string) (ruleFile, bool) {
+func defaultSubs79Rule(name string) (ruleFile, bool) {
 	switch name {
 	case "build":
 		return ruleFile{

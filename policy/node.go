@@ -29,7 +29,7 @@ type Rule struct {
 	ReadOnly     bool     // it neither writes files nor runs other code (read-only mode may allow it)
 	PathMode     string   // its operands are paths it reads ("read"), writes ("write"), or reads and then writes the last ("copy")
 	WritesCwd    bool     // without an output option it writes a file named after its operand into its working directory (go build)
-	Config       string   // "git" or "go": the configuration it reads where it runs (the repository, go.mod's toolchain), which guard checks
+	Config       string   // "git", "go" or "rust": the configuration it reads where it runs (the repository, go.mod's toolchain, rustup's toolchain file), which guard checks
 	RevPaths     bool     // its operands are revisions, REV:PATH and paths whose contents git prints from its object store
 	AnyValue     bool     // any value of its operands is harmless: $(...) of an allowed command, or a read-only variable, may give them
 	Script       string   // "sed" or "awk": the program it runs (sed's -e scripts, else the first operand) is read by guard, and allowed only when it only reads its input and prints
@@ -256,8 +256,8 @@ func (c *compiler) compileNode(p *Policy, id string, parent *Rule, rf *ruleFile,
 		n.Sandbox = parent.Sandbox
 	}
 	n.ReadOnly = rf.ReadOnly || parent != nil && parent.ReadOnly && strings.HasSuffix(id, " --")
-	if rf.Config != "" && rf.Config != "git" && rf.Config != "go" {
-		return nil, errf(append(key, "config"), "config = %q: want git or go", rf.Config)
+	if rf.Config != "" && rf.Config != "git" && rf.Config != "go" && rf.Config != "rust" {
+		return nil, errf(append(key, "config"), "config = %q: want git, go or rust", rf.Config)
 	}
 	if rf.Script != "" && rf.Script != "sed" && rf.Script != "awk" {
 		return nil, errf(append(key, "script"), "script = %q: want sed or awk", rf.Script)

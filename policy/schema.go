@@ -44,7 +44,7 @@ var schemaEnums = map[string][]string{
 	"paths":    {"read", "write", "copy"},
 	"script":   {"sed", "awk"},
 	"shell":    {"bash", "sh"},
-	"config":   {"git", "go"},
+	"config":   {"git", "go", "rust"},
 	"grant":    {"rule", "call", "dir", "file"},
 	"write":    {"allow", "session", "ask", "deny"},
 	"read":     {"allow", "session", "ask", "deny"},
