@@ -96,7 +96,7 @@ func TestCopilotDefaultPolicy(t *testing.T) {
 		return "guard (policy default): needs approval: " + tool + ": writing " + path + ": needs approval once in this session; once approved, the session is granted dir " + dir + " (rule paths.write)"
 	}
 	const proj = "/tmp/e2e/proj"
-	sshDenied := ": /tmp/e2e/home/.ssh is a secret file (~/.ssh/**): guard does not let it be read or written (rule paths.secret ~/.ssh/**, policy default)"
+	sshDenied := ": /tmp/e2e/home/.ssh is a secret file (~/.ssh/**; OpenSSH: private keys and the per-user client configuration): guard does not let it be read or written (rule paths.secret ~/.ssh/**, policy default)"
 	for _, tc := range []struct{ file, want string }{
 		{"pretooluse-bash.json", answer("allow", "guard (policy default): allowed: every part is allowed: echo e2e-hook-input; wc -c; it runs outside the sandbox, on guard's judgment alone: guard run is not available")},
 		{"pretooluse-view.json", answer("allow", "guard (policy default): allowed: view: reading "+proj+"/hello.txt")},
@@ -128,7 +128,7 @@ func TestCopilotDefaultPolicy(t *testing.T) {
 		{copilotCamel("bash", `{"command":"rm -rf victim","description":"remove it"}`),
 			answer("deny", "guard: denied: rm -r: it deletes directories recursively (rule rm -r, policy default)\nguard: hint: delete single files, or ask the user")},
 		{copilotCamel("view", `{"path":"/tmp/e2e/home/.ssh/id_rsa"}`),
-			answer("deny", "guard: denied: view: /tmp/e2e/home/.ssh/id_rsa is a secret file (~/.ssh/**): guard does not let it be read or written (rule paths.secret ~/.ssh/**, policy default)")},
+			answer("deny", "guard: denied: view: /tmp/e2e/home/.ssh/id_rsa is a secret file (~/.ssh/**; OpenSSH: private keys and the per-user client configuration): guard does not let it be read or written (rule paths.secret ~/.ssh/**, policy default)")},
 		{copilotCamel("grep", `{"pattern":"BEGIN","paths":["/tmp/e2e/home/.ssh"],"output_mode":"content"}`),
 			answer("deny", "guard: denied: grep"+sshDenied)},
 		{copilotPascal("Grep", `{"pattern":"BEGIN","paths":"/tmp/e2e/home/.ssh"}`),

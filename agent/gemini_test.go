@@ -314,7 +314,7 @@ func TestGeminiDefaultPolicy(t *testing.T) {
 		{"run_shell_command", `{"command":"git push --force origin main"}`, "exit 2: git push --force: it rewrites or deletes history others share (rule git push -f, policy default)"},
 		{"write_file", `{"file_path":"/p/.gemini/settings.json","content":"{}"}`, "exit 2: write_file: /p/.gemini/settings.json is protected: it configures a coding agent ({project}/.gemini/**), and no tool may change it (rule paths.protected {project}/.gemini/**, policy default)"},
 		{"write_file", `{"file_path":"/p/.codex/hooks.json","content":"{}"}`, "exit 2: write_file: /p/.codex/hooks.json is protected: it configures a coding agent ({project}/.codex/**), and no tool may change it (rule paths.protected {project}/.codex/**, policy default)"},
-		{"read_file", `{"file_path":"/tmp/e2e/home/.ssh/id_rsa"}`, "exit 2: read_file: /tmp/e2e/home/.ssh/id_rsa is a secret file (~/.ssh/**): guard does not let it be read or written (rule paths.secret ~/.ssh/**, policy default)"},
+		{"read_file", `{"file_path":"/tmp/e2e/home/.ssh/id_rsa"}`, "exit 2: read_file: /tmp/e2e/home/.ssh/id_rsa is a secret file (~/.ssh/**; OpenSSH: private keys and the per-user client configuration): guard does not let it be read or written (rule paths.secret ~/.ssh/**, policy default)"},
 		{"mcp_github_get_issue", `{"issue":1}`, `exit 0: {"decision":"ask","reason":"guard (policy default): needs approval: tool mcp_github_get_issue is not in the policy's [tools] table; it needs approval","systemMessage":"guard (policy default): needs approval: tool mcp_github_get_issue is not in the policy's [tools] table; it needs approval"}` + "\n"},
 	} {
 		_, a := decideDefault(t, Gemini{}, []byte(geminiInput(tc.tool, tc.input)), true)

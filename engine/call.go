@@ -68,7 +68,11 @@ type Call struct {
 	// protected paths. The agent adapters give them.
 	AgentPaths []string
 	Temp       string // the system temp directory; "" means unknown
-	Guard      string // the guard binary, a protected path; "" means unknown
+	// Getenv looks up a variable of the agent's environment, for the path
+	// patterns that name one ({$CODEX_HOME}/auth.json: where Codex keeps
+	// its sign-in when CODEX_HOME is set). Nil is an empty environment.
+	Getenv func(name string) string `json:"-"`
+	Guard  string                   // the guard binary, a protected path; "" means unknown
 	// Locale is the agent's locale, as LC_ALL, else LC_CTYPE, else LANG
 	// of its environment set it ("" when none is). Outside C, POSIX and
 	// UTF-8 locales a command holding non-ASCII bytes is refused: the shell

@@ -3,8 +3,11 @@
 package engine
 
 import (
+	"path"
 	"slices"
 	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
 
 	"guard/policy"
 )
@@ -78,6 +81,22 @@ func (c *Confinement) Kept(root string) []string {
 	return slices.Compact(out)
 }
 
+// matches returns the entries of dir that pattern matches.
+func (c *Confinement) matches(dir, pattern string) []string {
+	entries, err := c.d.fsys.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range entries {
+		p := path.Join(dir, e.Name())
+		if ok, _ := doublestar.Match(pattern, p); ok {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // literalPart returns the components of the pattern p under root up to
 // the first with a glob's characters in it, which stays as it is: a name
 // that is not there, so that the directory before it is the one to keep
@@ -99,7 +118,8 @@ func literalPart(root, p string) string {
 // SecretPlaces returns where the policy's secrets are: for each secret
 // pattern of an absolute place (/etc/shadow, ~/.ssh/**; not **/.env, which
 // is of any directory), the path it names, or the directory its first glob
-// is in; and the literal run of every secret pattern (policy.LiteralRun),
+// is in, or for a glob of names in one directory the files there it
+// matches; and the literal run of every secret pattern (policy.LiteralRun),
 // which a path must hold to be one, "" for a pattern that has none.
 func (c *Confinement) SecretPlaces() (places, runs []string) {
 	for _, pat := range c.d.p.Paths.Secret {
@@ -110,7 +130,14 @@ func (c *Confinement) SecretPlaces() (places, runs []string) {
 			}
 			p := e.pattern
 			if i := strings.IndexAny(p, "*?[{\\"); i >= 0 {
-				p = p[:strings.LastIndexByte(p[:i], '/')+1]
+				dir := p[:strings.LastIndexByte(p[:i], '/')+1]
+				if name := p[len(dir):]; !strings.Contains(name, "/") && !strings.Contains(name, "**") {
+					// A glob of names in one directory (/etc/ssh/ssh_host_*_key):
+					// the files it matches there, not the directory.
+					places = append(places, c.matches(path.Clean(dir), p)...)
+					continue
+				}
+				p = dir
 			}
 			if p = strings.TrimSuffix(p, "/"); p != "" {
 				places = append(places, p)

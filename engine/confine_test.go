@@ -3,7 +3,11 @@
 package engine
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"guard/policy"
@@ -41,5 +45,37 @@ func TestConfinementKept(t *testing.T) {
 	}
 	if sub := c.Kept("/p/src"); slices.Contains(sub, "/p/src/.mcp.json") || !slices.Contains(sub, "/p/src/.envrc") {
 		t.Errorf("Kept(/p/src): a project pattern is not its, a pattern of any directory is: %q", sub)
+	}
+}
+
+// TestSecretPlaces: a secret of a place is hidden where it is: the path
+// it names, the directory of a tree (~/.ssh/**), and for a glob of names
+// in one directory the files it matches there, not the directory, whose
+// other files tools read.
+func TestSecretPlaces(t *testing.T) {
+	root := t.TempDir()
+	for _, f := range []string{"etc/ssh/ssh_host_rsa_key", "etc/ssh/ssh_host_rsa_key.pub", "etc/ssh/ssh_config", "home/.bash_history", "home/.bashrc"} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(root, f)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, f), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, err := Load("p.toml", strings.NewReader(fmt.Sprintf("version = 1\nextends = \"default\"\n[paths]\nsecret = [%q, %q]\n",
+		root+"/etc/ssh/ssh_host_*_key", root+"/etc/ssl/private/**")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	places, _ := NewConfinement(p, Call{Project: root + "/proj", Home: root + "/home", Temp: root + "/tmp"}).SecretPlaces()
+	for _, want := range []string{root + "/etc/ssh/ssh_host_rsa_key", root + "/etc/ssl/private", root + "/home/.ssh", root + "/home/.bash_history"} {
+		if !slices.Contains(places, want) {
+			t.Errorf("SecretPlaces lacks %s: %q", want, places)
+		}
+	}
+	for _, not := range []string{root + "/etc/ssh", root + "/etc/ssh/ssh_host_rsa_key.pub", root + "/etc/ssh/ssh_config", root + "/home", root + "/home/.bashrc"} {
+		if slices.Contains(places, not) {
+			t.Errorf("SecretPlaces has %s: %q", not, places)
+		}
 	}
 }

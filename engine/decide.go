@@ -22,7 +22,7 @@ func Decide(p *policy.Policy, call Call) Decision {
 	if fsys == nil {
 		fsys = OS
 	}
-	d := &decider{p: p, call: call, fsys: newStatCache(fsys)}
+	d := &decider{p: p, call: call, fsys: newStatCache(fsys), scan: true}
 	if call.Explain {
 		d.tr = &tracer{}
 	}
@@ -85,6 +85,12 @@ type decider struct {
 	goLocal      *goLocal                      // the go on the search path
 	rustChecked  map[string]string             // why rustup's proxies run a toolchain the project picks, by working directory ("": they do not)
 	excludes     []string                      // globs a search is rewritten with, to leave secrets out (Call.SearchGlobs)
+	// scan says that the files the call reads are checked for what a
+	// credential looks like (content.go): a decision's, not a
+	// Confinement's, which answers for paths a jail shows.
+	scan         bool
+	scanned      map[string]scanResult // files checked for credentials
+	trackedFiles map[string]struct{}   // the paths the project's repository tracks, once a check needs them
 	// historyProofs counts the history reads allowed by what the
 	// repository holds (githistory.go).
 	historyProofs int

@@ -246,7 +246,7 @@ func (h *historyRead) namedSpec() bool {
 				}
 				forms := []string{gitTopPath(top, it.match)}
 				if pat := matchAnyFold(h.m.d, h.m.d.p.Paths.Secret, forms, foldCase || it.icase); pat != "" {
-					why := fmt.Sprintf("%s is a secret file (%s): guard does not let it be read or written", it.match, pat)
+					why := fmt.Sprintf("%s is a secret file (%s): guard does not let it be read or written", it.match, h.m.d.secretNamed(pat))
 					h.r.add(policy.Deny, "paths.secret "+pat, fmt.Sprintf("%s %s: git prints what it stores for %s", h.n.ID, h.spec[i], why), pathHint("paths.secret", readAccess))
 					return false
 				}
@@ -438,7 +438,7 @@ func (h *historyRead) proveIn(gitDir, top, rel string) bool {
 		if f.commit != "" {
 			where = "in commit " + hex.EncodeToString([]byte(f.commit))[:12]
 		}
-		h.r.add(policy.Deny, "paths.secret "+f.pattern, fmt.Sprintf("%s prints what git stores for %s (%s), a secret file (%s): guard does not let it be read", h.n.ID, f.path, where, f.pattern),
+		h.r.add(policy.Deny, "paths.secret "+f.pattern, fmt.Sprintf("%s prints what git stores for %s (%s), a secret file (%s): guard does not let it be read", h.n.ID, f.path, where, h.m.d.secretNamed(f.pattern)),
 			"guard never lets a secret file be read, from the history either: name the paths you need, which leave it out, or read names only; "+h.hint())
 		return false
 	case err != nil:

@@ -27,9 +27,9 @@ const (
 // expandPattern replaces the placeholders of a pattern for this call. A
 // placeholder stands for each spelling of its directory: as given, and its
 // real path (a home reached through a link is still the home), and for
-// {home} also the other homes of the call (the passwd entry's). A
-// placeholder with no absolute value leaves the pattern out: it matches
-// nothing.
+// {home} also the other homes of the call (the passwd entry's); {$NAME}
+// stands for the variable of the agent's environment. A placeholder with
+// no absolute value leaves the pattern out: it matches nothing.
 func (d *decider) expandPattern(p string) []string {
 	if strings.HasPrefix(p, "~") {
 		p = policy.PhHome + p[1:]
@@ -47,7 +47,15 @@ func (d *decider) expandPattern(p string) []string {
 		}
 	}
 	out := []string{p}
-	for _, ph := range d.placeholders {
+	phs := d.placeholders
+	for _, name := range policy.PatternEnv(p) {
+		var v string
+		if d.call.Getenv != nil {
+			v = d.call.Getenv(name)
+		}
+		phs = append(phs[:len(phs):len(phs)], placeholder{policy.EnvPlaceholder(name), d.spellings([]string{v})})
+	}
+	for _, ph := range phs {
 		if !strings.Contains(p, ph.name) {
 			continue
 		}
@@ -475,6 +483,15 @@ func (d *decider) checkDescriptor(p string, tilde bool, where []string) (pathChe
 	return pathCheck{}, true
 }
 
+// secretNamed returns how a refusal names a secret pattern: the pattern,
+// and for an entry of the catalogue the tool and what its files hold.
+func (d *decider) secretNamed(pat string) string {
+	if s, ok := d.p.SecretOf(pat); ok {
+		return fmt.Sprintf("%s; %s: %s", pat, s.Tool, s.Holds)
+	}
+	return pat
+}
+
 // pathCheck is the verdict on one path a call touches.
 // pathHint is the hint for a path check's refusal, by its rule.
 func pathHint(rule string, acc access) string {
@@ -483,6 +500,8 @@ func pathHint(rule string, acc access) string {
 		return "guard never lets a secret file be read or written: ask the user for what you need from it"
 	case strings.HasPrefix(rule, "paths.protected"):
 		return "no tool may change it: ask the user to"
+	case strings.HasPrefix(rule, "paths.content"):
+		return "ask the user for what you need from the file without the credential, or to approve the read"
 	case rule == "paths.writable":
 		return "write inside the project"
 	case rule == "paths.descriptor":
@@ -532,12 +551,15 @@ func (d *decider) checkPath(p string, tilde bool, where []string, acc access, al
 	}
 	pp := &d.p.Paths
 	if pat := d.matchAny(pp.Secret, forms); pat != "" {
-		return pathCheck{policy.Deny, "paths.secret " + pat, fmt.Sprintf("%s is a secret file (%s): guard does not let it be read or written", p, pat)}
+		return pathCheck{policy.Deny, "paths.secret " + pat, fmt.Sprintf("%s is a secret file (%s): guard does not let it be read or written", p, d.secretNamed(pat))}
 	}
 	if mp := d.madeOver(forms); mp != nil {
 		return d.madeCheck(p, mp, acc)
 	}
 	if acc == readAccess {
+		if pc, ok := d.contentCheck(p, abs); ok {
+			return pc
+		}
 		return pathCheck{allowed, "paths.read", fmt.Sprintf("reading %s", p)}
 	}
 	if pat := d.matchAny(pp.Protected, forms); pat != "" {

@@ -548,6 +548,15 @@ func TestWildcard(t *testing.T) {
 		{"a*b*c", "aXbYc", true},
 		{"a*b*c", "aXbY", false},
 		{strings.Repeat("*a", 20) + "b", strings.Repeat("a", 5000), false},
+		// A backslash makes the byte after it stand for itself.
+		{`\*`, "*", true},
+		{`\*`, "README.md", false},
+		{`:/\*`, ":/*", true},
+		{`:/\*`, ":/src", false},
+		{`a\?`, "a?", true},
+		{`a\?`, "ab", false},
+		{`*\*`, "x*", true},
+		{`*\*`, "xy", false},
 	} {
 		if got := policy.Wildcard(tc.pattern, tc.s); got != tc.want {
 			t.Errorf("wildcard(%q, %q) = %v, want %v", tc.pattern, tc.s, got, tc.want)

@@ -76,8 +76,7 @@ func sandboxed(l *policy.Layers, call Call, d *Decision) {
 		}
 		words = append(words, shellparse.SingleQuote(f))
 	}
-	words = append(words, "--", "bash", "--noprofile", "--norc", "-c", shellparse.SingleQuote(body))
-	cmd := strings.Join(words, " ")
+	cmd := strings.Join(words, " ") + runTail(call.Shell) + shellparse.SingleQuote(body)
 	if dir != "" {
 		cmd = dir + " && " + cmd
 	}
@@ -85,8 +84,18 @@ func sandboxed(l *policy.Layers, call Call, d *Decision) {
 }
 
 // runTail ends the guard run command line sandboxed writes, before the
-// quoted command it runs.
-const runTail = " -- bash --noprofile --norc -c "
+// quoted command it runs: the shell that runs it. It is the agent's own
+// where that is zsh, so that the command means in the sandbox what it
+// would outside (zsh's globs, word splitting and builtins are not bash's),
+// with -f: no start-up file but /etc/zshenv, as bash reads none. A shell
+// not known runs it in bash, the command having been judged as bash and
+// zsh would read it.
+func runTail(shell string) string {
+	if shell == "zsh" {
+		return " -- zsh -f -c "
+	}
+	return " -- bash --noprofile --norc -c "
+}
 
 // Unsandbox reads back a shell command that guard's own answer wrote: an
 // agent reports it after it ran (PostToolUse), or asks its user to
@@ -153,7 +162,7 @@ func runProfile(words string) string {
 
 // unsandboxed returns the call of the command a shell command that
 // sandboxed wrote runs: [cd DIR && ]'GUARD' 'run' ... -- bash --noprofile
-// --norc -c 'BODY' runs [cd DIR && ]BODY; and words, guard run's command
+// --norc -c 'BODY' (zsh -f -c for the agent's zsh) runs [cd DIR && ]BODY; and words, guard run's command
 // line before the program ('GUARD' 'run' ...). It reports false for any
 // other command. It does not check the words; the caller compares the
 // command with the rewrite of what it returns.
@@ -163,7 +172,8 @@ func unsandboxed(call Call) (inner Call, words string, ok bool) {
 		return call, "", false
 	}
 	i := strings.Index(cmd, shellparse.SingleQuote(call.Run[0])+" ")
-	j := strings.LastIndex(cmd, runTail)
+	tail := runTail(call.Shell)
+	j := strings.LastIndex(cmd, tail)
 	if i < 0 || j < i {
 		return call, "", false
 	}
@@ -171,7 +181,7 @@ func unsandboxed(call Call) (inner Call, words string, ok bool) {
 	if dir != "" && !strings.HasSuffix(dir, " && ") {
 		return call, "", false
 	}
-	quoted := cmd[j+len(runTail):]
+	quoted := cmd[j+len(tail):]
 	if len(quoted) < 2 || quoted[0] != '\'' || quoted[len(quoted)-1] != '\'' {
 		return call, "", false
 	}

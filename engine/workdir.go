@@ -43,7 +43,7 @@ func (d *decider) secretWorkDir(dirs []string) string {
 			return fmt.Sprintf("the command runs in %s, which cannot be resolved (%v)", dir, err)
 		}
 		if pat := d.matchAny(d.p.Paths.Secret, forms); pat != "" {
-			return fmt.Sprintf("the command runs in %s, a secret directory (%s)", dir, pat)
+			return fmt.Sprintf("the command runs in %s, a secret directory (%s)", dir, d.secretNamed(pat))
 		}
 		if d.checkedDirs == nil {
 			d.checkedDirs = map[string]bool{}

@@ -120,7 +120,7 @@ func compile(name string, pf *policyFile, rules ruleSource, src []byte) (*Policy
 	if err := c.compileRedirect(p, &pf.Redirect); err != nil {
 		return nil, err
 	}
-	if err := c.compilePaths(p, &pf.Paths); err != nil {
+	if err := c.compilePaths(p, &pf.Paths, pf.Secret); err != nil {
 		return nil, err
 	}
 	p.readOnly, p.ReadOnlyShell, p.LogRequired = pf.ReadOnly, pf.ReadOnlyShell, pf.LogRequired

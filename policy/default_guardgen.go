@@ -19,18 +19,18 @@ import (
 //go:embed default.toml
 var defaultPolicySource []byte
 
-//go:embed default.toml profiles/*.toml packs/*.toml
+//go:embed default.toml secrets.toml profiles/*.toml packs/*.toml
 var profileSources embed.FS
 
 // As in default_policy.go, the command rules are apart from the rest.
-var defaultPolicyFile, defaultCommands, defaultProfiles, defaultPacks = func() (policyFile, map[string]ruleFile, map[string]*policyFile, map[string]*policyFile) {
+var defaultPolicyFile, defaultCommands, defaultProfiles, defaultPacks, builtinSecrets = func() (policyFile, map[string]ruleFile, map[string]*policyFile, map[string]*policyFile, []secretFile) {
 	b, err := builtinFiles(profileSources)
 	if err != nil {
 		panic(err)
 	}
 	top := *b.pf
 	top.Command = nil
-	return top, b.pf.Command, b.profiles, b.packs
+	return top, b.pf.Command, b.profiles, b.packs, b.secrets
 }()
 
 var defaultCommandNames = slices.Sorted(maps.Keys(defaultCommands))

@@ -907,6 +907,669 @@ func packFile(name string) (policyFile, bool) {
 	return policyFile{}, false
 }
 
+// builtinSecrets is the catalogue of secrets, secrets.toml.
+var builtinSecrets = []secretFile{secretFile{
+	Name:  "claude-code",
+	Tool:  "Claude Code",
+	Docs:  "https://code.claude.com/docs/en/authentication",
+	Holds: "the Claude sign-in tokens and API key",
+	Paths: []string{"~/.claude/.credentials.json", "{$CLAUDE_CONFIG_DIR}/.credentials.json", "~/.claude.json", "{$CLAUDE_CONFIG_DIR}/.claude.json"},
+}, secretFile{
+	Name:  "codex",
+	Tool:  "Codex CLI",
+	Docs:  "https://developers.openai.com/codex/auth",
+	Holds: "the OpenAI API key, ChatGPT sign-in tokens and MCP server OAuth tokens",
+	Paths: []string{"~/.codex/auth.json", "{$CODEX_HOME}/auth.json", "~/.codex/.credentials.json", "{$CODEX_HOME}/.credentials.json"},
+}, secretFile{
+	Name:  "gemini-cli",
+	Tool:  "Gemini CLI",
+	Docs:  "https://google-gemini.github.io/gemini-cli/docs/get-started/authentication.html",
+	Holds: "the Google sign-in tokens, Gemini API key and MCP and A2A server OAuth tokens",
+	Paths: []string{"~/.gemini/oauth_creds.json", "~/.gemini/google_accounts.json", "~/.gemini/mcp-oauth-tokens.json", "~/.gemini/a2a-oauth-tokens.json", "~/.gemini/gemini-credentials.json", "~/.gemini/.env", "{$GEMINI_CLI_HOME}/.gemini/oauth_creds.json", "{$GEMINI_CLI_HOME}/.gemini/google_accounts.json", "{$GEMINI_CLI_HOME}/.gemini/mcp-oauth-tokens.json", "{$GEMINI_CLI_HOME}/.gemini/a2a-oauth-tokens.json", "{$GEMINI_CLI_HOME}/.gemini/gemini-credentials.json", "{$GEMINI_CLI_HOME}/.gemini/.env"},
+}, secretFile{
+	Name:  "qwen-code",
+	Tool:  "Qwen Code",
+	Docs:  "https://github.com/QwenLM/qwen-code/blob/main/docs/cli/authentication.md",
+	Holds: "the qwen.ai sign-in tokens, API keys and MCP server OAuth tokens",
+	Paths: []string{"~/.qwen/oauth_creds.json", "~/.qwen/mcp-oauth-tokens.json", "~/.qwen/.env"},
+}, secretFile{
+	Name:  "copilot-cli",
+	Tool:  "GitHub Copilot CLI",
+	Docs:  "https://docs.github.com/en/copilot/reference/copilot-cli-reference/cli-config-dir-reference",
+	Holds: "the GitHub sign-in state of Copilot CLI",
+	Paths: []string{"~/.copilot/config.json", "{$COPILOT_HOME}/config.json"},
+}, secretFile{
+	Name:  "cursor-agent",
+	Tool:  "Cursor CLI",
+	Docs:  "https://cursor.com/docs/cli/reference/authentication",
+	Holds: "the Cursor sign-in tokens",
+	Paths: []string{"~/.config/cursor/auth.json", "{$XDG_CONFIG_HOME}/cursor/auth.json", "~/.cursor/auth.json"},
+}, secretFile{
+	Name:  "opencode",
+	Tool:  "OpenCode",
+	Docs:  "https://opencode.ai/docs/providers/",
+	Holds: "the model providers' API keys and OAuth tokens, and MCP server OAuth tokens",
+	Paths: []string{"~/.local/share/opencode/auth.json", "{$XDG_DATA_HOME}/opencode/auth.json", "~/.local/share/opencode/mcp-auth.json", "{$XDG_DATA_HOME}/opencode/mcp-auth.json"},
+}, secretFile{
+	Name:  "cline",
+	Tool:  "Cline",
+	Docs:  "https://github.com/cline/cline/blob/main/docs/cli/cli-reference.mdx",
+	Holds: "the model providers' API keys and OAuth tokens",
+	Paths: []string{"~/.cline/data/settings/providers.json", "~/.cline/data/secrets.json", "{$CLINE_DIR}/data/settings/providers.json", "{$CLINE_DIR}/data/secrets.json", "{$CLINE_DATA_DIR}/settings/providers.json", "{$CLINE_DATA_DIR}/secrets.json", "{$CLINE_PROVIDER_SETTINGS_PATH}"},
+}, secretFile{
+	Name:  "kiro",
+	Tool:  "Kiro",
+	Docs:  "https://kiro.dev/docs/cli/authentication/",
+	Holds: "the Kiro sign-in tokens",
+	Paths: []string{"~/.local/share/kiro-cli/data.sqlite3", "{$XDG_DATA_HOME}/kiro-cli/data.sqlite3", "~/.aws/sso/cache/kiro-auth-token.json"},
+}, secretFile{
+	Name:  "amp",
+	Tool:  "Amp",
+	Docs:  "https://ampcode.com/manual",
+	Holds: "the Amp API key",
+	Paths: []string{"~/.local/share/amp/secrets.json", "{$XDG_DATA_HOME}/amp/secrets.json"},
+}, secretFile{
+	Name:  "codeium",
+	Tool:  "Windsurf (Codeium) editor plugins",
+	Docs:  "https://github.com/Exafunction/windsurf.nvim",
+	Holds: "the Windsurf (Codeium) API key",
+	Paths: []string{"~/.codeium/config.json"},
+}, secretFile{
+	Name:  "goose",
+	Tool:  "goose",
+	Docs:  "https://block.github.io/goose/docs/guides/environment-variables",
+	Holds: "the model providers' API keys kept when the keyring is off",
+	Paths: []string{"~/.config/goose/secrets.yaml", "{$XDG_CONFIG_HOME}/goose/secrets.yaml"},
+}, secretFile{
+	Name:  "factory-droid",
+	Tool:  "Factory Droid",
+	Docs:  "https://docs.factory.ai/cli/getting-started/quickstart",
+	Holds: "the Factory sign-in tokens and MCP server OAuth tokens",
+	Paths: []string{"~/.factory/auth.json", "~/.factory/auth.encrypted", "~/.factory/auth.v2.file", "~/.factory/auth.v2.key", "~/.factory/mcp-oauth.v2.file", "~/.factory/mcp-oauth.v2.key", "{$FACTORY_HOME_OVERRIDE}/.factory/auth.json", "{$FACTORY_HOME_OVERRIDE}/.factory/auth.encrypted", "{$FACTORY_HOME_OVERRIDE}/.factory/auth.v2.file", "{$FACTORY_HOME_OVERRIDE}/.factory/auth.v2.key", "{$FACTORY_HOME_OVERRIDE}/.factory/mcp-oauth.v2.file", "{$FACTORY_HOME_OVERRIDE}/.factory/mcp-oauth.v2.key"},
+}, secretFile{
+	Name:  "aider",
+	Tool:  "aider",
+	Docs:  "https://aider.chat/docs/config/api-keys.html",
+	Holds: "the model providers' API keys",
+	Paths: []string{"~/.aider/oauth-keys.env", "~/.aider.conf.yml"},
+}, secretFile{
+	Name:  "devin-cli",
+	Tool:  "Devin CLI",
+	Docs:  "https://docs.devin.ai/cli/reference/commands",
+	Holds: "the Devin and Windsurf API key",
+	Paths: []string{"~/.local/share/devin/credentials.toml", "{$XDG_DATA_HOME}/devin/credentials.toml"},
+}, secretFile{
+	Name:  "ssh",
+	Tool:  "OpenSSH",
+	Docs:  "https://man.openbsd.org/ssh.1",
+	Holds: "private keys and the per-user client configuration",
+	Paths: []string{"~/.ssh/**"},
+}, secretFile{
+	Name:  "gnupg",
+	Tool:  "GnuPG",
+	Docs:  "https://www.gnupg.org/documentation/manuals/gnupg/GPG-Configuration.html",
+	Holds: "private keys and keyrings",
+	Paths: []string{"~/.gnupg/**", "{$GNUPGHOME}/**"},
+}, secretFile{
+	Name:  "git-credential-store",
+	Tool:  "Git credential store",
+	Docs:  "https://git-scm.com/docs/git-credential-store",
+	Holds: "usernames and passwords or tokens for Git hosts, in plain text",
+	Paths: []string{"~/.git-credentials", "~/.config/git/credentials", "{$XDG_CONFIG_HOME}/git/credentials"},
+}, secretFile{
+	Name:  "gh",
+	Tool:  "GitHub CLI",
+	Docs:  "https://cli.github.com/manual/gh_help_environment",
+	Holds: "the GitHub OAuth tokens",
+	Paths: []string{"~/.config/gh/hosts.yml", "{$XDG_CONFIG_HOME}/gh/hosts.yml", "{$GH_CONFIG_DIR}/hosts.yml"},
+}, secretFile{
+	Name:  "glab",
+	Tool:  "GitLab CLI",
+	Docs:  "https://docs.gitlab.com/cli/authentication/",
+	Holds: "the GitLab access tokens",
+	Paths: []string{"~/.config/glab-cli/config.yml", "{$XDG_CONFIG_HOME}/glab-cli/config.yml", "~/Library/Application Support/glab-cli/config.yml", "{$GLAB_CONFIG_DIR}/config.yml"},
+}, secretFile{
+	Name:  "hub",
+	Tool:  "hub",
+	Docs:  "https://hub.github.com/hub.1.html",
+	Holds: "the GitHub OAuth tokens",
+	Paths: []string{"~/.config/hub", "{$XDG_CONFIG_HOME}/hub", "{$HUB_CONFIG}"},
+}, secretFile{
+	Name:  "tea",
+	Tool:  "tea (Gitea CLI)",
+	Docs:  "https://gitea.com/gitea/tea",
+	Holds: "the Gitea access tokens",
+	Paths: []string{"~/.config/tea/config.yml", "{$XDG_CONFIG_HOME}/tea/config.yml", "~/.tea/tea.yml"},
+}, secretFile{
+	Name:  "hut",
+	Tool:  "hut (sourcehut CLI)",
+	Docs:  "https://git.sr.ht/~xenrox/hut",
+	Holds: "sourcehut OAuth access tokens",
+	Paths: []string{"~/.config/hut/config", "{$XDG_CONFIG_HOME}/hut/config"},
+}, secretFile{
+	Name:  "aws",
+	Tool:  "AWS CLI",
+	Docs:  "https://docs.aws.amazon.com/cli/latest/userguide/cli-configure-files.html",
+	Holds: "the AWS access keys and SSO session tokens",
+	Paths: []string{"~/.aws/**", "{$AWS_SHARED_CREDENTIALS_FILE}"},
+}, secretFile{
+	Name:  "gcloud",
+	Tool:  "Google Cloud CLI",
+	Docs:  "https://cloud.google.com/docs/authentication/application-default-credentials",
+	Holds: "the Google Cloud sign-in tokens, application default credentials and service account keys",
+	Paths: []string{"~/.config/gcloud/**", "{$XDG_CONFIG_HOME}/gcloud/**", "{$CLOUDSDK_CONFIG}/**", "{$GOOGLE_APPLICATION_CREDENTIALS}"},
+}, secretFile{
+	Name:  "azure",
+	Tool:  "Azure CLI",
+	Docs:  "https://learn.microsoft.com/en-us/cli/azure/azure-cli-configuration",
+	Holds: "the Azure token caches and service principal secrets",
+	Paths: []string{"~/.azure/**", "{$AZURE_CONFIG_DIR}/**"},
+}, secretFile{
+	Name:  "oci",
+	Tool:  "OCI CLI",
+	Docs:  "https://docs.oracle.com/en-us/iaas/Content/API/Concepts/sdkconfig.htm",
+	Holds: "the Oracle Cloud API signing keys and session tokens",
+	Paths: []string{"~/.oci/**"},
+}, secretFile{
+	Name:  "doctl",
+	Tool:  "doctl",
+	Docs:  "https://docs.digitalocean.com/reference/doctl/",
+	Holds: "the DigitalOcean API tokens",
+	Paths: []string{"~/.config/doctl/**", "{$XDG_CONFIG_HOME}/doctl/**", "~/Library/Application Support/doctl/config.yaml"},
+}, secretFile{
+	Name:  "ibmcloud",
+	Tool:  "IBM Cloud CLI",
+	Docs:  "https://cloud.ibm.com/docs/cli?topic=cli-ibmcloud_env_var",
+	Holds: "the IBM Cloud and Cloud Foundry access and refresh tokens",
+	Paths: []string{"~/.bluemix/config.json", "~/.bluemix/.cf/config.json", "{$IBMCLOUD_HOME}/.bluemix/config.json", "{$IBMCLOUD_HOME}/.bluemix/.cf/config.json"},
+}, secretFile{
+	Name:  "aliyun",
+	Tool:  "Alibaba Cloud CLI",
+	Docs:  "https://github.com/aliyun/aliyun-cli",
+	Holds: "the Alibaba Cloud access keys",
+	Paths: []string{"~/.aliyun/config.json"},
+}, secretFile{
+	Name:  "linode-cli",
+	Tool:  "Linode CLI",
+	Docs:  "https://github.com/linode/linode-cli",
+	Holds: "the Linode (Akamai) API tokens",
+	Paths: []string{"~/.config/linode-cli", "{$XDG_CONFIG_HOME}/linode-cli"},
+}, secretFile{
+	Name:  "hcloud",
+	Tool:  "hcloud (Hetzner Cloud CLI)",
+	Docs:  "https://github.com/hetznercloud/cli",
+	Holds: "the Hetzner Cloud API tokens",
+	Paths: []string{"~/.config/hcloud/cli.toml", "{$XDG_CONFIG_HOME}/hcloud/cli.toml", "{$HCLOUD_CONFIG}"},
+}, secretFile{
+	Name:  "scaleway",
+	Tool:  "Scaleway CLI",
+	Docs:  "https://github.com/scaleway/scaleway-cli",
+	Holds: "the Scaleway access and secret keys",
+	Paths: []string{"~/.config/scw/config.yaml", "{$XDG_CONFIG_HOME}/scw/config.yaml", "{$SCW_CONFIG_PATH}"},
+}, secretFile{
+	Name:  "vultr-cli",
+	Tool:  "Vultr CLI",
+	Docs:  "https://github.com/vultr/vultr-cli",
+	Holds: "the Vultr API key",
+	Paths: []string{"~/.vultr-cli.yaml"},
+}, secretFile{
+	Name:  "wrangler",
+	Tool:  "Wrangler (Cloudflare Workers CLI)",
+	Docs:  "https://developers.cloudflare.com/workers/wrangler/commands/#login",
+	Holds: "the Cloudflare OAuth tokens",
+	Paths: []string{"~/.wrangler/config/*.toml", "~/.config/.wrangler/config/*.toml", "{$XDG_CONFIG_HOME}/.wrangler/config/*.toml", "~/Library/Preferences/.wrangler/config/*.toml"},
+}, secretFile{
+	Name:  "cloudflared",
+	Tool:  "cloudflared",
+	Docs:  "https://developers.cloudflare.com/cloudflare-one/connections/connect-networks/get-started/create-local-tunnel/",
+	Holds: "the Cloudflare account certificate and tunnel credentials",
+	Paths: []string{"~/.cloudflared/cert.pem", "~/.cloudflared/*.json", "/etc/cloudflared/cert.pem", "/etc/cloudflared/*.json"},
+}, secretFile{
+	Name:  "vercel",
+	Tool:  "Vercel CLI",
+	Docs:  "https://vercel.com/docs/cli/login",
+	Holds: "the Vercel access tokens",
+	Paths: []string{"~/.local/share/com.vercel.cli/auth.json", "{$XDG_DATA_HOME}/com.vercel.cli/auth.json", "~/Library/Application Support/com.vercel.cli/auth.json", "~/.vercel/auth.json", "~/.now/auth.json"},
+}, secretFile{
+	Name:  "netlify",
+	Tool:  "Netlify CLI",
+	Docs:  "https://docs.netlify.com/cli/get-started/",
+	Holds: "the Netlify access tokens",
+	Paths: []string{"~/.config/netlify/config.json", "{$XDG_CONFIG_HOME}/netlify/config.json", "~/Library/Preferences/netlify/config.json", "~/.netlify/config.json"},
+}, secretFile{
+	Name:  "flyctl",
+	Tool:  "flyctl",
+	Docs:  "https://fly.io/docs/flyctl/auth-login/",
+	Holds: "the Fly.io access token",
+	Paths: []string{"~/.fly/config.yml"},
+}, secretFile{
+	Name:  "railway",
+	Tool:  "Railway CLI",
+	Docs:  "https://docs.railway.com/guides/cli",
+	Holds: "the Railway access tokens",
+	Paths: []string{"~/.railway/config*.json"},
+}, secretFile{
+	Name:  "supabase",
+	Tool:  "Supabase CLI",
+	Docs:  "https://supabase.com/docs/reference/cli/supabase-login",
+	Holds: "the Supabase personal access token",
+	Paths: []string{"~/.supabase/access-token"},
+}, secretFile{
+	Name:  "firebase",
+	Tool:  "Firebase CLI",
+	Docs:  "https://firebase.google.com/docs/cli",
+	Holds: "the Google sign-in refresh tokens",
+	Paths: []string{"~/.config/configstore/firebase-tools.json", "{$XDG_CONFIG_HOME}/configstore/firebase-tools.json"},
+}, secretFile{
+	Name:  "docker",
+	Tool:  "Docker CLI",
+	Docs:  "https://docs.docker.com/reference/cli/docker/login/",
+	Holds: "container registry credentials",
+	Paths: []string{"~/.docker/config.json", "{$DOCKER_CONFIG}/config.json", "~/.dockercfg"},
+}, secretFile{
+	Name:  "containers-auth",
+	Tool:  "Podman, Buildah and Skopeo",
+	Docs:  "https://github.com/containers/image/blob/main/docs/containers-auth.json.5.md",
+	Holds: "container registry credentials",
+	Paths: []string{"{$XDG_RUNTIME_DIR}/containers/auth.json", "~/.config/containers/auth.json", "{$XDG_CONFIG_HOME}/containers/auth.json", "{$REGISTRY_AUTH_FILE}"},
+}, secretFile{
+	Name:  "kubernetes",
+	Tool:  "kubectl",
+	Docs:  "https://kubernetes.io/docs/concepts/configuration/organize-cluster-access-kubeconfig/",
+	Holds: "cluster credentials: client keys and tokens (also written by oc, kind and cloud CLIs)",
+	Paths: []string{"~/.kube/**", "{$KUBECONFIG}"},
+}, secretFile{
+	Name:  "helm",
+	Tool:  "Helm",
+	Docs:  "https://helm.sh/docs/helm/helm/",
+	Holds: "the OCI registry credentials",
+	Paths: []string{"~/.config/helm/registry/config.json", "{$XDG_CONFIG_HOME}/helm/registry/config.json", "~/Library/Preferences/helm/registry/config.json", "{$HELM_CONFIG_HOME}/registry/config.json", "{$HELM_REGISTRY_CONFIG}"},
+}, secretFile{
+	Name:  "minikube",
+	Tool:  "minikube",
+	Docs:  "https://minikube.sigs.k8s.io/docs/handbook/config/",
+	Holds: "the local cluster's CA and client private keys",
+	Paths: []string{"~/.minikube/**/*.key", "{$MINIKUBE_HOME}/**/*.key"},
+}, secretFile{
+	Name:  "npm",
+	Tool:  "npm",
+	Docs:  "https://docs.npmjs.com/cli/v10/configuring-npm/npmrc",
+	Holds: "registry auth tokens and passwords (also read by yarn classic and pnpm)",
+	Paths: []string{"~/.npmrc", "{$NPM_CONFIG_USERCONFIG}"},
+}, secretFile{
+	Name:  "yarn",
+	Tool:  "Yarn",
+	Docs:  "https://yarnpkg.com/configuration/yarnrc#npmAuthToken",
+	Holds: "registry auth tokens",
+	Paths: []string{"~/.yarnrc.yml"},
+}, secretFile{
+	Name:  "pnpm",
+	Tool:  "pnpm",
+	Docs:  "https://pnpm.io/npmrc",
+	Holds: "registry auth tokens in pnpm's global configuration",
+	Paths: []string{"~/.config/pnpm/rc", "{$XDG_CONFIG_HOME}/pnpm/rc", "~/Library/Preferences/pnpm/rc"},
+}, secretFile{
+	Name:  "pip",
+	Tool:  "pip",
+	Docs:  "https://pip.pypa.io/en/stable/topics/configuration/",
+	Holds: "package index URLs that may carry credentials",
+	Paths: []string{"~/.config/pip/pip.conf", "{$XDG_CONFIG_HOME}/pip/pip.conf", "~/.pip/pip.conf", "~/Library/Application Support/pip/pip.conf", "{$PIP_CONFIG_FILE}"},
+}, secretFile{
+	Name:  "pypirc",
+	Tool:  "twine and other Python upload tools",
+	Docs:  "https://packaging.python.org/en/latest/specifications/pypirc/",
+	Holds: "package index upload passwords and API tokens",
+	Paths: []string{"~/.pypirc"},
+}, secretFile{
+	Name:  "poetry",
+	Tool:  "Poetry",
+	Docs:  "https://python-poetry.org/docs/repositories/",
+	Holds: "repository passwords and tokens",
+	Paths: []string{"~/.config/pypoetry/auth.toml", "{$XDG_CONFIG_HOME}/pypoetry/auth.toml", "~/Library/Application Support/pypoetry/auth.toml", "{$POETRY_CONFIG_DIR}/auth.toml"},
+}, secretFile{
+	Name:  "uv",
+	Tool:  "uv",
+	Docs:  "https://docs.astral.sh/uv/concepts/authentication/cli/",
+	Holds: "package index credentials stored by uv auth login",
+	Paths: []string{"~/.local/share/uv/credentials/credentials.toml", "{$XDG_DATA_HOME}/uv/credentials/credentials.toml"},
+}, secretFile{
+	Name:  "cargo",
+	Tool:  "Cargo",
+	Docs:  "https://doc.rust-lang.org/cargo/reference/config.html#credentials",
+	Holds: "crate registry tokens",
+	Paths: []string{"~/.cargo/credentials", "~/.cargo/credentials.toml", "{$CARGO_HOME}/credentials", "{$CARGO_HOME}/credentials.toml"},
+}, secretFile{
+	Name:  "rubygems",
+	Tool:  "RubyGems",
+	Docs:  "https://guides.rubygems.org/command-reference/",
+	Holds: "the RubyGems.org API keys",
+	Paths: []string{"~/.gem/credentials", "~/.local/share/gem/credentials", "{$XDG_DATA_HOME}/gem/credentials"},
+}, secretFile{
+	Name:  "bundler",
+	Tool:  "Bundler",
+	Docs:  "https://bundler.io/man/bundle-config.1.html",
+	Holds: "private gem source credentials",
+	Paths: []string{"~/.bundle/config", "{$BUNDLE_USER_CONFIG}", "{$BUNDLE_USER_HOME}/config"},
+}, secretFile{
+	Name:  "composer",
+	Tool:  "Composer",
+	Docs:  "https://getcomposer.org/doc/articles/authentication-for-private-packages.md",
+	Holds: "private repository credentials and API tokens",
+	Paths: []string{"~/.config/composer/auth.json", "{$XDG_CONFIG_HOME}/composer/auth.json", "~/.composer/auth.json", "{$COMPOSER_HOME}/auth.json"},
+}, secretFile{
+	Name:  "nuget",
+	Tool:  "NuGet",
+	Docs:  "https://learn.microsoft.com/en-us/nuget/consume-packages/configuring-nuget-behavior",
+	Holds: "package source credentials",
+	Paths: []string{"~/.nuget/NuGet/NuGet.Config", "~/.config/NuGet/NuGet.Config", "{$XDG_CONFIG_HOME}/NuGet/NuGet.Config"},
+}, secretFile{
+	Name:  "gradle",
+	Tool:  "Gradle",
+	Docs:  "https://docs.gradle.org/current/userguide/build_environment.html",
+	Holds: "repository and signing credentials in user-wide Gradle properties",
+	Paths: []string{"~/.gradle/gradle.properties", "{$GRADLE_USER_HOME}/gradle.properties"},
+}, secretFile{
+	Name:  "maven",
+	Tool:  "Apache Maven",
+	Docs:  "https://maven.apache.org/guides/mini/guide-encryption.html",
+	Holds: "repository server passwords and the master password that decrypts them",
+	Paths: []string{"~/.m2/settings.xml", "~/.m2/settings-security.xml"},
+}, secretFile{
+	Name:  "sbt",
+	Tool:  "sbt",
+	Docs:  "https://www.scala-sbt.org/1.x/docs/Publishing.html",
+	Holds: "repository publishing credentials",
+	Paths: []string{"~/.sbt/.credentials", "~/.ivy2/.credentials"},
+}, secretFile{
+	Name:  "dart-pub",
+	Tool:  "Dart pub",
+	Docs:  "https://dart.dev/tools/pub/cmd/pub-token",
+	Holds: "pub.dev sign-in credentials and package repository tokens",
+	Paths: []string{"~/.config/dart/pub-credentials.json", "~/.config/dart/pub-tokens.json", "{$XDG_CONFIG_HOME}/dart/pub-credentials.json", "{$XDG_CONFIG_HOME}/dart/pub-tokens.json", "~/Library/Application Support/dart/pub-credentials.json", "~/Library/Application Support/dart/pub-tokens.json", "~/.pub-cache/credentials.json"},
+}, secretFile{
+	Name:  "hex",
+	Tool:  "Hex",
+	Docs:  "https://hexdocs.pm/hex/Mix.Tasks.Hex.Config.html",
+	Holds: "the Hex API keys",
+	Paths: []string{"~/.hex/hex.config", "{$HEX_HOME}/hex.config"},
+}, secretFile{
+	Name:  "jfrog",
+	Tool:  "JFrog CLI",
+	Docs:  "https://docs.jfrog-applications.jfrog.io/jfrog-applications/jfrog-cli/configurations/jfrog-platform-configuration",
+	Holds: "the JFrog Platform passwords, API keys and access tokens",
+	Paths: []string{"~/.jfrog/jfrog-cli.conf*", "{$JFROG_CLI_HOME_DIR}/jfrog-cli.conf*"},
+}, secretFile{
+	Name:  "huggingface",
+	Tool:  "Hugging Face Hub",
+	Docs:  "https://huggingface.co/docs/huggingface_hub/package_reference/environment_variables",
+	Holds: "the Hugging Face access tokens",
+	Paths: []string{"~/.cache/huggingface/token", "~/.cache/huggingface/stored_tokens", "{$XDG_CACHE_HOME}/huggingface/token", "{$XDG_CACHE_HOME}/huggingface/stored_tokens", "{$HF_HOME}/token", "{$HF_HOME}/stored_tokens", "{$HF_TOKEN_PATH}"},
+}, secretFile{
+	Name:  "kaggle",
+	Tool:  "Kaggle API",
+	Docs:  "https://www.kaggle.com/docs/api",
+	Holds: "the Kaggle API keys and tokens",
+	Paths: []string{"~/.kaggle/kaggle.json", "~/.kaggle/access_token", "~/.config/kaggle/kaggle.json", "~/.config/kaggle/access_token", "{$XDG_CONFIG_HOME}/kaggle/kaggle.json", "{$XDG_CONFIG_HOME}/kaggle/access_token", "{$KAGGLE_CONFIG_DIR}/kaggle.json", "{$KAGGLE_CONFIG_DIR}/access_token"},
+}, secretFile{
+	Name:  "modal",
+	Tool:  "Modal",
+	Docs:  "https://modal.com/docs/reference/modal.config",
+	Holds: "the Modal token IDs and secrets",
+	Paths: []string{"~/.modal.toml", "{$MODAL_CONFIG_PATH}"},
+}, secretFile{
+	Name:  "ollama",
+	Tool:  "Ollama",
+	Docs:  "https://docs.ollama.com/import",
+	Holds: "the private key that signs requests to ollama.com",
+	Paths: []string{"~/.ollama/id_ed25519", "/usr/share/ollama/.ollama/id_ed25519"},
+}, secretFile{
+	Name:  "terraform",
+	Tool:  "Terraform",
+	Docs:  "https://developer.hashicorp.com/terraform/cli/config/config-file",
+	Holds: "the HCP Terraform and private registry API tokens",
+	Paths: []string{"~/.terraform.d/credentials.tfrc.json", "~/.terraformrc", "{$TF_CLI_CONFIG_FILE}"},
+}, secretFile{
+	Name:  "pulumi",
+	Tool:  "Pulumi",
+	Docs:  "https://www.pulumi.com/docs/iac/cli/environment-variables/",
+	Holds: "the Pulumi Cloud access tokens",
+	Paths: []string{"~/.pulumi/credentials.json", "{$PULUMI_HOME}/credentials.json"},
+}, secretFile{
+	Name:  "vault",
+	Tool:  "HashiCorp Vault",
+	Docs:  "https://developer.hashicorp.com/vault/docs/commands/token-helper",
+	Holds: "the Vault token",
+	Paths: []string{"~/.vault-token"},
+}, secretFile{
+	Name:  "1password",
+	Tool:  "1Password CLI",
+	Docs:  "https://developer.1password.com/docs/cli/config-directories",
+	Holds: "1Password account and session data",
+	Paths: []string{"~/.config/op/**", "{$XDG_CONFIG_HOME}/op/**", "~/.op/**", "{$OP_CONFIG_DIR}/**"},
+}, secretFile{
+	Name:  "bitwarden",
+	Tool:  "Bitwarden CLI",
+	Docs:  "https://bitwarden.com/help/cli/",
+	Holds: "the encrypted vault, its keys and session tokens",
+	Paths: []string{"~/.config/Bitwarden CLI/data.json", "{$XDG_CONFIG_HOME}/Bitwarden CLI/data.json", "~/Library/Application Support/Bitwarden CLI/data.json", "{$BITWARDENCLI_APPDATA_DIR}/data.json"},
+}, secretFile{
+	Name:  "pass",
+	Tool:  "pass",
+	Docs:  "https://www.passwordstore.org/",
+	Holds: "the encrypted password store",
+	Paths: []string{"~/.password-store/**", "{$PASSWORD_STORE_DIR}/**"},
+}, secretFile{
+	Name:  "gopass",
+	Tool:  "gopass",
+	Docs:  "https://github.com/gopasspw/gopass/blob/master/docs/backends/age.md",
+	Holds: "the encrypted password stores and age identities",
+	Paths: []string{"~/.local/share/gopass/stores/**", "{$XDG_DATA_HOME}/gopass/stores/**", "~/.config/gopass/age/**", "{$XDG_CONFIG_HOME}/gopass/age/**"},
+}, secretFile{
+	Name:  "sops",
+	Tool:  "SOPS",
+	Docs:  "https://getsops.io/docs/",
+	Holds: "age private keys",
+	Paths: []string{"~/.config/sops/age/keys.txt", "{$XDG_CONFIG_HOME}/sops/age/keys.txt", "~/Library/Application Support/sops/age/keys.txt", "{$SOPS_AGE_KEY_FILE}"},
+}, secretFile{
+	Name:  "rclone",
+	Tool:  "rclone",
+	Docs:  "https://rclone.org/docs/#config-config-file",
+	Holds: "cloud storage passwords, keys and OAuth tokens",
+	Paths: []string{"~/.config/rclone/rclone.conf", "{$XDG_CONFIG_HOME}/rclone/rclone.conf", "~/.rclone.conf", "{$RCLONE_CONFIG}"},
+}, secretFile{
+	Name:  "minio-mc",
+	Tool:  "MinIO Client",
+	Docs:  "https://min.io/docs/minio/linux/reference/minio-mc.html",
+	Holds: "the S3 access and secret keys",
+	Paths: []string{"~/.mc/config.json"},
+}, secretFile{
+	Name:  "restic",
+	Tool:  "restic",
+	Docs:  "https://restic.readthedocs.io/en/stable/030_preparing_a_new_repo.html",
+	Holds: "the repository password",
+	Paths: []string{"{$RESTIC_PASSWORD_FILE}"},
+}, secretFile{
+	Name:  "boto",
+	Tool:  "boto",
+	Docs:  "https://boto.readthedocs.io/en/latest/boto_config_tut.html",
+	Holds: "the AWS and Google Cloud Storage access keys",
+	Paths: []string{"~/.boto", "{$BOTO_CONFIG}"},
+}, secretFile{
+	Name:  "s3cmd",
+	Tool:  "s3cmd",
+	Docs:  "https://s3tools.org/usage",
+	Holds: "the S3 access and secret keys",
+	Paths: []string{"~/.s3cfg"},
+}, secretFile{
+	Name:  "ngrok",
+	Tool:  "ngrok",
+	Docs:  "https://ngrok.com/docs/agent/config/",
+	Holds: "the ngrok authtoken and API key",
+	Paths: []string{"~/.config/ngrok/ngrok.yml", "{$XDG_CONFIG_HOME}/ngrok/ngrok.yml", "~/Library/Application Support/ngrok/ngrok.yml", "~/.ngrok2/ngrok.yml"},
+}, secretFile{
+	Name:  "stripe",
+	Tool:  "Stripe CLI",
+	Docs:  "https://docs.stripe.com/stripe-cli",
+	Holds: "the Stripe API keys",
+	Paths: []string{"~/.config/stripe/config.toml", "{$XDG_CONFIG_HOME}/stripe/config.toml"},
+}, secretFile{
+	Name:  "sentry-cli",
+	Tool:  "Sentry CLI",
+	Docs:  "https://docs.sentry.io/cli/configuration/",
+	Holds: "the Sentry auth token",
+	Paths: []string{"~/.sentryclirc"},
+}, secretFile{
+	Name:  "snyk",
+	Tool:  "Snyk CLI",
+	Docs:  "https://docs.snyk.io/developer-tools/snyk-cli/commands/auth",
+	Holds: "the Snyk API and OAuth tokens",
+	Paths: []string{"~/.config/configstore/snyk.json", "{$XDG_CONFIG_HOME}/configstore/snyk.json"},
+}, secretFile{
+	Name:  "circleci",
+	Tool:  "CircleCI CLI",
+	Docs:  "https://circleci.com/docs/local-cli/",
+	Holds: "the CircleCI API token",
+	Paths: []string{"~/.circleci/cli.yml"},
+}, secretFile{
+	Name:  "databricks",
+	Tool:  "Databricks CLI",
+	Docs:  "https://docs.databricks.com/aws/en/dev-tools/auth/config-profiles",
+	Holds: "the Databricks personal access and OAuth tokens",
+	Paths: []string{"~/.databrickscfg", "{$DATABRICKS_CONFIG_FILE}", "~/.databricks/token-cache.json"},
+}, secretFile{
+	Name:  "snowflake",
+	Tool:  "Snowflake CLI",
+	Docs:  "https://docs.snowflake.com/en/developer-guide/snowflake-cli/connecting/configure-connections",
+	Holds: "the Snowflake connections' passwords, tokens and key file paths",
+	Paths: []string{"~/.snowflake/connections.toml", "~/.snowflake/config.toml", "~/.config/snowflake/connections.toml", "~/.config/snowflake/config.toml", "{$XDG_CONFIG_HOME}/snowflake/connections.toml", "{$XDG_CONFIG_HOME}/snowflake/config.toml", "~/Library/Application Support/snowflake/connections.toml", "~/Library/Application Support/snowflake/config.toml", "{$SNOWFLAKE_HOME}/connections.toml", "{$SNOWFLAKE_HOME}/config.toml"},
+}, secretFile{
+	Name:  "dbt",
+	Tool:  "dbt",
+	Docs:  "https://docs.getdbt.com/docs/core/connect-data-platform/profiles.yml",
+	Holds: "data warehouse connection passwords and keys",
+	Paths: []string{"~/.dbt/profiles.yml", "{$DBT_PROFILES_DIR}/profiles.yml"},
+}, secretFile{
+	Name:  "atlas-cli",
+	Tool:  "MongoDB Atlas CLI",
+	Docs:  "https://dochub.mongodb.org/core/atlas-cli-save-connection-settings",
+	Holds: "the Atlas API keys and access tokens",
+	Paths: []string{"~/.config/atlascli/config.toml", "{$XDG_CONFIG_HOME}/atlascli/config.toml", "~/Library/Application Support/atlascli/config.toml"},
+}, secretFile{
+	Name:  "planetscale",
+	Tool:  "PlanetScale CLI",
+	Docs:  "https://planetscale.com/docs/cli/auth",
+	Holds: "the PlanetScale access token",
+	Paths: []string{"~/.config/planetscale/access-token", "{$XDG_CONFIG_HOME}/planetscale/access-token", "~/Library/Application Support/planetscale/access-token"},
+}, secretFile{
+	Name:  "neonctl",
+	Tool:  "Neon CLI",
+	Docs:  "https://neon.com/docs/reference/cli-auth",
+	Holds: "the Neon OAuth tokens",
+	Paths: []string{"~/.config/neonctl/credentials.json", "{$XDG_CONFIG_HOME}/neonctl/credentials.json"},
+}, secretFile{
+	Name:  "turso",
+	Tool:  "Turso CLI",
+	Docs:  "https://docs.turso.tech/cli/authentication",
+	Holds: "the Turso API token",
+	Paths: []string{"~/.config/turso/settings.json", "{$XDG_CONFIG_HOME}/turso/settings.json", "~/Library/Application Support/turso/settings.json"},
+}, secretFile{
+	Name:  "pgpass",
+	Tool:  "PostgreSQL (libpq)",
+	Docs:  "https://www.postgresql.org/docs/current/libpq-pgpass.html",
+	Holds: "the PostgreSQL passwords",
+	Paths: []string{"~/.pgpass", "{$PGPASSFILE}"},
+}, secretFile{
+	Name:  "mysql-option-file",
+	Tool:  "MySQL client",
+	Docs:  "https://dev.mysql.com/doc/refman/8.0/en/option-files.html",
+	Holds: "the MySQL passwords of the user option file",
+	Paths: []string{"~/.my.cnf"},
+}, secretFile{
+	Name:  "mysql-login-path",
+	Tool:  "mysql_config_editor",
+	Docs:  "https://dev.mysql.com/doc/refman/8.4/en/mysql-config-editor.html",
+	Holds: "obfuscated MySQL login credentials",
+	Paths: []string{"~/.mylogin.cnf", "{$MYSQL_TEST_LOGIN_FILE}"},
+}, secretFile{
+	Name:  "gnome-keyring",
+	Tool:  "GNOME Keyring",
+	Docs:  "https://wiki.gnome.org/Projects/GnomeKeyring",
+	Holds: "the desktop's stored passwords and keys",
+	Paths: []string{"~/.local/share/keyrings/**", "{$XDG_DATA_HOME}/keyrings/**"},
+}, secretFile{
+	Name:  "kwallet",
+	Tool:  "KDE Wallet",
+	Docs:  "https://userbase.kde.org/KDE_Wallet_Manager",
+	Holds: "the desktop's stored passwords and keys",
+	Paths: []string{"~/.local/share/kwalletd/**", "{$XDG_DATA_HOME}/kwalletd/**"},
+}, secretFile{
+	Name:  "macos-keychain",
+	Tool:  "macOS Keychain",
+	Docs:  "https://support.apple.com/guide/keychain-access",
+	Holds: "the user's keychains",
+	Paths: []string{"~/Library/Keychains/**"},
+}, secretFile{
+	Name:  "chrome",
+	Tool:  "Google Chrome and Chromium",
+	Docs:  "https://chromium.googlesource.com/chromium/src/+/HEAD/docs/user_data_dir.md",
+	Holds: "saved passwords and session cookies",
+	Paths: []string{"~/.config/google-chrome/*/Login Data", "~/.config/google-chrome/*/Login Data For Account", "~/.config/google-chrome/*/Cookies", "~/.config/google-chrome/*/Network/Cookies", "{$XDG_CONFIG_HOME}/google-chrome/*/Login Data", "{$XDG_CONFIG_HOME}/google-chrome/*/Login Data For Account", "{$XDG_CONFIG_HOME}/google-chrome/*/Cookies", "{$XDG_CONFIG_HOME}/google-chrome/*/Network/Cookies", "{$CHROME_CONFIG_HOME}/google-chrome/*/Login Data", "{$CHROME_CONFIG_HOME}/google-chrome/*/Login Data For Account", "{$CHROME_CONFIG_HOME}/google-chrome/*/Cookies", "{$CHROME_CONFIG_HOME}/google-chrome/*/Network/Cookies", "~/.config/chromium/*/Login Data", "~/.config/chromium/*/Login Data For Account", "~/.config/chromium/*/Cookies", "~/.config/chromium/*/Network/Cookies", "{$XDG_CONFIG_HOME}/chromium/*/Login Data", "{$XDG_CONFIG_HOME}/chromium/*/Login Data For Account", "{$XDG_CONFIG_HOME}/chromium/*/Cookies", "{$XDG_CONFIG_HOME}/chromium/*/Network/Cookies", "~/Library/Application Support/Google/Chrome/*/Login Data", "~/Library/Application Support/Google/Chrome/*/Login Data For Account", "~/Library/Application Support/Google/Chrome/*/Cookies", "~/Library/Application Support/Google/Chrome/*/Network/Cookies", "~/Library/Application Support/Chromium/*/Login Data", "~/Library/Application Support/Chromium/*/Login Data For Account", "~/Library/Application Support/Chromium/*/Cookies", "~/Library/Application Support/Chromium/*/Network/Cookies"},
+}, secretFile{
+	Name:  "firefox",
+	Tool:  "Mozilla Firefox",
+	Docs:  "https://support.mozilla.org/en-US/kb/profiles-where-firefox-stores-user-data",
+	Holds: "saved passwords, their key database and session cookies",
+	Paths: []string{"~/.mozilla/firefox/*/logins.json", "~/.mozilla/firefox/*/key4.db", "~/.mozilla/firefox/*/key3.db", "~/.mozilla/firefox/*/cookies.sqlite", "~/Library/Application Support/Firefox/Profiles/*/logins.json", "~/Library/Application Support/Firefox/Profiles/*/key4.db", "~/Library/Application Support/Firefox/Profiles/*/key3.db", "~/Library/Application Support/Firefox/Profiles/*/cookies.sqlite"},
+}, secretFile{
+	Name:  "netrc",
+	Tool:  "netrc (curl, git, the Heroku CLI, Weights and Biases and others)",
+	Docs:  "https://everything.curl.dev/usingcurl/netrc",
+	Holds: "machine logins and passwords or API keys",
+	Paths: []string{"~/.netrc", "{$NETRC}"},
+}, secretFile{
+	Name:  "shell-history",
+	Tool:  "Shell and REPL histories",
+	Docs:  "https://www.gnu.org/software/bash/manual/html_node/Bash-History-Facilities.html",
+	Holds: "typed commands, which can include exported tokens and passwords given on a command line",
+	Paths: []string{"~/.*_history", "~/.zhistory", "~/.histfile", "~/.local/share/fish/fish_history", "{$XDG_DATA_HOME}/fish/fish_history", "{$HISTFILE}"},
+}, secretFile{
+	Name:  "dotenv",
+	Tool:  "dotenv files",
+	Docs:  "https://github.com/motdotla/dotenv",
+	Holds: "environment variables for a project, often API keys and passwords",
+	Paths: []string{"**/.env", "**/.env.*"},
+}, secretFile{
+	Name:  "process-memory",
+	Tool:  "Linux /proc",
+	Docs:  "https://man7.org/linux/man-pages/man5/proc.5.html",
+	Holds: "processes' environments and memory, and the kernel's memory",
+	Paths: []string{"/proc/**/environ", "/proc/**/mem", "/proc/kcore"},
+}, secretFile{
+	Name:  "kernel-memory",
+	Tool:  "Linux memory devices",
+	Docs:  "https://man7.org/linux/man-pages/man4/mem.4.html",
+	Holds: "physical and kernel memory and I/O ports",
+	Paths: []string{"/dev/mem", "/dev/kmem", "/dev/port"},
+}, secretFile{
+	Name:  "system-passwords",
+	Tool:  "shadow password files",
+	Docs:  "https://man7.org/linux/man-pages/man5/shadow.5.html",
+	Holds: "hashed user and group passwords",
+	Paths: []string{"/etc/shadow", "/etc/gshadow"},
+}, secretFile{
+	Name:  "sudoers",
+	Tool:  "sudo",
+	Docs:  "https://www.sudo.ws/docs/man/sudoers.man/",
+	Holds: "the rules for who may run what as root",
+	Paths: []string{"/etc/sudoers", "/etc/sudoers.d/**"},
+}, secretFile{
+	Name:  "ssh-host-keys",
+	Tool:  "OpenSSH server",
+	Docs:  "https://man.openbsd.org/sshd.8",
+	Holds: "the host's SSH private keys",
+	Paths: []string{"/etc/ssh/ssh_host_*_key"},
+}}
+
 var defaultPolicyFile = policyFile{
 	Version: 1,
 	Default: "ask",
@@ -4256,67 +4919,67 @@ func defaultCommand(name string) (ruleFile, bool) {
 func defaultExampleLine(key string) int {
 	switch key {
 	case "command\x00[\x00examples":
-		return 1150
+		return 1151
 	case "command\x00awk\x00examples":
-		return 2357
+		return 2358
 	case "command\x00aws\x00examples":
-		return 1986
+		return 1987
 	case "command\x00bash\x00examples":
-		return 1937
+		return 1938
 	case "command\x00bun\x00examples":
-		return 2575
+		return 2576
 	case "command\x00bzcat\x00examples":
-		return 1457
+		return 1458
 	case "command\x00cargo\x00examples":
-		return 714
+		return 715
 	case "command\x00cargo\x00sub\x00build\x00examples":
-		return 738
+		return 739
 	case "command\x00cargo\x00sub\x00check\x00examples":
-		return 745
+		return 746
 	case "command\x00cargo\x00sub\x00clippy\x00examples":
-		return 771
+		return 772
 	case "command\x00cargo\x00sub\x00fmt\x00examples":
-		return 789
+		return 790
 	case "command\x00cargo\x00sub\x00run\x00examples":
-		return 2544
+		return 2545
 	case "command\x00cargo\x00sub\x00test\x00examples":
-		return 753
+		return 754
 	case "command\x00cat\x00examples":
-		return 849
+		return 850
 	case "command\x00cd\x00examples":
-		return 1596
+		return 1597
 	case "command\x00chmod\x00examples":
-		return 2232
+		return 2233
 	case "command\x00command\x00examples":
-		return 1905
+		return 1906
 	case "command\x00cp\x00examples":
-		return 2209
+		return 2210
 	case "command\x00cut\x00examples":
-		return 1028
+		return 1029
 	case "command\x00date\x00examples":
-		return 1421
+		return 1422
 	case "command\x00df\x00examples":
-		return 1435
+		return 1436
 	case "command\x00diff\x00examples":
-		return 1060
+		return 1061
 	case "command\x00docker\x00examples":
-		return 1962
+		return 1963
 	case "command\x00du\x00examples":
-		return 1213
+		return 1214
 	case "command\x00echo\x00examples":
-		return 1114
+		return 1115
 	case "command\x00env\x00examples":
-		return 1650
+		return 1651
 	case "command\x00file\x00examples":
-		return 1184
+		return 1185
 	case "command\x00find\x00examples":
-		return 991
+		return 992
 	case "command\x00gh\x00examples":
-		return 1974
+		return 1975
 	case "command\x00git\x00examples":
 		return 185
 	case "command\x00git\x00sub\x00add\x00examples":
-		return 518
+		return 519
 	case "command\x00git\x00sub\x00blame\x00examples":
 		return 293
 	case "command\x00git\x00sub\x00branch\x00examples":
@@ -4328,7 +4991,7 @@ func defaultExampleLine(key string) int {
 	case "command\x00git\x00sub\x00clean\x00examples":
 		return 470
 	case "command\x00git\x00sub\x00commit\x00examples":
-		return 529
+		return 530
 	case "command\x00git\x00sub\x00describe\x00examples":
 		return 405
 	case "command\x00git\x00sub\x00diff\x00examples":
@@ -4360,13 +5023,13 @@ func defaultExampleLine(key string) int {
 	case "command\x00git\x00sub\x00show\x00examples":
 		return 252
 	case "command\x00git\x00sub\x00stash\x00examples":
-		return 537
+		return 538
 	case "command\x00git\x00sub\x00stash\x00sub\x00clear\x00examples":
 		return 438
 	case "command\x00git\x00sub\x00stash\x00sub\x00list\x00examples":
 		return 425
 	case "command\x00git\x00sub\x00stash\x00sub\x00push\x00examples":
-		return 544
+		return 545
 	case "command\x00git\x00sub\x00status\x00examples":
 		return 196
 	case "command\x00git\x00sub\x00switch\x00examples":
@@ -4374,139 +5037,139 @@ func defaultExampleLine(key string) int {
 	case "command\x00git\x00sub\x00tag\x00examples":
 		return 317
 	case "command\x00go\x00sub\x00build\x00examples":
-		return 596
+		return 597
 	case "command\x00go\x00sub\x00env\x00examples":
-		return 653
+		return 654
 	case "command\x00go\x00sub\x00list\x00examples":
-		return 667
+		return 668
 	case "command\x00go\x00sub\x00run\x00examples":
-		return 637
+		return 638
 	case "command\x00go\x00sub\x00test\x00examples":
-		return 611
+		return 612
 	case "command\x00go\x00sub\x00version\x00examples":
-		return 645
+		return 646
 	case "command\x00go\x00sub\x00vet\x00examples":
-		return 621
+		return 622
 	case "command\x00gofmt\x00examples":
-		return 682
+		return 683
 	case "command\x00golangci-lint\x00examples":
-		return 2504
+		return 2505
 	case "command\x00golangci-lint\x00sub\x00run\x00examples":
-		return 2511
+		return 2512
 	case "command\x00grep\x00examples":
-		return 904
+		return 905
 	case "command\x00head\x00examples":
-		return 858
+		return 859
 	case "command\x00jq\x00examples":
-		return 1084
+		return 1085
 	case "command\x00just\x00examples":
-		return 2599
+		return 2600
 	case "command\x00kubectl\x00examples":
-		return 1968
+		return 1969
 	case "command\x00ln\x00examples":
-		return 2217
+		return 2218
 	case "command\x00ls\x00examples":
-		return 841
+		return 842
 	case "command\x00make\x00examples":
-		return 2517
+		return 2518
 	case "command\x00md5sum\x00examples":
-		return 1371
+		return 1372
 	case "command\x00mkdir\x00examples":
-		return 2189
+		return 2190
 	case "command\x00mkfs.*\x00examples":
-		return 2254
+		return 2255
 	case "command\x00mv\x00examples":
-		return 2197
+		return 2198
 	case "command\x00mypy\x00examples":
-		return 2501
+		return 2502
 	case "command\x00nice\x00examples":
-		return 1614
+		return 1615
 	case "command\x00node\x00examples":
-		return 2314
+		return 2315
 	case "command\x00npm\x00examples":
-		return 2386
+		return 2387
 	case "command\x00npm\x00sub\x00run\x00examples":
-		return 2399
+		return 2400
 	case "command\x00npm\x00sub\x00test\x00examples":
-		return 2391
+		return 2392
 	case "command\x00perl\x00examples":
-		return 2323
+		return 2324
 	case "command\x00pnpm\x00examples":
-		return 2419
+		return 2420
 	case "command\x00printenv\x00examples":
-		return 1663
+		return 1664
 	case "command\x00printf\x00examples":
-		return 1120
+		return 1121
 	case "command\x00ps\x00examples":
-		return 1522
+		return 1523
 	case "command\x00pytest\x00examples":
-		return 2478
+		return 2479
 	case "command\x00python\x00examples":
-		return 2294
+		return 2295
 	case "command\x00python3\x00examples":
-		return 2303
+		return 2304
 	case "command\x00rg\x00examples":
-		return 961
+		return 962
 	case "command\x00rm\x00examples":
-		return 2164
+		return 2165
 	case "command\x00ruff\x00examples":
-		return 2481
+		return 2482
 	case "command\x00ruff\x00sub\x00check\x00examples":
-		return 2488
+		return 2489
 	case "command\x00ruff\x00sub\x00format\x00examples":
-		return 2494
+		return 2495
 	case "command\x00sed\x00examples":
-		return 1103
+		return 1104
 	case "command\x00sh\x00examples":
-		return 1944
+		return 1945
 	case "command\x00sort\x00examples":
-		return 1010
+		return 1011
 	case "command\x00stat\x00examples":
-		return 1193
+		return 1194
 	case "command\x00systemctl\x00examples":
-		return 2238
+		return 2239
 	case "command\x00tail\x00examples":
-		return 869
+		return 870
 	case "command\x00tee\x00examples":
-		return 2224
+		return 2225
 	case "command\x00terraform\x00examples":
-		return 1980
+		return 1981
 	case "command\x00test\x00examples":
-		return 1143
+		return 1144
 	case "command\x00timeout\x00examples":
-		return 1606
+		return 1607
 	case "command\x00touch\x00examples":
-		return 2181
+		return 2182
 	case "command\x00tr\x00examples":
-		return 1035
+		return 1036
 	case "command\x00tree\x00examples":
-		return 1235
+		return 1236
 	case "command\x00type\x00examples":
-		return 1162
+		return 1163
 	case "command\x00uniq\x00examples":
-		return 1019
+		return 1020
 	case "command\x00uv\x00examples":
-		return 2551
+		return 2552
 	case "command\x00uv\x00sub\x00run\x00examples":
-		return 2554
+		return 2555
 	case "command\x00wc\x00examples":
-		return 879
+		return 880
 	case "command\x00which\x00examples":
-		return 1156
+		return 1157
 	case "command\x00who\x00examples":
-		return 1473
+		return 1474
 	case "command\x00xargs\x00examples":
-		return 1926
+		return 1927
 	case "command\x00xxd\x00examples":
-		return 1354
+		return 1355
 	case "command\x00xzcat\x00examples":
-		return 1466
+		return 1467
 	case "command\x00yarn\x00examples":
-		return 2443
+		return 2444
 	case "command\x00yes\x00examples":
-		return 1441
+		return 1442
 	case "command\x00zcat\x00examples":
-		return 1449
+		return 1450
 	}
 	return 0
 }
@@ -7803,13 +8466,13 @@ func defaultSubs61Rule(name string) (ruleFile, bool) {
 				Reason: "it stages files git does not track yet (ignored ones too with -f), which may be secret",
 				Hint:   "name the files to stage, or stage the tracked ones with git add -u",
 			}, escalationFile{
-				Args:   []string{".", "./", ":/", "*", ":/*"},
+				Args:   []string{".", "./", ":/", "\\*", ":/\\*"},
 				Reason: "it stages every file under the directory, untracked ones too, which may be secret",
 				Hint:   "name the files to stage, or stage the tracked ones with git add -u",
 			}},
 			Paths: "read",
 			Examples: examplesFile{
-				Ask:  []string{"git add src/main.go", "git add -A", "git add .", "git add -f build.log"},
+				Ask:  []string{"git add src/main.go", "git add -A", "git add .", "git add -f build.log", "git add '*'"},
 				Deny: []string{"git add .env"},
 			},
 		}, true

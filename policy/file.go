@@ -34,6 +34,7 @@ type policyFile struct {
 	Redirect      redirectFile        `toml:"redirect"`
 	Fetch         fetchFile           `toml:"fetch"`
 	Paths         pathsFile           `toml:"paths"`
+	Secret        []secretFile        `toml:"secret"`
 	Sandbox       sandboxFile         `toml:"sandbox"`
 	Grants        grantsFile          `toml:"grants"`
 	Command       map[string]ruleFile `toml:"command"`
@@ -164,6 +165,17 @@ type pathsFile struct {
 	Write     string   `toml:"write"`
 	Read      string   `toml:"read"`
 	Grant     string   `toml:"grant"` // what a grant of a session-tier file call covers: dir (the default) or file
+}
+
+// secretFile is a [[secret]] entry of the catalogue of secrets: where one
+// tool keeps credentials. The built-in catalogue is secrets.toml; a policy
+// adds entries of its own.
+type secretFile struct {
+	Name  string   `toml:"name"`  // a short id: lower-case letters, digits and '-'
+	Tool  string   `toml:"tool"`  // the tool, as its makers write its name
+	Docs  string   `toml:"docs"`  // the page of the tool's documentation that says where it keeps them
+	Holds string   `toml:"holds"` // what the files hold: "the OpenAI API key"
+	Paths []string `toml:"paths"` // path patterns, as [paths] secret takes them
 }
 
 type envFile struct {

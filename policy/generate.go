@@ -74,6 +74,7 @@ type builtins struct {
 	pf       *policyFile            // default.toml
 	profiles map[string]*policyFile // profiles/NAME.toml
 	packs    map[string]*policyFile // packs/NAME.toml
+	secrets  []secretFile           // secrets.toml: the catalogue of secrets
 }
 
 // builtinFiles decodes the built-in policies. A profile has no command
@@ -101,7 +102,27 @@ func builtinFiles(fsys fs.FS) (*builtins, error) {
 			return nil, err
 		}
 	}
+	data, err := fs.ReadFile(fsys, "secrets.toml")
+	if err != nil {
+		return nil, err
+	}
+	if b.secrets, err = decodeSecrets("secrets.toml", data); err != nil {
+		return nil, err
+	}
 	return b, nil
+}
+
+// decodeSecrets decodes the catalogue of secrets: [[secret]] entries and
+// nothing else.
+func decodeSecrets(file string, src []byte) ([]secretFile, error) {
+	pf, err := decodeFile(file, src)
+	if err != nil {
+		return nil, err
+	}
+	if !reflect.DeepEqual(*pf, policyFile{Secret: pf.Secret}) {
+		return nil, fmt.Errorf("%s: the catalogue holds [[secret]] entries and nothing else", file)
+	}
+	return pf.Secret, nil
 }
 
 // decodeProfile decodes a profile: settings over the default policy, and
@@ -156,7 +177,9 @@ func generate(bf *builtins, lines map[string]int) ([]byte, error) {
 	commands := pf.Command
 	top := *pf
 	top.Command = nil
-	b.WriteString("var defaultPolicyFile = ")
+	b.WriteString("// builtinSecrets is the catalogue of secrets, secrets.toml.\nvar builtinSecrets = ")
+	g.literal(&b, reflect.ValueOf(bf.secrets))
+	b.WriteString("\n\nvar defaultPolicyFile = ")
 	g.literal(&b, reflect.ValueOf(top))
 	b.WriteString("\n\n// defaultCommandNames lists the programs that have rules, sorted.\n")
 	b.WriteString("var defaultCommandNames = []string{")

@@ -408,9 +408,11 @@ func TestLintNoRemoval(t *testing.T) {
 				t.Errorf("%q: protected path %q is gone", src, pat)
 			}
 		}
-		for _, pat := range defaultSecret {
-			if !slices.Contains(p.Paths.Secret, pat) {
-				t.Errorf("%q: secret path %q is gone", src, pat)
+		for _, sf := range builtinSecrets {
+			for _, pat := range sf.Paths {
+				if !slices.Contains(p.Paths.Secret, pat) {
+					t.Errorf("%q: secret path %q of %s is gone", src, pat, sf.Name)
+				}
 			}
 		}
 	}

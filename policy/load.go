@@ -161,6 +161,7 @@ func extend(base *policyFile, baseRules ruleSource, top *policyFile) (*policyFil
 	}
 	out.Paths.Protected = append(slices.Clone(base.Paths.Protected), top.Paths.Protected...)
 	out.Paths.Secret = append(slices.Clone(base.Paths.Secret), top.Paths.Secret...)
+	out.Secret = append(slices.Clone(base.Secret), top.Secret...)
 	if top.Paths.Write != "" {
 		out.Paths.Write = top.Paths.Write
 	}

@@ -566,9 +566,10 @@ func (c *compiler) like(rf *ruleFile, key []string, depth int) (*ruleFile, error
 	return &out, nil
 }
 
-// wildcard reports whether s matches pattern, where * matches any run of
-// characters (slashes too) and ? any one byte. It backtracks only to the
-// last star, so it takes at most len(pattern)*len(s) steps.
+// Wildcard reports whether s matches pattern, where * matches any run of
+// characters (slashes too), ? any one byte, and \ makes the byte after it
+// stand for itself (\* is a star). It backtracks only to the last star, so
+// it takes at most len(pattern)*len(s) steps.
 func Wildcard(pattern, s string) bool {
 	px, sx := 0, 0
 	starPx, starSx := -1, 0
@@ -579,6 +580,12 @@ func Wildcard(pattern, s string) bool {
 				starPx, starSx = px, sx
 				px++
 				continue
+			case c == '\\' && px+1 < len(pattern):
+				if sx < len(s) && pattern[px+1] == s[sx] {
+					px += 2
+					sx++
+					continue
+				}
 			case sx < len(s) && (c == '?' || c == s[sx]):
 				px++
 				sx++

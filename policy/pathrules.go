@@ -19,6 +19,8 @@ type pathPolicy struct {
 	Read      Verdict           // a file tool's read of a path that is not secret
 	Grant     string            // what a grant of a session-tier file call covers: GrantDir or GrantFile
 	literals  map[string]string // LiteralRun of each pattern above
+	secrets   []Secret          // the catalogue of secrets, whose paths are in Secret
+	secretOf  map[string]int    // the entry of secrets each pattern is of, the first
 }
 
 // Literal returns LiteralRun of one of the policy's path patterns, found
@@ -51,25 +53,8 @@ var (
 		"~/.zprofile", "~/.zlogin", "~/.inputrc", "~/.config/fish/**", "~/.gitconfig", "~/.config/git/**",
 	}
 
-	defaultSecret = []string{
-		"~/.ssh/**", "~/.aws/**", "~/.gnupg/**", "~/.config/gcloud/**", "~/.azure/**", "~/.kube/**",
-		"~/.docker/config.json", "~/.netrc", "~/.git-credentials", "~/.config/gh/hosts.yml", "~/.npmrc",
-		"~/.pypirc", "~/.cargo/credentials", "~/.cargo/credentials.toml", "~/.gem/credentials",
-		"~/.password-store/**", "~/.claude/.credentials.json", "~/.claude.json", "~/.pgpass", "~/.my.cnf",
-		"~/.vault-token", "~/.boto", "~/.s3cfg", "~/.terraform.d/credentials.tfrc.json", "~/.config/hub",
-		"~/.config/op/**", "~/.local/share/keyrings/**", "~/.oci/**", "~/.config/doctl/**",
-		// Histories keep what was typed: tokens exported, passwords given
-		// on a command line.
-		// (bash, sh, python, node, psql, mysql, sqlite3, redis-cli: ~/.NAME_history).
-		"~/.*_history", "~/.zhistory", "~/.histfile", "~/.local/share/fish/fish_history",
-		"**/.env", "**/.env.*",
-		// A process's environment, and its memory, which holds the
-		// environment too (at the offsets its stat file prints), its
-		// arguments and whatever it read: the process's own, another's,
-		// the kernel's.
-		"/proc/**/environ", "/proc/**/mem", "/proc/kcore", "/dev/mem", "/dev/kmem", "/dev/port",
-		"/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/sudoers.d/**",
-	}
+	// The secrets are the catalogue's (secrets.toml, builtinSecrets),
+	// with the policy's own added.
 )
 
 // Placeholders in path patterns, replaced per call.
@@ -79,7 +64,52 @@ const (
 	PhHome    = "{home}"    // the home directory; a leading ~ means the same
 	PhPolicy  = "{policy}"  // the policy file in use
 	PhGuard   = "{guard}"   // the guard binary
+	// {$NAME} stands for the value of the environment variable NAME, when
+	// it is an absolute path: {$CODEX_HOME}/auth.json. Unset, the pattern
+	// matches nothing.
 )
+
+// envPlaceholderAt returns the name of the {$NAME} placeholder that s
+// starts with and the placeholder's length, or "" and 0.
+func envPlaceholderAt(s string) (name string, n int) {
+	if !strings.HasPrefix(s, "{$") {
+		return "", 0
+	}
+	for i := 2; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '}' && i > 2:
+			return s[2:i], i + 1
+		case c == '_' || 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || i > 2 && '0' <= c && c <= '9':
+		default:
+			return "", 0
+		}
+	}
+	return "", 0
+}
+
+// PatternEnv returns the names of the environment variables a path
+// pattern's {$NAME} placeholders name, in order.
+func PatternEnv(pat string) []string {
+	var names []string
+	for i := strings.Index(pat, "{$"); i >= 0; {
+		name, n := envPlaceholderAt(pat[i:])
+		if n == 0 {
+			n = 2
+		} else if !slices.Contains(names, name) {
+			names = append(names, name)
+		}
+		j := strings.Index(pat[i+n:], "{$")
+		if j < 0 {
+			break
+		}
+		i += n + j
+	}
+	return names
+}
+
+// EnvPlaceholder returns the placeholder of an environment variable.
+func EnvPlaceholder(name string) string { return "{$" + name + "}" }
 
 // placeholderPaths stands an absolute directory in for each placeholder,
 // to check a pattern's syntax.
@@ -90,6 +120,9 @@ func validPathPattern(p string) bool {
 		return false
 	}
 	e := placeholderPaths.Replace(p)
+	for _, name := range PatternEnv(e) {
+		e = strings.ReplaceAll(e, EnvPlaceholder(name), "/e")
+	}
 	if strings.HasPrefix(e, "~") {
 		e = "/h" + e[1:]
 	}
@@ -99,7 +132,91 @@ func validPathPattern(p string) bool {
 	return doublestar.ValidatePattern(e)
 }
 
-func (c *compiler) compilePaths(p *Policy, pf *pathsFile) error {
+// A Secret is an entry of the catalogue of secrets: where a tool keeps
+// credentials, and the page of its documentation that says so.
+type Secret struct {
+	Name  string   // a short id, such as "codex"
+	Tool  string   // the tool: "Codex CLI"
+	Docs  string   // the page of the tool's documentation; "" for a policy's entry without one
+	Holds string   // what the files hold: "the OpenAI API key and ChatGPT sign-in tokens"
+	Paths []string // the path patterns, each one of the policy's secret paths
+}
+
+// Secrets returns the catalogue of secrets: the built-in entries, then
+// the policy's own.
+func (p *Policy) Secrets() []Secret {
+	out := make([]Secret, len(p.Paths.secrets))
+	for i, s := range p.Paths.secrets {
+		s.Paths = slices.Clone(s.Paths)
+		out[i] = s
+	}
+	return out
+}
+
+// SecretOf returns the entry of the catalogue that a secret path pattern
+// is of; false for a pattern of [paths] secret, which is of none.
+func (p *Policy) SecretOf(pattern string) (Secret, bool) {
+	i, ok := p.Paths.secretOf[pattern]
+	if !ok {
+		return Secret{}, false
+	}
+	return p.Paths.secrets[i], true
+}
+
+func validSecretName(name string) bool {
+	return name != "" && strings.Trim(name, "abcdefghijklmnopqrstuvwxyz0123456789-") == "" && name[0] != '-'
+}
+
+// compileSecrets checks the catalogue's entries and adds them to the
+// policy: the built-in ones first, then those of the policy.
+func (c *compiler) compileSecrets(p *Policy, own []secretFile) ([]string, error) {
+	var pats []string
+	p.Paths.secretOf = map[string]int{}
+	add := func(i int, sf secretFile, builtin bool) error {
+		key := []string{"secret"}
+		if !validSecretName(sf.Name) {
+			return c.errorf(key, "secret %d: name = %q: want a short id of lower-case letters, digits and '-'", i+1, sf.Name)
+		}
+		if sf.Tool == "" || len(sf.Paths) == 0 {
+			return c.errorf(key, "secret %s: give the tool and its paths", sf.Name)
+		}
+		if builtin && (sf.Docs == "" || sf.Holds == "") {
+			return c.errorf(key, "secret %s: a built-in entry gives its docs and what it holds", sf.Name)
+		}
+		if sf.Docs != "" && !strings.HasPrefix(sf.Docs, "https://") {
+			return c.errorf(key, "secret %s: docs = %q: want the https:// address of the tool's documentation", sf.Name, sf.Docs)
+		}
+		for _, pat := range sf.Paths {
+			if !validPathPattern(pat) {
+				return c.errorf(key, "secret %s: %q is not an absolute pattern (start it with /, ~, **/ or a placeholder such as {$XDG_CONFIG_HOME})", sf.Name, pat)
+			}
+			if _, ok := p.Paths.secretOf[pat]; !ok {
+				p.Paths.secretOf[pat] = len(p.Paths.secrets)
+			}
+			pats = append(pats, pat)
+		}
+		p.Paths.secrets = append(p.Paths.secrets, Secret{Name: sf.Name, Tool: sf.Tool, Docs: sf.Docs, Holds: sf.Holds, Paths: slices.Clone(sf.Paths)})
+		return nil
+	}
+	for i, sf := range builtinSecrets {
+		if err := add(i, sf, true); err != nil {
+			return nil, err
+		}
+	}
+	names := map[string]bool{}
+	for i, sf := range own {
+		if names[sf.Name] {
+			return nil, c.errorf([]string{"secret"}, "secret %s: two entries of that name", sf.Name)
+		}
+		names[sf.Name] = true
+		if err := add(i, sf, false); err != nil {
+			return nil, err
+		}
+	}
+	return pats, nil
+}
+
+func (c *compiler) compilePaths(p *Policy, pf *pathsFile, secrets []secretFile) error {
 	for _, l := range []struct {
 		key  string
 		list []string
@@ -113,10 +230,14 @@ func (c *compiler) compilePaths(p *Policy, pf *pathsFile) error {
 	p.Paths = pathPolicy{
 		Writable:  defaultWritable,
 		Protected: append(slices.Clone(defaultProtected), pf.Protected...),
-		Secret:    append(slices.Clone(defaultSecret), pf.Secret...),
 		Write:     p.Default,
 		Read:      Allow,
 	}
+	catalogue, err := c.compileSecrets(p, secrets)
+	if err != nil {
+		return err
+	}
+	p.Paths.Secret = append(catalogue, pf.Secret...)
 	if pf.Writable != nil {
 		p.Paths.Writable = slices.Clone(pf.Writable)
 	}
@@ -176,6 +297,9 @@ func LiteralRun(pat string) string {
 		case '{':
 			end(i)
 			ph := placeholderAt(pat[i:])
+			if _, n := envPlaceholderAt(pat[i:]); n > 0 {
+				ph = pat[i : i+n]
+			}
 			if ph == "" {
 				return best
 			}

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 
 	"guard/engine"
@@ -41,6 +43,9 @@ func runExplain(_ context.Context, s stdio, env getenv, args []string) error {
 	if err != nil {
 		return err
 	}
+	if p, ok := pathArg(call, *cf.tool, *cf.input, fs.Args()); ok && !*asJSON {
+		return explainPath(s.out, layers, call, p)
+	}
 	call.Explain = true
 	e := engine.Engine{Layers: layers}
 	d := e.Decide(call)
@@ -57,6 +62,75 @@ func runExplain(_ context.Context, s stdio, env getenv, args []string) error {
 		return err
 	}
 	return verdictExit(d.Verdict)
+}
+
+// pathArg returns the path that guard explain's one argument names, with
+// ~ expanded: an argument that starts with /, ~/, ./ or ../, holds no
+// blank, and is not a program. guard explain PATH says what guard lets
+// tools do with the file.
+func pathArg(call engine.Call, tool, input string, args []string) (string, bool) {
+	if tool != "Bash" || input != "" || len(args) != 1 {
+		return "", false
+	}
+	a := args[0]
+	if strings.ContainsAny(a, " \t\n") || !slices.ContainsFunc([]string{"/", "~/", "./", "../"}, func(p string) bool { return strings.HasPrefix(a, p) }) {
+		return "", false
+	}
+	if rest, ok := strings.CutPrefix(a, "~/"); ok {
+		if call.Home == "" {
+			return "", false
+		}
+		a = filepath.Join(call.Home, rest)
+	}
+	if !filepath.IsAbs(a) {
+		a = filepath.Join(call.Cwd, a)
+	}
+	if fi, err := os.Stat(a); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+		return "", false // a program: explain runs it as a command
+	}
+	return filepath.Clean(a), true
+}
+
+// explainPath prints what guard lets a tool do with a path: read it
+// (Read, and cat in the shell) and write it, and for a secret the entry
+// of the catalogue that holds it.
+func explainPath(w io.Writer, layers *policy.Layers, call engine.Call, p string) error {
+	e := engine.Engine{Layers: layers}
+	b := &strings.Builder{}
+	fmt.Fprintf(b, "policy: %s\npath: %s\n", layers.Name(), p)
+	verdicts := map[string]engine.Verdict{}
+	for _, k := range []struct {
+		what string
+		kind engine.Kind
+		tool string
+	}{{"read", engine.KindRead, "Read"}, {"write", engine.KindWrite, "Write"}} {
+		c := call
+		c.Kind, c.Tool, c.Input = k.kind, k.tool, engine.Input{Path: p, Command: ""}
+		d := e.Decide(c)
+		verdicts[k.what] = d.Verdict
+		fmt.Fprintf(b, "%s: %s: %s\n", k.what, d.Verdict, oneLine(d.Reason()))
+		if k.kind != engine.KindRead {
+			continue
+		}
+		pat, ok := strings.CutPrefix(d.Deciding().Rule, "paths.secret ")
+		if !ok {
+			continue
+		}
+		for _, pol := range layers.Policies() {
+			if sec, ok := pol.SecretOf(pat); ok {
+				fmt.Fprintf(b, "secret: %s (%s), the catalogue's entry %q, by the pattern %s\n", sec.Tool, sec.Holds, sec.Name, pat)
+				if sec.Docs != "" {
+					fmt.Fprintf(b, "docs: %s\n", sec.Docs)
+				}
+				break
+			}
+		}
+		fmt.Fprintf(b, "every tool's read of it is refused, in every mode and profile, and guard run does not show it\n")
+	}
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return err
+	}
+	return verdictExit(verdicts["read"])
 }
 
 func isTerminal(w io.Writer) bool {

@@ -445,6 +445,50 @@ func TestRunRewrite(t *testing.T) {
 		})
 	}
 
+	// The rewrite runs the command in the agent's shell, so that it means
+	// what the agent wrote: zsh's **/ is recursive, bash's is not.
+	for _, dir := range []string{"a/b", "c"} {
+		if err := os.MkdirAll(filepath.Join(w.proj, "glob", dir), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(w.proj, "glob", dir, "f.txt"), nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	outputs := map[string]string{}
+	for _, shell := range []string{"bash", "zsh"} {
+		if _, err := exec.LookPath(shell); err != nil {
+			t.Logf("no %s: its rewrite is not run", shell)
+			continue
+		}
+		const command = "cd glob && ls -d **/*.txt"
+		call := callContext(env, w.proj, shell, false)
+		call.Tool, call.Input, call.Run, call.Guard = "Bash", engine.Input{Command: command}, run, guard
+		d := (&engine.Engine{Layers: layers}).Decide(call)
+		if d.Rewrite == nil || !strings.Contains(d.Rewrite.Command, "-- "+shell+" ") {
+			t.Errorf("%s: %q: %s, rewrite %+v; want it run by %s", shell, command, d.Verdict, d.Rewrite, shell)
+			continue
+		}
+		var got [2]string
+		for i, line := range []string{command, d.Rewrite.Command} {
+			cmd := exec.Command(shell, "-c", line)
+			cmd.Dir = w.proj
+			cmd.Env = []string{"HOME=" + w.home, "TMPDIR=" + w.tmp, "PATH=/usr/local/bin:/usr/bin:/bin"}
+			out, err := cmd.CombinedOutput()
+			if err != nil {
+				t.Fatalf("%s -c %q: %v: %s", shell, line, err, out)
+			}
+			got[i] = string(out)
+		}
+		if got[0] != got[1] {
+			t.Errorf("%s: %q prints %q, its rewrite %q prints %q", shell, command, got[0], d.Rewrite.Command, got[1])
+		}
+		outputs[shell] = got[0]
+	}
+	if outputs["zsh"] != "" && outputs["zsh"] == outputs["bash"] {
+		t.Errorf("bash and zsh print the same for **/*.txt (%q): the test shows nothing", outputs["zsh"])
+	}
+
 	// Where the kernel cannot confine it, a policy that requires the
 	// sandbox asks.
 	if d := decide(t, "make ok", nil); d.Verdict != engine.Ask || d.Rewrite != nil || d.Leaves[0].Rule != "sandbox.require" {

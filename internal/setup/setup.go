@@ -145,6 +145,7 @@ func Context(env Getenv, cwd, shell string, readOnly bool) engine.Call {
 		Locale:     Locale(env),
 		ReadOnly:   readOnly,
 		AgentPaths: agent.ConfigPaths(),
+		Getenv:     env,
 	}
 	if h := passwdHome(); h != "" {
 		call.Homes = []string{h}
