@@ -321,6 +321,7 @@ func sessionPolicy(t *testing.T) string {
 		{"[command.git.sub.add]\nverdict = \"session\"", "[command.git.sub.add]\nverdict = \"allow\""},
 		{"[command.git.sub.commit]\nverdict = \"session\"", "[command.git.sub.commit]\nverdict = \"allow\""},
 		{`examples = { ask = ["git commit -m 'fix parser'", "git commit -am wip", `, `examples = { allow = ["git commit -m 'fix parser'", "git commit -am wip"], ask = [`},
+		{`examples = { ask = ["git add src/main.go", `, `examples = { allow = ["git add src/main.go"], ask = [`},
 	} {
 		if strings.Count(gitRules, edit[0]) != 1 {
 			t.Fatalf("policy/default.toml's git rules do not hold %q once: update sessionPolicy", edit[0])
