@@ -87,7 +87,8 @@ func sandboxed(l *policy.Layers, call Call, d *Decision) {
 // quoted command it runs: the shell that runs it. It is the agent's own
 // where that is zsh, so that the command means in the sandbox what it
 // would outside (zsh's globs, word splitting and builtins are not bash's),
-// with -f: no start-up file but /etc/zshenv, as bash reads none. A shell
+// with -f: no start-up file but the system zshenv (/etc/zsh/zshenv on
+// Debian, checked with strace), as bash reads none. A shell
 // not known runs it in bash, the command having been judged as bash and
 // zsh would read it.
 func runTail(shell string) string {

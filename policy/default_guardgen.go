@@ -70,3 +70,27 @@ func defaultCommand(name string) (ruleFile, bool) {
 	rf, ok := defaultCommands[name]
 	return rf, ok
 }
+
+// builtinSecretPaths and builtinSecretOf are as default_policy.go has
+// them, built from the decoded catalogue.
+var builtinSecretPaths, builtinSecretIndex = func() ([]string, map[string]int) {
+	var paths []string
+	index := map[string]int{}
+	for i, sf := range builtinSecrets {
+		for _, pat := range sf.Paths {
+			paths = append(paths, pat)
+			if _, ok := index[pat]; !ok {
+				index[pat] = i
+			}
+		}
+	}
+	return paths, index
+}()
+
+func builtinSecretOf(pat string) (entry int, literal string, ok bool) {
+	entry, ok = builtinSecretIndex[pat]
+	if !ok {
+		return 0, "", false
+	}
+	return entry, LiteralRun(pat), true
+}

@@ -1570,6 +1570,727 @@ var builtinSecrets = []secretFile{secretFile{
 	Paths: []string{"/etc/ssh/ssh_host_*_key"},
 }}
 
+// builtinSecretPaths are the paths of builtinSecrets, in order.
+var builtinSecretPaths = []string{"~/.claude/.credentials.json", "{$CLAUDE_CONFIG_DIR}/.credentials.json", "~/.claude.json", "{$CLAUDE_CONFIG_DIR}/.claude.json", "~/.codex/auth.json", "{$CODEX_HOME}/auth.json", "~/.codex/.credentials.json", "{$CODEX_HOME}/.credentials.json", "~/.gemini/oauth_creds.json", "~/.gemini/google_accounts.json", "~/.gemini/mcp-oauth-tokens.json", "~/.gemini/a2a-oauth-tokens.json", "~/.gemini/gemini-credentials.json", "~/.gemini/.env", "{$GEMINI_CLI_HOME}/.gemini/oauth_creds.json", "{$GEMINI_CLI_HOME}/.gemini/google_accounts.json", "{$GEMINI_CLI_HOME}/.gemini/mcp-oauth-tokens.json", "{$GEMINI_CLI_HOME}/.gemini/a2a-oauth-tokens.json", "{$GEMINI_CLI_HOME}/.gemini/gemini-credentials.json", "{$GEMINI_CLI_HOME}/.gemini/.env", "~/.qwen/oauth_creds.json", "~/.qwen/mcp-oauth-tokens.json", "~/.qwen/.env", "~/.copilot/config.json", "{$COPILOT_HOME}/config.json", "~/.config/cursor/auth.json", "{$XDG_CONFIG_HOME}/cursor/auth.json", "~/.cursor/auth.json", "~/.local/share/opencode/auth.json", "{$XDG_DATA_HOME}/opencode/auth.json", "~/.local/share/opencode/mcp-auth.json", "{$XDG_DATA_HOME}/opencode/mcp-auth.json", "~/.cline/data/settings/providers.json", "~/.cline/data/secrets.json", "{$CLINE_DIR}/data/settings/providers.json", "{$CLINE_DIR}/data/secrets.json", "{$CLINE_DATA_DIR}/settings/providers.json", "{$CLINE_DATA_DIR}/secrets.json", "{$CLINE_PROVIDER_SETTINGS_PATH}", "~/.local/share/kiro-cli/data.sqlite3", "{$XDG_DATA_HOME}/kiro-cli/data.sqlite3", "~/.aws/sso/cache/kiro-auth-token.json", "~/.local/share/amp/secrets.json", "{$XDG_DATA_HOME}/amp/secrets.json", "~/.codeium/config.json", "~/.config/goose/secrets.yaml", "{$XDG_CONFIG_HOME}/goose/secrets.yaml", "~/.factory/auth.json", "~/.factory/auth.encrypted", "~/.factory/auth.v2.file", "~/.factory/auth.v2.key", "~/.factory/mcp-oauth.v2.file", "~/.factory/mcp-oauth.v2.key", "{$FACTORY_HOME_OVERRIDE}/.factory/auth.json", "{$FACTORY_HOME_OVERRIDE}/.factory/auth.encrypted", "{$FACTORY_HOME_OVERRIDE}/.factory/auth.v2.file", "{$FACTORY_HOME_OVERRIDE}/.factory/auth.v2.key", "{$FACTORY_HOME_OVERRIDE}/.factory/mcp-oauth.v2.file", "{$FACTORY_HOME_OVERRIDE}/.factory/mcp-oauth.v2.key", "~/.aider/oauth-keys.env", "~/.aider.conf.yml", "~/.local/share/devin/credentials.toml", "{$XDG_DATA_HOME}/devin/credentials.toml", "~/.ssh/**", "~/.gnupg/**", "{$GNUPGHOME}/**", "~/.git-credentials", "~/.config/git/credentials", "{$XDG_CONFIG_HOME}/git/credentials", "~/.config/gh/hosts.yml", "{$XDG_CONFIG_HOME}/gh/hosts.yml", "{$GH_CONFIG_DIR}/hosts.yml", "~/.config/glab-cli/config.yml", "{$XDG_CONFIG_HOME}/glab-cli/config.yml", "~/Library/Application Support/glab-cli/config.yml", "{$GLAB_CONFIG_DIR}/config.yml", "~/.config/hub", "{$XDG_CONFIG_HOME}/hub", "{$HUB_CONFIG}", "~/.config/tea/config.yml", "{$XDG_CONFIG_HOME}/tea/config.yml", "~/.tea/tea.yml", "~/.config/hut/config", "{$XDG_CONFIG_HOME}/hut/config", "~/.aws/**", "{$AWS_SHARED_CREDENTIALS_FILE}", "~/.config/gcloud/**", "{$XDG_CONFIG_HOME}/gcloud/**", "{$CLOUDSDK_CONFIG}/**", "{$GOOGLE_APPLICATION_CREDENTIALS}", "~/.azure/**", "{$AZURE_CONFIG_DIR}/**", "~/.oci/**", "~/.config/doctl/**", "{$XDG_CONFIG_HOME}/doctl/**", "~/Library/Application Support/doctl/config.yaml", "~/.bluemix/config.json", "~/.bluemix/.cf/config.json", "{$IBMCLOUD_HOME}/.bluemix/config.json", "{$IBMCLOUD_HOME}/.bluemix/.cf/config.json", "~/.aliyun/config.json", "~/.config/linode-cli", "{$XDG_CONFIG_HOME}/linode-cli", "~/.config/hcloud/cli.toml", "{$XDG_CONFIG_HOME}/hcloud/cli.toml", "{$HCLOUD_CONFIG}", "~/.config/scw/config.yaml", "{$XDG_CONFIG_HOME}/scw/config.yaml", "{$SCW_CONFIG_PATH}", "~/.vultr-cli.yaml", "~/.wrangler/config/*.toml", "~/.config/.wrangler/config/*.toml", "{$XDG_CONFIG_HOME}/.wrangler/config/*.toml", "~/Library/Preferences/.wrangler/config/*.toml", "~/.cloudflared/cert.pem", "~/.cloudflared/*.json", "/etc/cloudflared/cert.pem", "/etc/cloudflared/*.json", "~/.local/share/com.vercel.cli/auth.json", "{$XDG_DATA_HOME}/com.vercel.cli/auth.json", "~/Library/Application Support/com.vercel.cli/auth.json", "~/.vercel/auth.json", "~/.now/auth.json", "~/.config/netlify/config.json", "{$XDG_CONFIG_HOME}/netlify/config.json", "~/Library/Preferences/netlify/config.json", "~/.netlify/config.json", "~/.fly/config.yml", "~/.railway/config*.json", "~/.supabase/access-token", "~/.config/configstore/firebase-tools.json", "{$XDG_CONFIG_HOME}/configstore/firebase-tools.json", "~/.docker/config.json", "{$DOCKER_CONFIG}/config.json", "~/.dockercfg", "{$XDG_RUNTIME_DIR}/containers/auth.json", "~/.config/containers/auth.json", "{$XDG_CONFIG_HOME}/containers/auth.json", "{$REGISTRY_AUTH_FILE}", "~/.kube/**", "{$KUBECONFIG}", "~/.config/helm/registry/config.json", "{$XDG_CONFIG_HOME}/helm/registry/config.json", "~/Library/Preferences/helm/registry/config.json", "{$HELM_CONFIG_HOME}/registry/config.json", "{$HELM_REGISTRY_CONFIG}", "~/.minikube/**/*.key", "{$MINIKUBE_HOME}/**/*.key", "~/.npmrc", "{$NPM_CONFIG_USERCONFIG}", "~/.yarnrc.yml", "~/.config/pnpm/rc", "{$XDG_CONFIG_HOME}/pnpm/rc", "~/Library/Preferences/pnpm/rc", "~/.config/pip/pip.conf", "{$XDG_CONFIG_HOME}/pip/pip.conf", "~/.pip/pip.conf", "~/Library/Application Support/pip/pip.conf", "{$PIP_CONFIG_FILE}", "~/.pypirc", "~/.config/pypoetry/auth.toml", "{$XDG_CONFIG_HOME}/pypoetry/auth.toml", "~/Library/Application Support/pypoetry/auth.toml", "{$POETRY_CONFIG_DIR}/auth.toml", "~/.local/share/uv/credentials/credentials.toml", "{$XDG_DATA_HOME}/uv/credentials/credentials.toml", "~/.cargo/credentials", "~/.cargo/credentials.toml", "{$CARGO_HOME}/credentials", "{$CARGO_HOME}/credentials.toml", "~/.gem/credentials", "~/.local/share/gem/credentials", "{$XDG_DATA_HOME}/gem/credentials", "~/.bundle/config", "{$BUNDLE_USER_CONFIG}", "{$BUNDLE_USER_HOME}/config", "~/.config/composer/auth.json", "{$XDG_CONFIG_HOME}/composer/auth.json", "~/.composer/auth.json", "{$COMPOSER_HOME}/auth.json", "~/.nuget/NuGet/NuGet.Config", "~/.config/NuGet/NuGet.Config", "{$XDG_CONFIG_HOME}/NuGet/NuGet.Config", "~/.gradle/gradle.properties", "{$GRADLE_USER_HOME}/gradle.properties", "~/.m2/settings.xml", "~/.m2/settings-security.xml", "~/.sbt/.credentials", "~/.ivy2/.credentials", "~/.config/dart/pub-credentials.json", "~/.config/dart/pub-tokens.json", "{$XDG_CONFIG_HOME}/dart/pub-credentials.json", "{$XDG_CONFIG_HOME}/dart/pub-tokens.json", "~/Library/Application Support/dart/pub-credentials.json", "~/Library/Application Support/dart/pub-tokens.json", "~/.pub-cache/credentials.json", "~/.hex/hex.config", "{$HEX_HOME}/hex.config", "~/.jfrog/jfrog-cli.conf*", "{$JFROG_CLI_HOME_DIR}/jfrog-cli.conf*", "~/.cache/huggingface/token", "~/.cache/huggingface/stored_tokens", "{$XDG_CACHE_HOME}/huggingface/token", "{$XDG_CACHE_HOME}/huggingface/stored_tokens", "{$HF_HOME}/token", "{$HF_HOME}/stored_tokens", "{$HF_TOKEN_PATH}", "~/.kaggle/kaggle.json", "~/.kaggle/access_token", "~/.config/kaggle/kaggle.json", "~/.config/kaggle/access_token", "{$XDG_CONFIG_HOME}/kaggle/kaggle.json", "{$XDG_CONFIG_HOME}/kaggle/access_token", "{$KAGGLE_CONFIG_DIR}/kaggle.json", "{$KAGGLE_CONFIG_DIR}/access_token", "~/.modal.toml", "{$MODAL_CONFIG_PATH}", "~/.ollama/id_ed25519", "/usr/share/ollama/.ollama/id_ed25519", "~/.terraform.d/credentials.tfrc.json", "~/.terraformrc", "{$TF_CLI_CONFIG_FILE}", "~/.pulumi/credentials.json", "{$PULUMI_HOME}/credentials.json", "~/.vault-token", "~/.config/op/**", "{$XDG_CONFIG_HOME}/op/**", "~/.op/**", "{$OP_CONFIG_DIR}/**", "~/.config/Bitwarden CLI/data.json", "{$XDG_CONFIG_HOME}/Bitwarden CLI/data.json", "~/Library/Application Support/Bitwarden CLI/data.json", "{$BITWARDENCLI_APPDATA_DIR}/data.json", "~/.password-store/**", "{$PASSWORD_STORE_DIR}/**", "~/.local/share/gopass/stores/**", "{$XDG_DATA_HOME}/gopass/stores/**", "~/.config/gopass/age/**", "{$XDG_CONFIG_HOME}/gopass/age/**", "~/.config/sops/age/keys.txt", "{$XDG_CONFIG_HOME}/sops/age/keys.txt", "~/Library/Application Support/sops/age/keys.txt", "{$SOPS_AGE_KEY_FILE}", "~/.config/rclone/rclone.conf", "{$XDG_CONFIG_HOME}/rclone/rclone.conf", "~/.rclone.conf", "{$RCLONE_CONFIG}", "~/.mc/config.json", "{$RESTIC_PASSWORD_FILE}", "~/.boto", "{$BOTO_CONFIG}", "~/.s3cfg", "~/.config/ngrok/ngrok.yml", "{$XDG_CONFIG_HOME}/ngrok/ngrok.yml", "~/Library/Application Support/ngrok/ngrok.yml", "~/.ngrok2/ngrok.yml", "~/.config/stripe/config.toml", "{$XDG_CONFIG_HOME}/stripe/config.toml", "~/.sentryclirc", "~/.config/configstore/snyk.json", "{$XDG_CONFIG_HOME}/configstore/snyk.json", "~/.circleci/cli.yml", "~/.databrickscfg", "{$DATABRICKS_CONFIG_FILE}", "~/.databricks/token-cache.json", "~/.snowflake/connections.toml", "~/.snowflake/config.toml", "~/.config/snowflake/connections.toml", "~/.config/snowflake/config.toml", "{$XDG_CONFIG_HOME}/snowflake/connections.toml", "{$XDG_CONFIG_HOME}/snowflake/config.toml", "~/Library/Application Support/snowflake/connections.toml", "~/Library/Application Support/snowflake/config.toml", "{$SNOWFLAKE_HOME}/connections.toml", "{$SNOWFLAKE_HOME}/config.toml", "~/.dbt/profiles.yml", "{$DBT_PROFILES_DIR}/profiles.yml", "~/.config/atlascli/config.toml", "{$XDG_CONFIG_HOME}/atlascli/config.toml", "~/Library/Application Support/atlascli/config.toml", "~/.config/planetscale/access-token", "{$XDG_CONFIG_HOME}/planetscale/access-token", "~/Library/Application Support/planetscale/access-token", "~/.config/neonctl/credentials.json", "{$XDG_CONFIG_HOME}/neonctl/credentials.json", "~/.config/turso/settings.json", "{$XDG_CONFIG_HOME}/turso/settings.json", "~/Library/Application Support/turso/settings.json", "~/.pgpass", "{$PGPASSFILE}", "~/.my.cnf", "~/.mylogin.cnf", "{$MYSQL_TEST_LOGIN_FILE}", "~/.local/share/keyrings/**", "{$XDG_DATA_HOME}/keyrings/**", "~/.local/share/kwalletd/**", "{$XDG_DATA_HOME}/kwalletd/**", "~/Library/Keychains/**", "~/.config/google-chrome/*/Login Data", "~/.config/google-chrome/*/Login Data For Account", "~/.config/google-chrome/*/Cookies", "~/.config/google-chrome/*/Network/Cookies", "{$XDG_CONFIG_HOME}/google-chrome/*/Login Data", "{$XDG_CONFIG_HOME}/google-chrome/*/Login Data For Account", "{$XDG_CONFIG_HOME}/google-chrome/*/Cookies", "{$XDG_CONFIG_HOME}/google-chrome/*/Network/Cookies", "{$CHROME_CONFIG_HOME}/google-chrome/*/Login Data", "{$CHROME_CONFIG_HOME}/google-chrome/*/Login Data For Account", "{$CHROME_CONFIG_HOME}/google-chrome/*/Cookies", "{$CHROME_CONFIG_HOME}/google-chrome/*/Network/Cookies", "~/.config/chromium/*/Login Data", "~/.config/chromium/*/Login Data For Account", "~/.config/chromium/*/Cookies", "~/.config/chromium/*/Network/Cookies", "{$XDG_CONFIG_HOME}/chromium/*/Login Data", "{$XDG_CONFIG_HOME}/chromium/*/Login Data For Account", "{$XDG_CONFIG_HOME}/chromium/*/Cookies", "{$XDG_CONFIG_HOME}/chromium/*/Network/Cookies", "~/Library/Application Support/Google/Chrome/*/Login Data", "~/Library/Application Support/Google/Chrome/*/Login Data For Account", "~/Library/Application Support/Google/Chrome/*/Cookies", "~/Library/Application Support/Google/Chrome/*/Network/Cookies", "~/Library/Application Support/Chromium/*/Login Data", "~/Library/Application Support/Chromium/*/Login Data For Account", "~/Library/Application Support/Chromium/*/Cookies", "~/Library/Application Support/Chromium/*/Network/Cookies", "~/.mozilla/firefox/*/logins.json", "~/.mozilla/firefox/*/key4.db", "~/.mozilla/firefox/*/key3.db", "~/.mozilla/firefox/*/cookies.sqlite", "~/Library/Application Support/Firefox/Profiles/*/logins.json", "~/Library/Application Support/Firefox/Profiles/*/key4.db", "~/Library/Application Support/Firefox/Profiles/*/key3.db", "~/Library/Application Support/Firefox/Profiles/*/cookies.sqlite", "~/.netrc", "{$NETRC}", "~/.*_history", "~/.zhistory", "~/.histfile", "~/.local/share/fish/fish_history", "{$XDG_DATA_HOME}/fish/fish_history", "{$HISTFILE}", "**/.env", "**/.env.*", "/proc/**/environ", "/proc/**/mem", "/proc/kcore", "/dev/mem", "/dev/kmem", "/dev/port", "/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/sudoers.d/**", "/etc/ssh/ssh_host_*_key"}
+
+// builtinSecretOf returns the entry of builtinSecrets a path pattern is
+// first of, and the pattern's LiteralRun.
+func builtinSecretOf(pat string) (entry int, literal string, ok bool) {
+	switch pat {
+	case "~/.claude/.credentials.json":
+		return 0, ".claude/.credentials.json", true
+	case "{$CLAUDE_CONFIG_DIR}/.credentials.json":
+		return 0, ".credentials.json", true
+	case "~/.claude.json":
+		return 0, ".claude.json", true
+	case "{$CLAUDE_CONFIG_DIR}/.claude.json":
+		return 0, ".claude.json", true
+	case "~/.codex/auth.json":
+		return 1, ".codex/auth.json", true
+	case "{$CODEX_HOME}/auth.json":
+		return 1, "auth.json", true
+	case "~/.codex/.credentials.json":
+		return 1, ".codex/.credentials.json", true
+	case "{$CODEX_HOME}/.credentials.json":
+		return 1, ".credentials.json", true
+	case "~/.gemini/oauth_creds.json":
+		return 2, ".gemini/oauth_creds.json", true
+	case "~/.gemini/google_accounts.json":
+		return 2, ".gemini/google_accounts.json", true
+	case "~/.gemini/mcp-oauth-tokens.json":
+		return 2, ".gemini/mcp-oauth-tokens.json", true
+	case "~/.gemini/a2a-oauth-tokens.json":
+		return 2, ".gemini/a2a-oauth-tokens.json", true
+	case "~/.gemini/gemini-credentials.json":
+		return 2, ".gemini/gemini-credentials.json", true
+	case "~/.gemini/.env":
+		return 2, ".gemini/.env", true
+	case "{$GEMINI_CLI_HOME}/.gemini/oauth_creds.json":
+		return 2, ".gemini/oauth_creds.json", true
+	case "{$GEMINI_CLI_HOME}/.gemini/google_accounts.json":
+		return 2, ".gemini/google_accounts.json", true
+	case "{$GEMINI_CLI_HOME}/.gemini/mcp-oauth-tokens.json":
+		return 2, ".gemini/mcp-oauth-tokens.json", true
+	case "{$GEMINI_CLI_HOME}/.gemini/a2a-oauth-tokens.json":
+		return 2, ".gemini/a2a-oauth-tokens.json", true
+	case "{$GEMINI_CLI_HOME}/.gemini/gemini-credentials.json":
+		return 2, ".gemini/gemini-credentials.json", true
+	case "{$GEMINI_CLI_HOME}/.gemini/.env":
+		return 2, ".gemini/.env", true
+	case "~/.qwen/oauth_creds.json":
+		return 3, ".qwen/oauth_creds.json", true
+	case "~/.qwen/mcp-oauth-tokens.json":
+		return 3, ".qwen/mcp-oauth-tokens.json", true
+	case "~/.qwen/.env":
+		return 3, ".qwen/.env", true
+	case "~/.copilot/config.json":
+		return 4, ".copilot/config.json", true
+	case "{$COPILOT_HOME}/config.json":
+		return 4, "config.json", true
+	case "~/.config/cursor/auth.json":
+		return 5, ".config/cursor/auth.json", true
+	case "{$XDG_CONFIG_HOME}/cursor/auth.json":
+		return 5, "cursor/auth.json", true
+	case "~/.cursor/auth.json":
+		return 5, ".cursor/auth.json", true
+	case "~/.local/share/opencode/auth.json":
+		return 6, ".local/share/opencode/auth.json", true
+	case "{$XDG_DATA_HOME}/opencode/auth.json":
+		return 6, "opencode/auth.json", true
+	case "~/.local/share/opencode/mcp-auth.json":
+		return 6, ".local/share/opencode/mcp-auth.json", true
+	case "{$XDG_DATA_HOME}/opencode/mcp-auth.json":
+		return 6, "opencode/mcp-auth.json", true
+	case "~/.cline/data/settings/providers.json":
+		return 7, ".cline/data/settings/providers.json", true
+	case "~/.cline/data/secrets.json":
+		return 7, ".cline/data/secrets.json", true
+	case "{$CLINE_DIR}/data/settings/providers.json":
+		return 7, "data/settings/providers.json", true
+	case "{$CLINE_DIR}/data/secrets.json":
+		return 7, "data/secrets.json", true
+	case "{$CLINE_DATA_DIR}/settings/providers.json":
+		return 7, "settings/providers.json", true
+	case "{$CLINE_DATA_DIR}/secrets.json":
+		return 7, "secrets.json", true
+	case "{$CLINE_PROVIDER_SETTINGS_PATH}":
+		return 7, "", true
+	case "~/.local/share/kiro-cli/data.sqlite3":
+		return 8, ".local/share/kiro-cli/data.sqlite3", true
+	case "{$XDG_DATA_HOME}/kiro-cli/data.sqlite3":
+		return 8, "kiro-cli/data.sqlite3", true
+	case "~/.aws/sso/cache/kiro-auth-token.json":
+		return 8, ".aws/sso/cache/kiro-auth-token.json", true
+	case "~/.local/share/amp/secrets.json":
+		return 9, ".local/share/amp/secrets.json", true
+	case "{$XDG_DATA_HOME}/amp/secrets.json":
+		return 9, "amp/secrets.json", true
+	case "~/.codeium/config.json":
+		return 10, ".codeium/config.json", true
+	case "~/.config/goose/secrets.yaml":
+		return 11, ".config/goose/secrets.yaml", true
+	case "{$XDG_CONFIG_HOME}/goose/secrets.yaml":
+		return 11, "goose/secrets.yaml", true
+	case "~/.factory/auth.json":
+		return 12, ".factory/auth.json", true
+	case "~/.factory/auth.encrypted":
+		return 12, ".factory/auth.encrypted", true
+	case "~/.factory/auth.v2.file":
+		return 12, ".factory/auth.v2.file", true
+	case "~/.factory/auth.v2.key":
+		return 12, ".factory/auth.v2.key", true
+	case "~/.factory/mcp-oauth.v2.file":
+		return 12, ".factory/mcp-oauth.v2.file", true
+	case "~/.factory/mcp-oauth.v2.key":
+		return 12, ".factory/mcp-oauth.v2.key", true
+	case "{$FACTORY_HOME_OVERRIDE}/.factory/auth.json":
+		return 12, ".factory/auth.json", true
+	case "{$FACTORY_HOME_OVERRIDE}/.factory/auth.encrypted":
+		return 12, ".factory/auth.encrypted", true
+	case "{$FACTORY_HOME_OVERRIDE}/.factory/auth.v2.file":
+		return 12, ".factory/auth.v2.file", true
+	case "{$FACTORY_HOME_OVERRIDE}/.factory/auth.v2.key":
+		return 12, ".factory/auth.v2.key", true
+	case "{$FACTORY_HOME_OVERRIDE}/.factory/mcp-oauth.v2.file":
+		return 12, ".factory/mcp-oauth.v2.file", true
+	case "{$FACTORY_HOME_OVERRIDE}/.factory/mcp-oauth.v2.key":
+		return 12, ".factory/mcp-oauth.v2.key", true
+	case "~/.aider/oauth-keys.env":
+		return 13, ".aider/oauth-keys.env", true
+	case "~/.aider.conf.yml":
+		return 13, ".aider.conf.yml", true
+	case "~/.local/share/devin/credentials.toml":
+		return 14, ".local/share/devin/credentials.toml", true
+	case "{$XDG_DATA_HOME}/devin/credentials.toml":
+		return 14, "devin/credentials.toml", true
+	case "~/.ssh/**":
+		return 15, ".ssh", true
+	case "~/.gnupg/**":
+		return 16, ".gnupg", true
+	case "{$GNUPGHOME}/**":
+		return 16, "", true
+	case "~/.git-credentials":
+		return 17, ".git-credentials", true
+	case "~/.config/git/credentials":
+		return 17, ".config/git/credentials", true
+	case "{$XDG_CONFIG_HOME}/git/credentials":
+		return 17, "git/credentials", true
+	case "~/.config/gh/hosts.yml":
+		return 18, ".config/gh/hosts.yml", true
+	case "{$XDG_CONFIG_HOME}/gh/hosts.yml":
+		return 18, "gh/hosts.yml", true
+	case "{$GH_CONFIG_DIR}/hosts.yml":
+		return 18, "hosts.yml", true
+	case "~/.config/glab-cli/config.yml":
+		return 19, ".config/glab-cli/config.yml", true
+	case "{$XDG_CONFIG_HOME}/glab-cli/config.yml":
+		return 19, "glab-cli/config.yml", true
+	case "~/Library/Application Support/glab-cli/config.yml":
+		return 19, "Library/Application Support/glab-cli/config.yml", true
+	case "{$GLAB_CONFIG_DIR}/config.yml":
+		return 19, "config.yml", true
+	case "~/.config/hub":
+		return 20, ".config/hub", true
+	case "{$XDG_CONFIG_HOME}/hub":
+		return 20, "hub", true
+	case "{$HUB_CONFIG}":
+		return 20, "", true
+	case "~/.config/tea/config.yml":
+		return 21, ".config/tea/config.yml", true
+	case "{$XDG_CONFIG_HOME}/tea/config.yml":
+		return 21, "tea/config.yml", true
+	case "~/.tea/tea.yml":
+		return 21, ".tea/tea.yml", true
+	case "~/.config/hut/config":
+		return 22, ".config/hut/config", true
+	case "{$XDG_CONFIG_HOME}/hut/config":
+		return 22, "hut/config", true
+	case "~/.aws/**":
+		return 23, ".aws", true
+	case "{$AWS_SHARED_CREDENTIALS_FILE}":
+		return 23, "", true
+	case "~/.config/gcloud/**":
+		return 24, ".config/gcloud", true
+	case "{$XDG_CONFIG_HOME}/gcloud/**":
+		return 24, "gcloud", true
+	case "{$CLOUDSDK_CONFIG}/**":
+		return 24, "", true
+	case "{$GOOGLE_APPLICATION_CREDENTIALS}":
+		return 24, "", true
+	case "~/.azure/**":
+		return 25, ".azure", true
+	case "{$AZURE_CONFIG_DIR}/**":
+		return 25, "", true
+	case "~/.oci/**":
+		return 26, ".oci", true
+	case "~/.config/doctl/**":
+		return 27, ".config/doctl", true
+	case "{$XDG_CONFIG_HOME}/doctl/**":
+		return 27, "doctl", true
+	case "~/Library/Application Support/doctl/config.yaml":
+		return 27, "Library/Application Support/doctl/config.yaml", true
+	case "~/.bluemix/config.json":
+		return 28, ".bluemix/config.json", true
+	case "~/.bluemix/.cf/config.json":
+		return 28, ".bluemix/.cf/config.json", true
+	case "{$IBMCLOUD_HOME}/.bluemix/config.json":
+		return 28, ".bluemix/config.json", true
+	case "{$IBMCLOUD_HOME}/.bluemix/.cf/config.json":
+		return 28, ".bluemix/.cf/config.json", true
+	case "~/.aliyun/config.json":
+		return 29, ".aliyun/config.json", true
+	case "~/.config/linode-cli":
+		return 30, ".config/linode-cli", true
+	case "{$XDG_CONFIG_HOME}/linode-cli":
+		return 30, "linode-cli", true
+	case "~/.config/hcloud/cli.toml":
+		return 31, ".config/hcloud/cli.toml", true
+	case "{$XDG_CONFIG_HOME}/hcloud/cli.toml":
+		return 31, "hcloud/cli.toml", true
+	case "{$HCLOUD_CONFIG}":
+		return 31, "", true
+	case "~/.config/scw/config.yaml":
+		return 32, ".config/scw/config.yaml", true
+	case "{$XDG_CONFIG_HOME}/scw/config.yaml":
+		return 32, "scw/config.yaml", true
+	case "{$SCW_CONFIG_PATH}":
+		return 32, "", true
+	case "~/.vultr-cli.yaml":
+		return 33, ".vultr-cli.yaml", true
+	case "~/.wrangler/config/*.toml":
+		return 34, ".wrangler/config", true
+	case "~/.config/.wrangler/config/*.toml":
+		return 34, ".config/.wrangler/config", true
+	case "{$XDG_CONFIG_HOME}/.wrangler/config/*.toml":
+		return 34, ".wrangler/config", true
+	case "~/Library/Preferences/.wrangler/config/*.toml":
+		return 34, "Library/Preferences/.wrangler/config", true
+	case "~/.cloudflared/cert.pem":
+		return 35, ".cloudflared/cert.pem", true
+	case "~/.cloudflared/*.json":
+		return 35, ".cloudflared", true
+	case "/etc/cloudflared/cert.pem":
+		return 35, "etc/cloudflared/cert.pem", true
+	case "/etc/cloudflared/*.json":
+		return 35, "etc/cloudflared", true
+	case "~/.local/share/com.vercel.cli/auth.json":
+		return 36, ".local/share/com.vercel.cli/auth.json", true
+	case "{$XDG_DATA_HOME}/com.vercel.cli/auth.json":
+		return 36, "com.vercel.cli/auth.json", true
+	case "~/Library/Application Support/com.vercel.cli/auth.json":
+		return 36, "Library/Application Support/com.vercel.cli/auth.json", true
+	case "~/.vercel/auth.json":
+		return 36, ".vercel/auth.json", true
+	case "~/.now/auth.json":
+		return 36, ".now/auth.json", true
+	case "~/.config/netlify/config.json":
+		return 37, ".config/netlify/config.json", true
+	case "{$XDG_CONFIG_HOME}/netlify/config.json":
+		return 37, "netlify/config.json", true
+	case "~/Library/Preferences/netlify/config.json":
+		return 37, "Library/Preferences/netlify/config.json", true
+	case "~/.netlify/config.json":
+		return 37, ".netlify/config.json", true
+	case "~/.fly/config.yml":
+		return 38, ".fly/config.yml", true
+	case "~/.railway/config*.json":
+		return 39, ".railway/config", true
+	case "~/.supabase/access-token":
+		return 40, ".supabase/access-token", true
+	case "~/.config/configstore/firebase-tools.json":
+		return 41, ".config/configstore/firebase-tools.json", true
+	case "{$XDG_CONFIG_HOME}/configstore/firebase-tools.json":
+		return 41, "configstore/firebase-tools.json", true
+	case "~/.docker/config.json":
+		return 42, ".docker/config.json", true
+	case "{$DOCKER_CONFIG}/config.json":
+		return 42, "config.json", true
+	case "~/.dockercfg":
+		return 42, ".dockercfg", true
+	case "{$XDG_RUNTIME_DIR}/containers/auth.json":
+		return 43, "containers/auth.json", true
+	case "~/.config/containers/auth.json":
+		return 43, ".config/containers/auth.json", true
+	case "{$XDG_CONFIG_HOME}/containers/auth.json":
+		return 43, "containers/auth.json", true
+	case "{$REGISTRY_AUTH_FILE}":
+		return 43, "", true
+	case "~/.kube/**":
+		return 44, ".kube", true
+	case "{$KUBECONFIG}":
+		return 44, "", true
+	case "~/.config/helm/registry/config.json":
+		return 45, ".config/helm/registry/config.json", true
+	case "{$XDG_CONFIG_HOME}/helm/registry/config.json":
+		return 45, "helm/registry/config.json", true
+	case "~/Library/Preferences/helm/registry/config.json":
+		return 45, "Library/Preferences/helm/registry/config.json", true
+	case "{$HELM_CONFIG_HOME}/registry/config.json":
+		return 45, "registry/config.json", true
+	case "{$HELM_REGISTRY_CONFIG}":
+		return 45, "", true
+	case "~/.minikube/**/*.key":
+		return 46, ".minikube", true
+	case "{$MINIKUBE_HOME}/**/*.key":
+		return 46, ".key", true
+	case "~/.npmrc":
+		return 47, ".npmrc", true
+	case "{$NPM_CONFIG_USERCONFIG}":
+		return 47, "", true
+	case "~/.yarnrc.yml":
+		return 48, ".yarnrc.yml", true
+	case "~/.config/pnpm/rc":
+		return 49, ".config/pnpm/rc", true
+	case "{$XDG_CONFIG_HOME}/pnpm/rc":
+		return 49, "pnpm/rc", true
+	case "~/Library/Preferences/pnpm/rc":
+		return 49, "Library/Preferences/pnpm/rc", true
+	case "~/.config/pip/pip.conf":
+		return 50, ".config/pip/pip.conf", true
+	case "{$XDG_CONFIG_HOME}/pip/pip.conf":
+		return 50, "pip/pip.conf", true
+	case "~/.pip/pip.conf":
+		return 50, ".pip/pip.conf", true
+	case "~/Library/Application Support/pip/pip.conf":
+		return 50, "Library/Application Support/pip/pip.conf", true
+	case "{$PIP_CONFIG_FILE}":
+		return 50, "", true
+	case "~/.pypirc":
+		return 51, ".pypirc", true
+	case "~/.config/pypoetry/auth.toml":
+		return 52, ".config/pypoetry/auth.toml", true
+	case "{$XDG_CONFIG_HOME}/pypoetry/auth.toml":
+		return 52, "pypoetry/auth.toml", true
+	case "~/Library/Application Support/pypoetry/auth.toml":
+		return 52, "Library/Application Support/pypoetry/auth.toml", true
+	case "{$POETRY_CONFIG_DIR}/auth.toml":
+		return 52, "auth.toml", true
+	case "~/.local/share/uv/credentials/credentials.toml":
+		return 53, ".local/share/uv/credentials/credentials.toml", true
+	case "{$XDG_DATA_HOME}/uv/credentials/credentials.toml":
+		return 53, "uv/credentials/credentials.toml", true
+	case "~/.cargo/credentials":
+		return 54, ".cargo/credentials", true
+	case "~/.cargo/credentials.toml":
+		return 54, ".cargo/credentials.toml", true
+	case "{$CARGO_HOME}/credentials":
+		return 54, "credentials", true
+	case "{$CARGO_HOME}/credentials.toml":
+		return 54, "credentials.toml", true
+	case "~/.gem/credentials":
+		return 55, ".gem/credentials", true
+	case "~/.local/share/gem/credentials":
+		return 55, ".local/share/gem/credentials", true
+	case "{$XDG_DATA_HOME}/gem/credentials":
+		return 55, "gem/credentials", true
+	case "~/.bundle/config":
+		return 56, ".bundle/config", true
+	case "{$BUNDLE_USER_CONFIG}":
+		return 56, "", true
+	case "{$BUNDLE_USER_HOME}/config":
+		return 56, "config", true
+	case "~/.config/composer/auth.json":
+		return 57, ".config/composer/auth.json", true
+	case "{$XDG_CONFIG_HOME}/composer/auth.json":
+		return 57, "composer/auth.json", true
+	case "~/.composer/auth.json":
+		return 57, ".composer/auth.json", true
+	case "{$COMPOSER_HOME}/auth.json":
+		return 57, "auth.json", true
+	case "~/.nuget/NuGet/NuGet.Config":
+		return 58, ".nuget/NuGet/NuGet.Config", true
+	case "~/.config/NuGet/NuGet.Config":
+		return 58, ".config/NuGet/NuGet.Config", true
+	case "{$XDG_CONFIG_HOME}/NuGet/NuGet.Config":
+		return 58, "NuGet/NuGet.Config", true
+	case "~/.gradle/gradle.properties":
+		return 59, ".gradle/gradle.properties", true
+	case "{$GRADLE_USER_HOME}/gradle.properties":
+		return 59, "gradle.properties", true
+	case "~/.m2/settings.xml":
+		return 60, ".m2/settings.xml", true
+	case "~/.m2/settings-security.xml":
+		return 60, ".m2/settings-security.xml", true
+	case "~/.sbt/.credentials":
+		return 61, ".sbt/.credentials", true
+	case "~/.ivy2/.credentials":
+		return 61, ".ivy2/.credentials", true
+	case "~/.config/dart/pub-credentials.json":
+		return 62, ".config/dart/pub-credentials.json", true
+	case "~/.config/dart/pub-tokens.json":
+		return 62, ".config/dart/pub-tokens.json", true
+	case "{$XDG_CONFIG_HOME}/dart/pub-credentials.json":
+		return 62, "dart/pub-credentials.json", true
+	case "{$XDG_CONFIG_HOME}/dart/pub-tokens.json":
+		return 62, "dart/pub-tokens.json", true
+	case "~/Library/Application Support/dart/pub-credentials.json":
+		return 62, "Library/Application Support/dart/pub-credentials.json", true
+	case "~/Library/Application Support/dart/pub-tokens.json":
+		return 62, "Library/Application Support/dart/pub-tokens.json", true
+	case "~/.pub-cache/credentials.json":
+		return 62, ".pub-cache/credentials.json", true
+	case "~/.hex/hex.config":
+		return 63, ".hex/hex.config", true
+	case "{$HEX_HOME}/hex.config":
+		return 63, "hex.config", true
+	case "~/.jfrog/jfrog-cli.conf*":
+		return 64, ".jfrog/jfrog-cli.conf", true
+	case "{$JFROG_CLI_HOME_DIR}/jfrog-cli.conf*":
+		return 64, "jfrog-cli.conf", true
+	case "~/.cache/huggingface/token":
+		return 65, ".cache/huggingface/token", true
+	case "~/.cache/huggingface/stored_tokens":
+		return 65, ".cache/huggingface/stored_tokens", true
+	case "{$XDG_CACHE_HOME}/huggingface/token":
+		return 65, "huggingface/token", true
+	case "{$XDG_CACHE_HOME}/huggingface/stored_tokens":
+		return 65, "huggingface/stored_tokens", true
+	case "{$HF_HOME}/token":
+		return 65, "token", true
+	case "{$HF_HOME}/stored_tokens":
+		return 65, "stored_tokens", true
+	case "{$HF_TOKEN_PATH}":
+		return 65, "", true
+	case "~/.kaggle/kaggle.json":
+		return 66, ".kaggle/kaggle.json", true
+	case "~/.kaggle/access_token":
+		return 66, ".kaggle/access_token", true
+	case "~/.config/kaggle/kaggle.json":
+		return 66, ".config/kaggle/kaggle.json", true
+	case "~/.config/kaggle/access_token":
+		return 66, ".config/kaggle/access_token", true
+	case "{$XDG_CONFIG_HOME}/kaggle/kaggle.json":
+		return 66, "kaggle/kaggle.json", true
+	case "{$XDG_CONFIG_HOME}/kaggle/access_token":
+		return 66, "kaggle/access_token", true
+	case "{$KAGGLE_CONFIG_DIR}/kaggle.json":
+		return 66, "kaggle.json", true
+	case "{$KAGGLE_CONFIG_DIR}/access_token":
+		return 66, "access_token", true
+	case "~/.modal.toml":
+		return 67, ".modal.toml", true
+	case "{$MODAL_CONFIG_PATH}":
+		return 67, "", true
+	case "~/.ollama/id_ed25519":
+		return 68, ".ollama/id_ed25519", true
+	case "/usr/share/ollama/.ollama/id_ed25519":
+		return 68, "usr/share/ollama/.ollama/id_ed25519", true
+	case "~/.terraform.d/credentials.tfrc.json":
+		return 69, ".terraform.d/credentials.tfrc.json", true
+	case "~/.terraformrc":
+		return 69, ".terraformrc", true
+	case "{$TF_CLI_CONFIG_FILE}":
+		return 69, "", true
+	case "~/.pulumi/credentials.json":
+		return 70, ".pulumi/credentials.json", true
+	case "{$PULUMI_HOME}/credentials.json":
+		return 70, "credentials.json", true
+	case "~/.vault-token":
+		return 71, ".vault-token", true
+	case "~/.config/op/**":
+		return 72, ".config/op", true
+	case "{$XDG_CONFIG_HOME}/op/**":
+		return 72, "op", true
+	case "~/.op/**":
+		return 72, ".op", true
+	case "{$OP_CONFIG_DIR}/**":
+		return 72, "", true
+	case "~/.config/Bitwarden CLI/data.json":
+		return 73, ".config/Bitwarden CLI/data.json", true
+	case "{$XDG_CONFIG_HOME}/Bitwarden CLI/data.json":
+		return 73, "Bitwarden CLI/data.json", true
+	case "~/Library/Application Support/Bitwarden CLI/data.json":
+		return 73, "Library/Application Support/Bitwarden CLI/data.json", true
+	case "{$BITWARDENCLI_APPDATA_DIR}/data.json":
+		return 73, "data.json", true
+	case "~/.password-store/**":
+		return 74, ".password-store", true
+	case "{$PASSWORD_STORE_DIR}/**":
+		return 74, "", true
+	case "~/.local/share/gopass/stores/**":
+		return 75, ".local/share/gopass/stores", true
+	case "{$XDG_DATA_HOME}/gopass/stores/**":
+		return 75, "gopass/stores", true
+	case "~/.config/gopass/age/**":
+		return 75, ".config/gopass/age", true
+	case "{$XDG_CONFIG_HOME}/gopass/age/**":
+		return 75, "gopass/age", true
+	case "~/.config/sops/age/keys.txt":
+		return 76, ".config/sops/age/keys.txt", true
+	case "{$XDG_CONFIG_HOME}/sops/age/keys.txt":
+		return 76, "sops/age/keys.txt", true
+	case "~/Library/Application Support/sops/age/keys.txt":
+		return 76, "Library/Application Support/sops/age/keys.txt", true
+	case "{$SOPS_AGE_KEY_FILE}":
+		return 76, "", true
+	case "~/.config/rclone/rclone.conf":
+		return 77, ".config/rclone/rclone.conf", true
+	case "{$XDG_CONFIG_HOME}/rclone/rclone.conf":
+		return 77, "rclone/rclone.conf", true
+	case "~/.rclone.conf":
+		return 77, ".rclone.conf", true
+	case "{$RCLONE_CONFIG}":
+		return 77, "", true
+	case "~/.mc/config.json":
+		return 78, ".mc/config.json", true
+	case "{$RESTIC_PASSWORD_FILE}":
+		return 79, "", true
+	case "~/.boto":
+		return 80, ".boto", true
+	case "{$BOTO_CONFIG}":
+		return 80, "", true
+	case "~/.s3cfg":
+		return 81, ".s3cfg", true
+	case "~/.config/ngrok/ngrok.yml":
+		return 82, ".config/ngrok/ngrok.yml", true
+	case "{$XDG_CONFIG_HOME}/ngrok/ngrok.yml":
+		return 82, "ngrok/ngrok.yml", true
+	case "~/Library/Application Support/ngrok/ngrok.yml":
+		return 82, "Library/Application Support/ngrok/ngrok.yml", true
+	case "~/.ngrok2/ngrok.yml":
+		return 82, ".ngrok2/ngrok.yml", true
+	case "~/.config/stripe/config.toml":
+		return 83, ".config/stripe/config.toml", true
+	case "{$XDG_CONFIG_HOME}/stripe/config.toml":
+		return 83, "stripe/config.toml", true
+	case "~/.sentryclirc":
+		return 84, ".sentryclirc", true
+	case "~/.config/configstore/snyk.json":
+		return 85, ".config/configstore/snyk.json", true
+	case "{$XDG_CONFIG_HOME}/configstore/snyk.json":
+		return 85, "configstore/snyk.json", true
+	case "~/.circleci/cli.yml":
+		return 86, ".circleci/cli.yml", true
+	case "~/.databrickscfg":
+		return 87, ".databrickscfg", true
+	case "{$DATABRICKS_CONFIG_FILE}":
+		return 87, "", true
+	case "~/.databricks/token-cache.json":
+		return 87, ".databricks/token-cache.json", true
+	case "~/.snowflake/connections.toml":
+		return 88, ".snowflake/connections.toml", true
+	case "~/.snowflake/config.toml":
+		return 88, ".snowflake/config.toml", true
+	case "~/.config/snowflake/connections.toml":
+		return 88, ".config/snowflake/connections.toml", true
+	case "~/.config/snowflake/config.toml":
+		return 88, ".config/snowflake/config.toml", true
+	case "{$XDG_CONFIG_HOME}/snowflake/connections.toml":
+		return 88, "snowflake/connections.toml", true
+	case "{$XDG_CONFIG_HOME}/snowflake/config.toml":
+		return 88, "snowflake/config.toml", true
+	case "~/Library/Application Support/snowflake/connections.toml":
+		return 88, "Library/Application Support/snowflake/connections.toml", true
+	case "~/Library/Application Support/snowflake/config.toml":
+		return 88, "Library/Application Support/snowflake/config.toml", true
+	case "{$SNOWFLAKE_HOME}/connections.toml":
+		return 88, "connections.toml", true
+	case "{$SNOWFLAKE_HOME}/config.toml":
+		return 88, "config.toml", true
+	case "~/.dbt/profiles.yml":
+		return 89, ".dbt/profiles.yml", true
+	case "{$DBT_PROFILES_DIR}/profiles.yml":
+		return 89, "profiles.yml", true
+	case "~/.config/atlascli/config.toml":
+		return 90, ".config/atlascli/config.toml", true
+	case "{$XDG_CONFIG_HOME}/atlascli/config.toml":
+		return 90, "atlascli/config.toml", true
+	case "~/Library/Application Support/atlascli/config.toml":
+		return 90, "Library/Application Support/atlascli/config.toml", true
+	case "~/.config/planetscale/access-token":
+		return 91, ".config/planetscale/access-token", true
+	case "{$XDG_CONFIG_HOME}/planetscale/access-token":
+		return 91, "planetscale/access-token", true
+	case "~/Library/Application Support/planetscale/access-token":
+		return 91, "Library/Application Support/planetscale/access-token", true
+	case "~/.config/neonctl/credentials.json":
+		return 92, ".config/neonctl/credentials.json", true
+	case "{$XDG_CONFIG_HOME}/neonctl/credentials.json":
+		return 92, "neonctl/credentials.json", true
+	case "~/.config/turso/settings.json":
+		return 93, ".config/turso/settings.json", true
+	case "{$XDG_CONFIG_HOME}/turso/settings.json":
+		return 93, "turso/settings.json", true
+	case "~/Library/Application Support/turso/settings.json":
+		return 93, "Library/Application Support/turso/settings.json", true
+	case "~/.pgpass":
+		return 94, ".pgpass", true
+	case "{$PGPASSFILE}":
+		return 94, "", true
+	case "~/.my.cnf":
+		return 95, ".my.cnf", true
+	case "~/.mylogin.cnf":
+		return 96, ".mylogin.cnf", true
+	case "{$MYSQL_TEST_LOGIN_FILE}":
+		return 96, "", true
+	case "~/.local/share/keyrings/**":
+		return 97, ".local/share/keyrings", true
+	case "{$XDG_DATA_HOME}/keyrings/**":
+		return 97, "keyrings", true
+	case "~/.local/share/kwalletd/**":
+		return 98, ".local/share/kwalletd", true
+	case "{$XDG_DATA_HOME}/kwalletd/**":
+		return 98, "kwalletd", true
+	case "~/Library/Keychains/**":
+		return 99, "Library/Keychains", true
+	case "~/.config/google-chrome/*/Login Data":
+		return 100, ".config/google-chrome", true
+	case "~/.config/google-chrome/*/Login Data For Account":
+		return 100, "Login Data For Account", true
+	case "~/.config/google-chrome/*/Cookies":
+		return 100, ".config/google-chrome", true
+	case "~/.config/google-chrome/*/Network/Cookies":
+		return 100, ".config/google-chrome", true
+	case "{$XDG_CONFIG_HOME}/google-chrome/*/Login Data":
+		return 100, "google-chrome", true
+	case "{$XDG_CONFIG_HOME}/google-chrome/*/Login Data For Account":
+		return 100, "Login Data For Account", true
+	case "{$XDG_CONFIG_HOME}/google-chrome/*/Cookies":
+		return 100, "google-chrome", true
+	case "{$XDG_CONFIG_HOME}/google-chrome/*/Network/Cookies":
+		return 100, "Network/Cookies", true
+	case "{$CHROME_CONFIG_HOME}/google-chrome/*/Login Data":
+		return 100, "google-chrome", true
+	case "{$CHROME_CONFIG_HOME}/google-chrome/*/Login Data For Account":
+		return 100, "Login Data For Account", true
+	case "{$CHROME_CONFIG_HOME}/google-chrome/*/Cookies":
+		return 100, "google-chrome", true
+	case "{$CHROME_CONFIG_HOME}/google-chrome/*/Network/Cookies":
+		return 100, "Network/Cookies", true
+	case "~/.config/chromium/*/Login Data":
+		return 100, ".config/chromium", true
+	case "~/.config/chromium/*/Login Data For Account":
+		return 100, "Login Data For Account", true
+	case "~/.config/chromium/*/Cookies":
+		return 100, ".config/chromium", true
+	case "~/.config/chromium/*/Network/Cookies":
+		return 100, ".config/chromium", true
+	case "{$XDG_CONFIG_HOME}/chromium/*/Login Data":
+		return 100, "Login Data", true
+	case "{$XDG_CONFIG_HOME}/chromium/*/Login Data For Account":
+		return 100, "Login Data For Account", true
+	case "{$XDG_CONFIG_HOME}/chromium/*/Cookies":
+		return 100, "chromium", true
+	case "{$XDG_CONFIG_HOME}/chromium/*/Network/Cookies":
+		return 100, "Network/Cookies", true
+	case "~/Library/Application Support/Google/Chrome/*/Login Data":
+		return 100, "Library/Application Support/Google/Chrome", true
+	case "~/Library/Application Support/Google/Chrome/*/Login Data For Account":
+		return 100, "Library/Application Support/Google/Chrome", true
+	case "~/Library/Application Support/Google/Chrome/*/Cookies":
+		return 100, "Library/Application Support/Google/Chrome", true
+	case "~/Library/Application Support/Google/Chrome/*/Network/Cookies":
+		return 100, "Library/Application Support/Google/Chrome", true
+	case "~/Library/Application Support/Chromium/*/Login Data":
+		return 100, "Library/Application Support/Chromium", true
+	case "~/Library/Application Support/Chromium/*/Login Data For Account":
+		return 100, "Library/Application Support/Chromium", true
+	case "~/Library/Application Support/Chromium/*/Cookies":
+		return 100, "Library/Application Support/Chromium", true
+	case "~/Library/Application Support/Chromium/*/Network/Cookies":
+		return 100, "Library/Application Support/Chromium", true
+	case "~/.mozilla/firefox/*/logins.json":
+		return 101, ".mozilla/firefox", true
+	case "~/.mozilla/firefox/*/key4.db":
+		return 101, ".mozilla/firefox", true
+	case "~/.mozilla/firefox/*/key3.db":
+		return 101, ".mozilla/firefox", true
+	case "~/.mozilla/firefox/*/cookies.sqlite":
+		return 101, ".mozilla/firefox", true
+	case "~/Library/Application Support/Firefox/Profiles/*/logins.json":
+		return 101, "Library/Application Support/Firefox/Profiles", true
+	case "~/Library/Application Support/Firefox/Profiles/*/key4.db":
+		return 101, "Library/Application Support/Firefox/Profiles", true
+	case "~/Library/Application Support/Firefox/Profiles/*/key3.db":
+		return 101, "Library/Application Support/Firefox/Profiles", true
+	case "~/Library/Application Support/Firefox/Profiles/*/cookies.sqlite":
+		return 101, "Library/Application Support/Firefox/Profiles", true
+	case "~/.netrc":
+		return 102, ".netrc", true
+	case "{$NETRC}":
+		return 102, "", true
+	case "~/.*_history":
+		return 103, "_history", true
+	case "~/.zhistory":
+		return 103, ".zhistory", true
+	case "~/.histfile":
+		return 103, ".histfile", true
+	case "~/.local/share/fish/fish_history":
+		return 103, ".local/share/fish/fish_history", true
+	case "{$XDG_DATA_HOME}/fish/fish_history":
+		return 103, "fish/fish_history", true
+	case "{$HISTFILE}":
+		return 103, "", true
+	case "**/.env":
+		return 104, ".env", true
+	case "**/.env.*":
+		return 104, ".env.", true
+	case "/proc/**/environ":
+		return 105, "environ", true
+	case "/proc/**/mem":
+		return 105, "proc", true
+	case "/proc/kcore":
+		return 105, "proc/kcore", true
+	case "/dev/mem":
+		return 106, "dev/mem", true
+	case "/dev/kmem":
+		return 106, "dev/kmem", true
+	case "/dev/port":
+		return 106, "dev/port", true
+	case "/etc/shadow":
+		return 107, "etc/shadow", true
+	case "/etc/gshadow":
+		return 107, "etc/gshadow", true
+	case "/etc/sudoers":
+		return 108, "etc/sudoers", true
+	case "/etc/sudoers.d/**":
+		return 108, "etc/sudoers.d", true
+	case "/etc/ssh/ssh_host_*_key":
+		return 109, "etc/ssh/ssh_host_", true
+	}
+	return 0, "", false
+}
+
 var defaultPolicyFile = policyFile{
 	Version: 1,
 	Default: "ask",

@@ -112,6 +112,26 @@ func builtinFiles(fsys fs.FS) (*builtins, error) {
 	return b, nil
 }
 
+// writeSecretIndex writes builtinSecretPaths, every path of the
+// catalogue in order, and builtinSecretOf, which finds the entry and the
+// literal run of each: a switch, which costs nothing at start-up.
+func writeSecretIndex(b *strings.Builder, secrets []secretFile) {
+	b.WriteString("// builtinSecretPaths are the paths of builtinSecrets, in order.\nvar builtinSecretPaths = []string{")
+	seen := map[string]bool{}
+	var cases strings.Builder
+	for i, sf := range secrets {
+		for _, pat := range sf.Paths {
+			b.WriteString(strconv.Quote(pat) + ", ")
+			if !seen[pat] {
+				seen[pat] = true
+				fmt.Fprintf(&cases, "case %s:\nreturn %d, %s, true\n", strconv.Quote(pat), i, strconv.Quote(LiteralRun(pat)))
+			}
+		}
+	}
+	b.WriteString("}\n\n// builtinSecretOf returns the entry of builtinSecrets a path pattern is\n// first of, and the pattern's LiteralRun.\n")
+	b.WriteString("func builtinSecretOf(pat string) (entry int, literal string, ok bool) {\nswitch pat {\n" + cases.String() + "}\nreturn 0, \"\", false\n}\n")
+}
+
 // decodeSecrets decodes the catalogue of secrets: [[secret]] entries and
 // nothing else.
 func decodeSecrets(file string, src []byte) ([]secretFile, error) {
@@ -121,6 +141,16 @@ func decodeSecrets(file string, src []byte) ([]secretFile, error) {
 	}
 	if !reflect.DeepEqual(*pf, policyFile{Secret: pf.Secret}) {
 		return nil, fmt.Errorf("%s: the catalogue holds [[secret]] entries and nothing else", file)
+	}
+	names := map[string]bool{}
+	for i, sf := range pf.Secret {
+		if why := checkSecret(sf, true); why != "" {
+			return nil, fmt.Errorf("%s: secret %d (%s): %s", file, i+1, sf.Name, why)
+		}
+		if names[sf.Name] {
+			return nil, fmt.Errorf("%s: secret %s: two entries of that name", file, sf.Name)
+		}
+		names[sf.Name] = true
 	}
 	return pf.Secret, nil
 }
@@ -179,7 +209,9 @@ func generate(bf *builtins, lines map[string]int) ([]byte, error) {
 	top.Command = nil
 	b.WriteString("// builtinSecrets is the catalogue of secrets, secrets.toml.\nvar builtinSecrets = ")
 	g.literal(&b, reflect.ValueOf(bf.secrets))
-	b.WriteString("\n\nvar defaultPolicyFile = ")
+	b.WriteString("\n\n")
+	writeSecretIndex(&b, bf.secrets)
+	b.WriteString("\nvar defaultPolicyFile = ")
 	g.literal(&b, reflect.ValueOf(top))
 	b.WriteString("\n\n// defaultCommandNames lists the programs that have rules, sorted.\n")
 	b.WriteString("var defaultCommandNames = []string{")

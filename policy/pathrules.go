@@ -3,6 +3,7 @@
 package policy
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -20,7 +21,7 @@ type pathPolicy struct {
 	Grant     string            // what a grant of a session-tier file call covers: GrantDir or GrantFile
 	literals  map[string]string // LiteralRun of each pattern above
 	secrets   []Secret          // the catalogue of secrets, whose paths are in Secret
-	secretOf  map[string]int    // the entry of secrets each pattern is of, the first
+	secretOf  map[string]int    // the entry of secrets each pattern of the policy's own entries is of, the first
 }
 
 // Literal returns LiteralRun of one of the policy's path patterns, found
@@ -156,6 +157,9 @@ func (p *Policy) Secrets() []Secret {
 // SecretOf returns the entry of the catalogue that a secret path pattern
 // is of; false for a pattern of [paths] secret, which is of none.
 func (p *Policy) SecretOf(pattern string) (Secret, bool) {
+	if i, _, ok := builtinSecretOf(pattern); ok {
+		return p.Paths.secrets[i], true // the built-in entries come first
+	}
 	i, ok := p.Paths.secretOf[pattern]
 	if !ok {
 		return Secret{}, false
@@ -167,51 +171,61 @@ func validSecretName(name string) bool {
 	return name != "" && strings.Trim(name, "abcdefghijklmnopqrstuvwxyz0123456789-") == "" && name[0] != '-'
 }
 
-// compileSecrets checks the catalogue's entries and adds them to the
-// policy: the built-in ones first, then those of the policy.
-func (c *compiler) compileSecrets(p *Policy, own []secretFile) ([]string, error) {
-	var pats []string
-	p.Paths.secretOf = map[string]int{}
-	add := func(i int, sf secretFile, builtin bool) error {
-		key := []string{"secret"}
-		if !validSecretName(sf.Name) {
-			return c.errorf(key, "secret %d: name = %q: want a short id of lower-case letters, digits and '-'", i+1, sf.Name)
-		}
-		if sf.Tool == "" || len(sf.Paths) == 0 {
-			return c.errorf(key, "secret %s: give the tool and its paths", sf.Name)
-		}
-		if builtin && (sf.Docs == "" || sf.Holds == "") {
-			return c.errorf(key, "secret %s: a built-in entry gives its docs and what it holds", sf.Name)
-		}
-		if sf.Docs != "" && !strings.HasPrefix(sf.Docs, "https://") {
-			return c.errorf(key, "secret %s: docs = %q: want the https:// address of the tool's documentation", sf.Name, sf.Docs)
-		}
-		for _, pat := range sf.Paths {
-			if !validPathPattern(pat) {
-				return c.errorf(key, "secret %s: %q is not an absolute pattern (start it with /, ~, **/ or a placeholder such as {$XDG_CONFIG_HOME})", sf.Name, pat)
-			}
-			if _, ok := p.Paths.secretOf[pat]; !ok {
-				p.Paths.secretOf[pat] = len(p.Paths.secrets)
-			}
-			pats = append(pats, pat)
-		}
-		p.Paths.secrets = append(p.Paths.secrets, Secret{Name: sf.Name, Tool: sf.Tool, Docs: sf.Docs, Holds: sf.Holds, Paths: slices.Clone(sf.Paths)})
-		return nil
+// checkSecret returns what is wrong with an entry of the catalogue, or
+// "". A built-in entry gives its docs and what it holds.
+func checkSecret(sf secretFile, builtin bool) string {
+	switch {
+	case !validSecretName(sf.Name):
+		return fmt.Sprintf("name = %q: want a short id of lower-case letters, digits and '-'", sf.Name)
+	case sf.Tool == "" || len(sf.Paths) == 0:
+		return "give the tool and its paths"
+	case builtin && (sf.Docs == "" || sf.Holds == ""):
+		return "a built-in entry gives its docs and what it holds"
+	case sf.Docs != "" && !strings.HasPrefix(sf.Docs, "https://"):
+		return fmt.Sprintf("docs = %q: want the https:// address of the tool's documentation", sf.Docs)
 	}
-	for i, sf := range builtinSecrets {
-		if err := add(i, sf, true); err != nil {
-			return nil, err
+	for _, pat := range sf.Paths {
+		if !validPathPattern(pat) {
+			return fmt.Sprintf("%q is not an absolute pattern (start it with /, ~, **/ or a placeholder such as {$XDG_CONFIG_HOME})", pat)
 		}
+	}
+	return ""
+}
+
+// compileSecrets adds the catalogue's entries to the policy: the built-in
+// ones first, checked when secrets.toml was decoded (decodeSecrets), then
+// the policy's own, checked here.
+func (c *compiler) compileSecrets(p *Policy, own []secretFile) ([]string, error) {
+	// The built-in entries were checked when secrets.toml was decoded, and
+	// builtinSecretOf, a switch the generator writes, finds the entry and
+	// literal run of each of their patterns: none is checked, indexed or
+	// scanned again at start-up.
+	pats := slices.Clone(builtinSecretPaths)
+	p.Paths.secrets = make([]Secret, 0, len(builtinSecrets)+len(own))
+	for _, sf := range builtinSecrets {
+		// Secrets clones what it returns: the paths are shared, never changed.
+		p.Paths.secrets = append(p.Paths.secrets, Secret(sf))
 	}
 	names := map[string]bool{}
 	for i, sf := range own {
+		if why := checkSecret(sf, false); why != "" {
+			return nil, c.errorf([]string{"secret"}, "secret %d (%s): %s", i+1, sf.Name, why)
+		}
 		if names[sf.Name] {
 			return nil, c.errorf([]string{"secret"}, "secret %s: two entries of that name", sf.Name)
 		}
 		names[sf.Name] = true
-		if err := add(i, sf, false); err != nil {
-			return nil, err
+		for _, pat := range sf.Paths {
+			if _, ok := p.Paths.secretOf[pat]; !ok {
+				if p.Paths.secretOf == nil {
+					p.Paths.secretOf = map[string]int{}
+				}
+				p.Paths.secretOf[pat] = len(p.Paths.secrets)
+			}
+			pats = append(pats, pat)
 		}
+		sf.Paths = slices.Clone(sf.Paths)
+		p.Paths.secrets = append(p.Paths.secrets, Secret(sf))
 	}
 	return pats, nil
 }
@@ -241,10 +255,14 @@ func (c *compiler) compilePaths(p *Policy, pf *pathsFile, secrets []secretFile) 
 	if pf.Writable != nil {
 		p.Paths.Writable = slices.Clone(pf.Writable)
 	}
-	p.Paths.literals = map[string]string{}
+	p.Paths.literals = make(map[string]string, len(p.Paths.Writable)+len(p.Paths.Protected)+len(p.Paths.Secret))
 	for _, list := range [][]string{p.Paths.Writable, p.Paths.Protected, p.Paths.Secret} {
 		for _, pat := range list {
-			p.Paths.literals[pat] = LiteralRun(pat)
+			if _, lit, ok := builtinSecretOf(pat); ok {
+				p.Paths.literals[pat] = lit
+			} else {
+				p.Paths.literals[pat] = LiteralRun(pat)
+			}
 		}
 	}
 	switch pf.Grant {
