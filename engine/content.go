@@ -26,8 +26,12 @@ import (
 // names are judged; the catalogue of secrets names where tools keep
 // credentials).
 
-// maxScan is how much of a file the check reads.
-const maxScan = 4 << 20
+// maxScan is how much of a file the check reads; binaryHead, how much it
+// reads first to tell a binary file, which it reads no further.
+const (
+	maxScan    = 4 << 20
+	binaryHead = 8 << 10
+)
 
 // contentCheck judges the content of the file at p (its absolute
 // spellings abs) that the call reads. ok is false when it found nothing to
@@ -83,13 +87,20 @@ func (d *decider) scanFileUncached(abs string) (credential.Match, bool, error) {
 		return credential.Match{}, false, err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxScan))
+	// The head first: a binary file is known by it, and read no further.
+	head := make([]byte, min(fi.Size(), binaryHead))
+	n, err := io.ReadFull(f, head)
+	if err != nil && err != io.ErrUnexpectedEOF {
+		return credential.Match{}, false, err
+	}
+	if bytes.IndexByte(head[:n], 0) >= 0 {
+		return credential.Match{}, false, nil
+	}
+	rest, err := io.ReadAll(io.LimitReader(f, maxScan-int64(n)))
 	if err != nil {
 		return credential.Match{}, false, err
 	}
-	if bytes.IndexByte(data[:min(len(data), 8<<10)], 0) >= 0 {
-		return credential.Match{}, false, nil
-	}
+	data := append(head[:n], rest...)
 	m, found := credential.Find(data)
 	if !found || d.tracked(abs) {
 		return credential.Match{}, false, nil
