@@ -201,53 +201,53 @@ type redirectFile struct {
 }
 
 type ruleFile struct {
-	ID          string               `toml:"id"`
-	Like        string               `toml:"like"`
-	Verdict     string               `toml:"verdict"`
-	Reason      string               `toml:"reason"`
-	Hint        string               `toml:"hint"`
-	Style       string               `toml:"style"`
-	Flags       []string             `toml:"flags"`
-	Options     map[string]valueSpec `toml:"options"`
-	Args        string               `toml:"args"`
-	ArgsWith    []string             `toml:"args_with"`
-	MaxArgs     int                  `toml:"max_args"`
-	Globs       bool                 `toml:"globs"`
-	Unknown     string               `toml:"unknown"`
-	Require     []string             `toml:"require"`
-	Deny        []escalationFile     `toml:"deny"`
-	Ask         []escalationFile     `toml:"ask"`
-	Session     []escalationFile     `toml:"session"`
-	Grant       string               `toml:"grant"` // what a grant of its session tier covers: rule (the default) or call
-	Sub         map[string]ruleFile  `toml:"sub"`
-	Rest        *ruleFile            `toml:"rest"`
-	Wrap        *wrapFile            `toml:"wrap"`
-	Exec        []string             `toml:"exec"`
-	Shell       string               `toml:"shell"`
-	Interpreter bool                 `toml:"interpreter"`
-	ReadOnly    bool                 `toml:"read_only"`
-	Paths       string               `toml:"paths"`
-	WritesCwd   bool                 `toml:"writes_cwd"`
-	Config      string               `toml:"config"`
-	RevPaths    bool                 `toml:"revpaths"`
+	ID          string               `toml:"id" json:",omitzero"`
+	Like        string               `toml:"like" json:",omitzero"`
+	Verdict     string               `toml:"verdict" json:",omitzero"`
+	Reason      string               `toml:"reason" json:",omitzero"`
+	Hint        string               `toml:"hint" json:",omitzero"`
+	Style       string               `toml:"style" json:",omitzero"`
+	Flags       []string             `toml:"flags" json:",omitzero"`
+	Options     map[string]valueSpec `toml:"options" json:",omitzero"`
+	Args        string               `toml:"args" json:",omitzero"`
+	ArgsWith    []string             `toml:"args_with" json:",omitzero"`
+	MaxArgs     int                  `toml:"max_args" json:",omitzero"`
+	Globs       bool                 `toml:"globs" json:",omitzero"`
+	Unknown     string               `toml:"unknown" json:",omitzero"`
+	Require     []string             `toml:"require" json:",omitzero"`
+	Deny        []escalationFile     `toml:"deny" json:",omitzero"`
+	Ask         []escalationFile     `toml:"ask" json:",omitzero"`
+	Session     []escalationFile     `toml:"session" json:",omitzero"`
+	Grant       string               `toml:"grant" json:",omitzero"` // what a grant of its session tier covers: rule (the default) or call
+	Sub         map[string]ruleFile  `toml:"sub" json:",omitzero"`
+	Rest        *ruleFile            `toml:"rest" json:",omitzero"`
+	Wrap        *wrapFile            `toml:"wrap" json:",omitzero"`
+	Exec        []string             `toml:"exec" json:",omitzero"`
+	Shell       string               `toml:"shell" json:",omitzero"`
+	Interpreter bool                 `toml:"interpreter" json:",omitzero"`
+	ReadOnly    bool                 `toml:"read_only" json:",omitzero"`
+	Paths       string               `toml:"paths" json:",omitzero"`
+	WritesCwd   bool                 `toml:"writes_cwd" json:",omitzero"`
+	Config      string               `toml:"config" json:",omitzero"`
+	RevPaths    bool                 `toml:"revpaths" json:",omitzero"`
 	// AnyValue says that any value of its operands is harmless to it (echo,
 	// wc): an operand known only at run time, the output of an allowed
 	// command or a read-only variable such as $HOME, is allowed there.
-	AnyValue bool `toml:"any_value"`
+	AnyValue bool `toml:"any_value" json:",omitzero"`
 	// Script names the language of the program the command runs, which
 	// guard reads itself: "sed" (its -e scripts, else its first operand)
 	// or "awk" (its first operand).
-	Script string `toml:"script"`
+	Script string `toml:"script" json:",omitzero"`
 	// Recursive readers: the command reads every file under its directory
 	// operands, or under its working directory without one.
-	Recursive     bool         `toml:"recursive"`      // always
-	RecursiveWith []string     `toml:"recursive_with"` // with one of these options (-r; -d=recurse for a value)
-	HiddenWith    []string     `toml:"hidden_with"`    // it skips hidden files unless one of these is present
-	PatternFirst  bool         `toml:"pattern_first"`  // its first operand is a pattern, unless -e, -f or --files name it
-	OptionsFirst  bool         `toml:"options_first"`  // options end at the first operand: later words are operands, however they look
-	Children      []string     `toml:"children"`
-	Sandbox       string       `toml:"sandbox"` // the sandbox profile it is allowed in: read-only, build or test
-	Examples      examplesFile `toml:"examples"`
+	Recursive     bool         `toml:"recursive" json:",omitzero"`      // always
+	RecursiveWith []string     `toml:"recursive_with" json:",omitzero"` // with one of these options (-r; -d=recurse for a value)
+	HiddenWith    []string     `toml:"hidden_with" json:",omitzero"`    // it skips hidden files unless one of these is present
+	PatternFirst  bool         `toml:"pattern_first" json:",omitzero"`  // its first operand is a pattern, unless -e, -f or --files name it
+	OptionsFirst  bool         `toml:"options_first" json:",omitzero"`  // options end at the first operand: later words are operands, however they look
+	Children      []string     `toml:"children" json:",omitzero"`
+	Sandbox       string       `toml:"sandbox" json:",omitzero"` // the sandbox profile it is allowed in: read-only, build or test
+	Examples      examplesFile `toml:"examples" json:",omitzero"`
 	// lazy, in the generated default policy, stands for Sub: it builds a
 	// subcommand's rule only when a call names it.
 	lazy *subSource
@@ -280,30 +280,30 @@ func (rf *ruleFile) hasSubs() bool {
 }
 
 type escalationFile struct {
-	ID     string   `toml:"id"`
-	Flags  []string `toml:"flags"`
-	Args   []string `toml:"args"`
-	Values []string `toml:"values"`
-	Reason string   `toml:"reason"`
-	Hint   string   `toml:"hint"`
+	ID     string   `toml:"id" json:",omitzero"`
+	Flags  []string `toml:"flags" json:",omitzero"`
+	Args   []string `toml:"args" json:",omitzero"`
+	Values []string `toml:"values" json:",omitzero"`
+	Reason string   `toml:"reason" json:",omitzero"`
+	Hint   string   `toml:"hint" json:",omitzero"`
 }
 
 type wrapFile struct {
-	Skip  int  `toml:"skip"`  // operands of the wrapper itself before the command (timeout DURATION)
-	Env   bool `toml:"env"`   // NAME=VALUE operands before the command are environment assignments
-	Stdin bool `toml:"stdin"` // the command gets more operands from standard input (xargs)
+	Skip  int  `toml:"skip" json:",omitzero"`  // operands of the wrapper itself before the command (timeout DURATION)
+	Env   bool `toml:"env" json:",omitzero"`   // NAME=VALUE operands before the command are environment assignments
+	Stdin bool `toml:"stdin" json:",omitzero"` // the command gets more operands from standard input (xargs)
 	// Replace names the options whose value (or "{}" when they have none)
 	// is replaced in the command by words from standard input (xargs -I).
-	Replace []string `toml:"replace"`
+	Replace []string `toml:"replace" json:",omitzero"`
 	// Lookup names the options that make the wrapper look its operands up
 	// instead of running them (command -v).
-	Lookup []string `toml:"lookup"`
+	Lookup []string `toml:"lookup" json:",omitzero"`
 }
 
 type examplesFile struct {
-	Allow []string `toml:"allow"`
-	Ask   []string `toml:"ask"`
-	Deny  []string `toml:"deny"`
+	Allow []string `toml:"allow" json:",omitzero"`
+	Ask   []string `toml:"ask" json:",omitzero"`
+	Deny  []string `toml:"deny" json:",omitzero"`
 }
 
 // valueSpec is what an option's value may be: a type name ("any", "int",
@@ -312,8 +312,8 @@ type examplesFile struct {
 // attached only)
 // or a list of the values allowed.
 type valueSpec struct {
-	Type   string
-	Values []string
+	Type   string   `json:",omitzero"`
+	Values []string `json:",omitzero"`
 }
 
 func (v *valueSpec) UnmarshalTOML(data any) error {

@@ -43,12 +43,19 @@ func LoadUnchecked(name string, r io.Reader) (*Policy, error) {
 	if err != nil {
 		return nil, err
 	}
-	rules := mapSource(pf.Command, true)
+	return load(name, src, pf, mapSource(pf.Command, true))
+}
+
+// load builds the policy of a decoded file whose command rules are own:
+// the built-in policy it extends and the packs it includes under it.
+func load(name string, src []byte, pf *policyFile, own ruleSource) (*Policy, error) {
+	rules := own
 	packs := pf.Include
 	if pf.Extends != "" || len(packs) > 0 {
 		// The base: the built-in policy the file extends, or none; the
 		// packs over it; the file over both.
 		base, baseRules := &policyFile{}, mapSource(nil, false)
+		var err error
 		if pf.Extends != "" {
 			base, baseRules, err = builtin(pf.Extends, 0)
 			if err != nil {
@@ -60,7 +67,7 @@ func LoadUnchecked(name string, r io.Reader) (*Policy, error) {
 				return nil, keyErrorf(name, indexKeys(src), []string{"include"}, "include: %v", err)
 			}
 		}
-		pf, rules = extend(base, baseRules, pf)
+		pf, rules = extend(base, baseRules, pf, own)
 	}
 	p, err := compile(name, pf, rules, src)
 	if err != nil {
@@ -86,7 +93,7 @@ func builtin(name string, depth int) (*policyFile, ruleSource, error) {
 	if err != nil {
 		return nil, ruleSource{}, err
 	}
-	out, rules := extend(base, baseRules, &pf)
+	out, rules := extend(base, baseRules, &pf, mapSource(pf.Command, false))
 	// A profile's rules are built-in like the default's: compiled when used.
 	rules.eager = func(string) bool { return false }
 	return out, rules, nil
@@ -145,7 +152,7 @@ func Default() (*Policy, error) {
 // compiled and checked at load, base's when a call names them. The
 // examples of the rules a pack gave base are kept: the including policy's
 // tests decide them, as guard test does.
-func extend(base *policyFile, baseRules ruleSource, top *policyFile) (*policyFile, ruleSource) {
+func extend(base *policyFile, baseRules ruleSource, top *policyFile, topRules ruleSource) (*policyFile, ruleSource) {
 	out := *top
 	out.Extends, out.Include = "", nil
 	if out.Default == "" {
@@ -205,20 +212,20 @@ func extend(base *policyFile, baseRules ruleSource, top *policyFile) (*policyFil
 		}
 	}
 	out.Command = nil
-	names := append(slices.Clone(baseRules.names), sortedKeys(top.Command)...)
+	names := append(slices.Clone(baseRules.names), topRules.names...)
 	slices.Sort(names)
 	rules := ruleSource{
 		names: slices.Compact(names),
 		rule: func(name string) (ruleFile, bool) {
-			if rf, ok := top.Command[name]; ok {
+			if rf, ok := topRules.rule(name); ok {
 				return rf, true
 			}
 			rf, ok := baseRules.rule(name)
 			return withoutExamples(rf), ok
 		},
 		eager: func(name string) bool {
-			_, ok := top.Command[name]
-			return ok
+			_, ok := slices.BinarySearch(topRules.names, name)
+			return ok && topRules.eager(name)
 		},
 	}
 	return &out, rules

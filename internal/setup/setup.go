@@ -45,23 +45,33 @@ func LoadManaged(env Getenv) (*policy.Policy, error) {
 	} else if _, err := os.Lstat(name); errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
-	p, _, err := LoadFile(name)
+	p, _, err := LoadFileCached(name, PolicyCacheDir(env))
 	return p, err
 }
 
 // LoadFile loads a policy file and returns it with the sha256 of its bytes.
 func LoadFile(name string) (*policy.Policy, string, error) {
+	src, err := readPolicy(name)
+	if err != nil {
+		return nil, "", err
+	}
+	p, err := engine.Load(name, bytes.NewReader(src))
+	return p, policy.Digest(src), err
+}
+
+// readPolicy reads a policy file, up to one byte past the largest a
+// policy may be (the loader says it is too large).
+func readPolicy(name string) ([]byte, error) {
 	f, err := os.Open(name)
 	if err != nil {
-		return nil, "", fmt.Errorf("policy %s: %v", name, err)
+		return nil, fmt.Errorf("policy %s: %v", name, err)
 	}
 	defer f.Close()
 	src, err := io.ReadAll(io.LimitReader(f, 1<<20+1))
 	if err != nil {
-		return nil, "", fmt.Errorf("policy %s: %v", name, err)
+		return nil, fmt.Errorf("policy %s: %v", name, err)
 	}
-	p, err := engine.Load(name, bytes.NewReader(src))
-	return p, policy.Digest(src), err
+	return src, nil
 }
 
 // UserPolicyFile returns where the user's own policy lives:
@@ -90,8 +100,9 @@ func LoadLayers(config, ProjectDir string, env Getenv) (*policy.Layers, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the managed policy: %v", err)
 	}
+	cache := PolicyCacheDir(env)
 	if config != "" {
-		p, _, err := LoadFile(config)
+		p, _, err := LoadFileCached(config, cache)
 		if err != nil {
 			return nil, err
 		}
@@ -100,7 +111,7 @@ func LoadLayers(config, ProjectDir string, env Getenv) (*policy.Layers, error) {
 	l := &policy.Layers{Managed: managed}
 	if name := UserPolicyFile(env); name != "" {
 		if _, err := os.Lstat(name); !errors.Is(err, os.ErrNotExist) {
-			p, _, err := LoadFile(name)
+			p, _, err := LoadFileCached(name, cache)
 			if err != nil {
 				return nil, err
 			}
@@ -110,7 +121,7 @@ func LoadLayers(config, ProjectDir string, env Getenv) (*policy.Layers, error) {
 	if ProjectDir != "" {
 		name := filepath.Join(ProjectDir, filepath.FromSlash(PolicyFile))
 		if _, err := os.Lstat(name); !errors.Is(err, os.ErrNotExist) {
-			p, sum, err := LoadFile(name)
+			p, sum, err := LoadFileCached(name, cache)
 			if err != nil {
 				return nil, err
 			}
