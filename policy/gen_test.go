@@ -4,6 +4,7 @@ package policy
 
 import (
 	"bytes"
+	"go/format"
 	"os"
 	"reflect"
 	"testing"
@@ -14,6 +15,9 @@ import (
 // writes, and that it holds what the TOML files say.
 func TestDefaultPolicyGenerated(t *testing.T) {
 	src, err := Generate(os.DirFS("."))
+	if err == nil {
+		src, err = format.Source(src)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}

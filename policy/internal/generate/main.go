@@ -9,6 +9,7 @@ package main
 
 import (
 	"fmt"
+	"go/format"
 	"os"
 
 	"guard/policy"
@@ -16,6 +17,9 @@ import (
 
 func main() {
 	src, err := policy.Generate(os.DirFS("."))
+	if err == nil {
+		src, err = format.Source(src)
+	}
 	if err == nil {
 		err = os.WriteFile("default_policy.go", src, 0o644)
 	}
