@@ -32,6 +32,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"guard/engine"
 )
@@ -96,8 +97,11 @@ func (Codex) Decode(data []byte) (*Event, error) {
 
 // heredocStart is the first line of a shell command that hands
 // apply_patch its patch as a here-document with a quoted delimiter, in
-// which the shell expands nothing.
-var heredocStart = regexp.MustCompile(`^(?:apply_patch|applypatch) <<(?:'([A-Za-z_][A-Za-z0-9_]*)'|"([A-Za-z_][A-Za-z0-9_]*)")\n`)
+// which the shell expands nothing. It is compiled on first use, not when
+// the package starts.
+var heredocStart = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:apply_patch|applypatch) <<(?:'([A-Za-z_][A-Za-z0-9_]*)'|"([A-Za-z_][A-Za-z0-9_]*)")\n`)
+})
 
 // heredocPatch returns the patch of a Bash call that is nothing but
 // apply_patch and its here-document: Codex applies such a patch itself,
@@ -106,7 +110,7 @@ var heredocStart = regexp.MustCompile(`^(?:apply_patch|applypatch) <<(?:'([A-Za-
 // here-document early, a delimiter the shell expands in) makes it a shell
 // command, which the engine judges as one.
 func heredocPatch(cmd string) (string, bool) {
-	m := heredocStart.FindStringSubmatch(cmd)
+	m := heredocStart().FindStringSubmatch(cmd)
 	if m == nil {
 		return "", false
 	}

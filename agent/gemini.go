@@ -34,6 +34,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"guard/engine"
 )
@@ -240,8 +241,9 @@ func geminiURL(in map[string]any) (string, error) {
 }
 
 // githubBlob is the start of a github.com blob URL's path, which Gemini
-// CLI rewrites to the raw file.
-var githubBlob = regexp.MustCompile(`^/([^/]+/[^/]+)/blob/`)
+// CLI rewrites to the raw file. It is compiled on first use, not when the
+// package starts.
+var githubBlob = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^/([^/]+/[^/]+)/blob/`) })
 
 // githubRaw returns the URL Gemini CLI fetches for raw: a github.com URL
 // of a blob becomes the raw.githubusercontent.com URL of the file.
@@ -251,7 +253,7 @@ func githubRaw(raw string) string {
 		return raw
 	}
 	u.Host = strings.Replace(u.Host, "github.com", "raw.githubusercontent.com", 1)
-	u.Path = githubBlob.ReplaceAllString(u.Path, "/$1/")
+	u.Path = githubBlob().ReplaceAllString(u.Path, "/$1/")
 	u.RawPath = ""
 	return u.String()
 }

@@ -5,7 +5,6 @@ package engine
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -182,14 +181,62 @@ var awkOps = []string{
 	"|", ">", "<", "=", "!", "~", "+", "-", "*", "/", "%", "^", "?", ":", ",", ";", "{", "}", "(", ")", "[", "]", "$",
 }
 
-// awkNameRE is a name.
-var awkNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*`)
+// awkNameLen returns the length of the name at the start of s, or 0: the
+// match of ^[A-Za-z_][A-Za-z0-9_]*. These matchers are written out rather
+// than regexps compiled when the package starts, which every hook paid for;
+// TestAwkMatchers checks them against the regexps.
+func awkNameLen(s string) int {
+	if s == "" || !awkNameStart(s[0]) {
+		return 0
+	}
+	i := 1
+	for i < len(s) && (awkNameStart(s[i]) || s[i] >= '0' && s[i] <= '9') {
+		i++
+	}
+	return i
+}
 
-// awkNumberRE is a decimal number, as every awk reads one: a name right
-// after it is a name of its own (1system("id") calls system), but for an
-// x or a p, which gawk reads into the number (0x1F, 12xsystem("id") is
-// 12x and a call to system) and the others into the name.
-var awkNumberRE = regexp.MustCompile(`^(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?`)
+func awkNameStart(c byte) bool {
+	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c == '_'
+}
+
+// awkNumberLen returns the length of the decimal number at the start of s, or
+// 0: the match of ^(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?, as
+// every awk reads one: a name right after it is a name of its own
+// (1system("id") calls system), but for an x or a p, which gawk reads into
+// the number (0x1F, 12xsystem("id") is 12x and a call to system) and the
+// others into the name.
+func awkNumberLen(s string) int {
+	i := awkDigits(s, 0)
+	switch {
+	case i > 0:
+		if i < len(s) && s[i] == '.' {
+			i = awkDigits(s, i+1)
+		}
+	case len(s) > 1 && s[0] == '.' && awkDigits(s, 1) > 1:
+		i = awkDigits(s, 1)
+	default:
+		return 0
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		j := i + 1
+		if j < len(s) && (s[j] == '+' || s[j] == '-') {
+			j++
+		}
+		if k := awkDigits(s, j); k > j {
+			i = k
+		}
+	}
+	return i
+}
+
+// awkDigits returns the end of the run of decimal digits from s[i].
+func awkDigits(s string, i int) int {
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	return i
+}
 
 // awkKeywords may be followed by a regex literal; the other names are
 // operands, which a / after divides.
@@ -358,14 +405,14 @@ func awkLexFrom(prog string, rd awkReading, bad func(string, ...any) error) (tok
 		case c == '@':
 			return nil, nil, bad("it has a gawk directive (@)")
 		case c >= '0' && c <= '9' || c == '.' && i+1 < len(prog) && prog[i+1] >= '0' && prog[i+1] <= '9':
-			m := awkNumberRE.FindString(prog[i:])
+			m := prog[i : i+awkNumberLen(prog[i:])]
 			if j := i + len(m); j < len(prog) && strings.IndexByte("xXpP", prog[j]) >= 0 {
 				return nil, nil, bad("gawk reads the x or p after %s into the number, other awks into a name", m)
 			}
 			toks = append(toks, awkToken{awkNumber, m})
 			i += len(m)
-		case awkNameRE.MatchString(prog[i:]):
-			m := awkNameRE.FindString(prog[i:])
+		case awkNameLen(prog[i:]) > 0:
+			m := prog[i : i+awkNameLen(prog[i:])]
 			if strings.HasPrefix(prog[i+len(m):], "::") {
 				return nil, nil, bad("it names a gawk namespace (%s::)", m)
 			}
@@ -481,7 +528,7 @@ func (m *matcher) awk(n *policy.Rule, present map[string]bool, operands []shellp
 		m.d.tr.note(policy.Allow, n.ID, fmt.Sprintf("%s: the program only reads its input and prints to standard output", n.ID))
 	}
 	for _, f := range operands[1:] {
-		if f.Constant() && awkAssignRE.MatchString(f.Value) || f.Constant() && f.Value == "-" {
+		if f.Constant() && awkIsAssign(f.Value) || f.Constant() && f.Value == "-" {
 			continue
 		}
 		if f.Constant() && gawkNetwork(f.Value) {
@@ -505,5 +552,9 @@ func gawkNetwork(name string) bool {
 	return false
 }
 
-// awkAssignRE is an operand awk takes for an assignment, not a file.
-var awkAssignRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`)
+// awkIsAssign reports whether awk takes an operand for an assignment, not a
+// file: it matches ^[A-Za-z_][A-Za-z0-9_]*=.
+func awkIsAssign(operand string) bool {
+	n := awkNameLen(operand)
+	return n > 0 && n < len(operand) && operand[n] == '='
+}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -155,6 +156,37 @@ var awkCases = []struct {
 	{`{ print ("a"; "b") > "f" }`, policy.Ask},      // a ; inside parentheses ends no statement
 	{"{ if ($1 > 0 &&\n$2 > 0) print }", policy.Allow},
 	{`{ print; close("f"); fflush("") }`, policy.Allow},
+}
+
+// TestAwkMatchers checks the lexer's written-out matchers against the
+// regexps they stand for, on every string of up to five bytes from an
+// alphabet of the bytes they tell apart.
+func TestAwkMatchers(t *testing.T) {
+	name := regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*`)
+	number := regexp.MustCompile(`^(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?`)
+	assign := regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`)
+	const alphabet = "09.eE+-aZ_=x/ "
+	var check func(s string)
+	check = func(s string) {
+		if got, want := awkNameLen(s), len(name.FindString(s)); got != want {
+			t.Errorf("awkNameLen(%q) = %d, want %d", s, got, want)
+		}
+		if got, want := awkNumberLen(s), len(number.FindString(s)); got != want {
+			t.Errorf("awkNumberLen(%q) = %d, want %d", s, got, want)
+		}
+		if got, want := awkIsAssign(s), assign.MatchString(s); got != want {
+			t.Errorf("awkIsAssign(%q) = %v, want %v", s, got, want)
+		}
+		if len(s) < 5 {
+			for i := range len(alphabet) {
+				check(s + alphabet[i:i+1])
+			}
+		}
+	}
+	check("")
+	for _, s := range []string{"1.5e+10x", ".5E-3", "12xsystem", "0x1F", "1.e5", "1e", "1e+", ".e5", "abc_12=3", "_=", "9a=", "é=", "a\xff"} {
+		check(s)
+	}
 }
 
 func TestAwkProgram(t *testing.T) {

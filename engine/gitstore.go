@@ -57,7 +57,7 @@ const (
 var gitTypeNames = map[string]int{"commit": gitCommit, "tree": gitTree, "blob": gitBlob, "tag": gitTag}
 
 // errGitBound is the error of a read past gitObjectReads.
-var errGitBound = fmt.Errorf("the history is longer than guard reads for one decision (%d objects)", gitObjectReads)
+var errGitBound = errors.New("the history is longer than guard reads for one decision (" + strconv.Itoa(gitObjectReads) + " objects)")
 
 // gitStore is a repository's refs and objects.
 type gitStore struct {

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // What each history read reaches (githistory.go): the commits git log
@@ -252,10 +253,10 @@ func (h *historyRead) log() error {
 
 // gitWalkKeeps are the options of git log that do not choose which commits
 // it shows (they format them, or say where the walk starts): with only
-// these, git log -n N shows commits at most N-1 parents from a start.
-var gitWalkKeeps = map[string]bool{}
-
-func init() {
+// these, git log -n N shows commits at most N-1 parents from a start. The
+// set is built on first use, not when the package starts.
+var gitWalkKeeps = sync.OnceValue(func() map[string]bool {
+	keeps := map[string]bool{}
 	for _, o := range strings.Fields(`-# -n --max-count --skip --oneline --graph --decorate --no-decorate
 		--shortstat --numstat --name-only --name-status -p -u --patch -s --no-patch --abbrev-commit
 		--no-abbrev-commit --abbrev -i --regexp-ignore-case -E --extended-regexp -F --fixed-strings
@@ -275,9 +276,10 @@ func init() {
 		--word-diff --word-diff-regex --color-words --inter-hunk-context --ignore-submodules --anchored -O
 		--ws-error-highlight -l --break-rewrites -B --abbrev-ref --rotate-to --skip-to -M -C --find-renames
 		--find-copies --pickaxe-all --pickaxe-regex`) {
-		gitWalkKeeps[o] = true
+		keeps[o] = true
 	}
-}
+	return keeps
+})
 
 // depth returns how far from a start git log's -n lets it go, or -1:
 // commit N-1 parents away is the farthest the first N can be, where
@@ -287,7 +289,7 @@ func (h *historyRead) depth() int {
 		return -1
 	}
 	for o := range h.present {
-		if !gitWalkKeeps[o] {
+		if !gitWalkKeeps()[o] {
 			return -1
 		}
 	}
