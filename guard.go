@@ -47,7 +47,6 @@ import (
 	"sync"
 	"syscall"
 
-	"guard/audit"
 	"guard/engine"
 	"guard/internal/setup"
 	"guard/policy"
@@ -153,7 +152,7 @@ type Engine struct {
 	// directories, the agents' configuration paths, the locale.
 	base    engine.Call
 	grants  memGrants
-	log     *audit.Log // the decision log; nil for none
+	journal *journal // the decision log; nil for none
 	harness string
 	// mu guards reloads of the policy file.
 	mu      sync.RWMutex
@@ -196,9 +195,11 @@ func Load(opts Options) (*Engine, error) {
 		}
 	}
 	if opts.Log {
-		if e.log = setup.DecisionLog(e.env); e.log == nil {
+		j := newJournal(e.env, nil)
+		if j.log == nil {
 			return nil, fmt.Errorf("guard: the decision log: neither XDG_STATE_HOME nor HOME is an absolute path")
 		}
+		e.journal = &j
 		e.harness = cmpOr(opts.Harness, "harness")
 	}
 	e.layers = &policy.Layers{Managed: e.managed, User: p}
@@ -433,7 +434,7 @@ func (e *Engine) Approve(c Call) Decision {
 // one, and returns it; or a deny, when the policy requires the log and
 // the line cannot be written.
 func (e *Engine) record(event string, c Call, d Decision, full *engine.Decision, l *policy.Layers) Decision {
-	if e == nil || e.log == nil {
+	if e == nil || e.journal == nil {
 		return d
 	}
 	call := engine.Call{Kind: engine.Kind(c.Kind), Tool: cmpOr(c.Tool, c.Kind), Session: c.Session,
@@ -447,7 +448,7 @@ func (e *Engine) record(event string, c Call, d Decision, full *engine.Decision,
 	case event == "approve":
 		entry.Authority = setup.ByUser
 	}
-	if err := e.log.Append(entry); err != nil && l != nil && l.LogRequired() {
+	if err := e.journal.write(entry); err != nil && l != nil && l.LogRequired() {
 		return Decision{Verdict: Deny, Reason: fmt.Sprintf("the decision log cannot be written, and the policy requires it (log_required): %v", err),
 			Hint: "ask the user to fix guard's state directory"}
 	}

@@ -159,12 +159,6 @@ func (s Scope) String() string {
 	return s.Kind + " " + s.Key
 }
 
-// Observer sees every decision an Engine makes, after it is made: for a
-// decision log or an export. It must not change the call or the decision.
-type Observer interface {
-	Decided(call *Call, d *Decision)
-}
-
 // Leaf is the verdict on one part of a call.
 type Leaf struct {
 	Verdict Verdict

@@ -21,10 +21,10 @@ package engine
 import "guard/policy"
 
 // Engine decides calls with a user policy and a project policy (see
-// [policy.Layers]), and shows every decision to its observer.
+// [policy.Layers]). The decision log is not the engine's: the doors of
+// package guard write it, once the agent's answer is known.
 type Engine struct {
-	Layers   *policy.Layers
-	Observer Observer
+	Layers *policy.Layers
 }
 
 // Decide decides a call. It never fails: whatever it cannot judge gets
@@ -35,9 +35,6 @@ func (e *Engine) Decide(call Call) Decision {
 		d = Decide(nil, call)
 	} else {
 		d = DecideLayers(e.Layers, call)
-	}
-	if e != nil && e.Observer != nil {
-		e.Observer.Decided(&call, &d)
 	}
 	return d
 }

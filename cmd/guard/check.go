@@ -13,6 +13,7 @@ import (
 
 	"guard/agent"
 	"guard/engine"
+	"guard/internal/setup"
 	"guard/policy"
 )
 
@@ -69,13 +70,13 @@ func (f callFlags) call(s stdio, env getenv, verb string, args []string) (engine
 	if err != nil {
 		return call, nil, usageError(s, verb, "--cwd: %v", err)
 	}
-	call = callContext(env, abs, shell, *f.readOnly)
+	call = setup.Context(setup.Getenv(env), abs, shell, *f.readOnly)
 	call.Run, call.NoRun = runCommand(call.Guard, *f.config, *f.readOnly) // as guard hook would
 	call.Tool = *f.tool
 	if call.Input, err = agent.ClaudeInput(*f.tool, in); err != nil {
 		return call, nil, usageError(s, verb, "--input: %v", err)
 	}
-	layers, err := loadLayers(*f.config, call.Project, env)
+	layers, err := setup.LoadLayers(*f.config, call.Project, setup.Getenv(env))
 	if err != nil {
 		fmt.Fprintf(s.err, "guard %s: %v\n", verb, err)
 		return call, nil, &exitError{code: 2}
@@ -230,7 +231,7 @@ func showLayers(s stdio, env getenv, config, cwd string) error {
 		}
 		cwd = wd
 	}
-	layers, err := loadLayers(config, projectDir(env, cwd), env)
+	layers, err := setup.LoadLayers(config, setup.ProjectDir(setup.Getenv(env), cwd), setup.Getenv(env))
 	if err != nil {
 		fmt.Fprintf(s.err, "guard check: %v\n", err)
 		return &exitError{code: 2}

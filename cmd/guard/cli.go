@@ -8,10 +8,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
 	"time"
 
+	"guard/agent"
 	"guard/internal/setup"
 	"guard/policy"
 )
@@ -240,35 +240,6 @@ func oneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
-// agentShell returns the shell an agent runs commands in, found as the
-// agent finds it: Claude Code's $CLAUDE_CODE_SHELL, else $SHELL; Gemini
-// CLI's bash -c. A base name of bash or zsh names that shell; anything
-// else, neither set, or an agent whose shell is not known when guard
-// judges the command, is "" (unknown), and the engine then judges a
-// command as both bash and zsh read it. Codex's is unknown: its model
-// names the shell of each command (exec_command's shell argument), which
-// the hook input does not carry.
-func agentShell(agentName string, env getenv) string {
-	sh := ""
-	switch agentName {
-	case "claude":
-		sh = env("CLAUDE_CODE_SHELL")
-		if sh == "" {
-			sh = env("SHELL")
-		}
-	case "gemini", "copilot":
-		sh = "bash" // both run commands with bash whatever $SHELL is (TestGeminiRunsBash, TestCopilotRunsBash)
-	}
-	if sh == "" {
-		return ""
-	}
-	switch base := filepath.Base(sh); base {
-	case "bash", "zsh":
-		return base
-	}
-	return ""
-}
-
 // callShell returns the shell for a call from the --shell flag: bash or
 // zsh as stated, auto as agentShell finds it.
 func callShell(flag, agentName string, env getenv) (string, error) {
@@ -276,7 +247,7 @@ func callShell(flag, agentName string, env getenv) (string, error) {
 	case "bash", "zsh":
 		return flag, nil
 	case "auto":
-		return agentShell(agentName, env), nil
+		return agent.Shell(agentName, env), nil
 	}
 	return "", fmt.Errorf("--shell %q: want bash, zsh or auto", flag)
 }

@@ -18,9 +18,11 @@ import (
 	"slices"
 	"strings"
 
+	"guard/agent"
 	"guard/audit"
 	"guard/corpus"
 	"guard/engine"
+	"guard/internal/setup"
 	"guard/policy"
 )
 
@@ -123,7 +125,7 @@ func diffPolicy(name string) (*policy.Policy, error) {
 	if _, err := os.Stat(name); err != nil && !strings.ContainsAny(name, "/.") {
 		return policy.Builtin(name)
 	}
-	p, _, err := loadFile(name)
+	p, _, err := setup.LoadFile(name)
 	return p, err
 }
 
@@ -200,7 +202,7 @@ func printChanges(s stdio, old, new string, n int, changes []diffChange) {
 // loggedCommands returns the shell commands of guard's decision log: the
 // Bash calls guard decided, as logged (secrets masked).
 func loggedCommands(env getenv) ([]diffCall, error) {
-	dlog := decisionLog(env)
+	dlog := setup.DecisionLog(setup.Getenv(env))
 	if dlog == nil {
 		return nil, errNoLog
 	}
@@ -211,7 +213,7 @@ func loggedCommands(env getenv) ([]diffCall, error) {
 	var out []diffCall
 	for _, r := range recs {
 		e := r.Entry
-		if e.Event != "PreToolUse" || e.Call == "" || !shellTool(e.Tool) {
+		if e.Event != "PreToolUse" || e.Call == "" || !agent.ShellTool(e.Tool) {
 			continue
 		}
 		out = append(out, diffCall{fmt.Sprintf("log %s:%d", r.File, r.Line), corpus.Case{Command: e.Call}})

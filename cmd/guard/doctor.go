@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
+
+	"guard/internal/setup"
 )
 
 // guard doctor proves an installation works, not only that its files
@@ -306,7 +308,7 @@ func doctorAgent(ctx context.Context, env getenv, dir string, spec doctorSpec) [
 	}
 	checks = append(checks, doctorCheck{ok: err == nil, what: fmt.Sprintf("the hook's binary %s runs (%v)", bin, cmpOrErr(err)),
 		fix: "install guard there, or " + fix + " to register this one by its path"})
-	if _, err := loadLayers("", dir, env); err != nil {
+	if _, err := setup.LoadLayers("", dir, setup.Getenv(env)); err != nil {
 		checks = append(checks, doctorCheck{what: "the policy loads: " + err.Error(), fix: "fix the policy file; guard check --config FILE shows where"})
 	} else {
 		checks = append(checks, doctorCheck{ok: true, what: "the policy loads"})

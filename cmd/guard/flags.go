@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"os"
 	"strings"
+
+	"guard/internal/setup"
 )
 
 // runFlags prints the agent's own command-line flags that match the
@@ -34,7 +36,7 @@ func runFlags(_ context.Context, s stdio, env getenv, args []string) error {
 	if err != nil {
 		return usageError(s, "flags", "finding the working directory: %v", err)
 	}
-	layers, err := loadLayers(*config, projectDir(env, wd), env)
+	layers, err := setup.LoadLayers(*config, setup.ProjectDir(setup.Getenv(env), wd), setup.Getenv(env))
 	if err != nil {
 		fmt.Fprintf(s.err, "guard flags: %v\n", err)
 		return &exitError{code: 2}

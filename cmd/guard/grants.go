@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"guard/internal/setup"
 	"guard/state"
 )
 
@@ -23,7 +24,7 @@ func runGrants(_ context.Context, s stdio, env getenv, args []string) error {
 		fmt.Fprintf(s.out, "usage: guard grants list [--session ID] [--json]\n       guard grants revoke ID | --session ID | --all\n\nlist and revoke the session tier's grants: guard grants list --help and guard grants revoke --help say more.\n")
 		return nil
 	}
-	store := grantStore(env, nil)
+	store := setup.GrantStore(setup.Getenv(env), nil)
 	if store == nil {
 		fmt.Fprintln(s.err, "guard grants: no state directory: set HOME or XDG_STATE_HOME")
 		return &exitError{code: 1}
@@ -123,8 +124,8 @@ func revokeGrants(s stdio, env getenv, store *state.Store, args []string) error 
 	}
 	for _, g := range revoked {
 		fmt.Fprintf(s.out, "revoked %s (%s, session %s)\n", g.ID, g.Scope.String(), g.Session)
-		if dlog := decisionLog(env); dlog != nil {
-			for _, e := range grantEntries("revoke", g.Session, byUser, []state.Grant{g}) {
+		if dlog := setup.DecisionLog(setup.Getenv(env)); dlog != nil {
+			for _, e := range setup.GrantEntries("revoke", g.Session, setup.ByUser, []state.Grant{g}) {
 				if err := dlog.Append(e); err != nil {
 					fmt.Fprintf(s.err, "guard grants: warning: the revoke was not logged: %v\n", err)
 				}

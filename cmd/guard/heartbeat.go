@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"guard/audit"
+	"guard/internal/setup"
 )
 
 // guard doctor --heartbeat runs the agent itself, headless, once: it asks
@@ -47,7 +48,7 @@ func heartbeat(ctx context.Context, env getenv, dir, agentName string) doctorChe
 		return doctorCheck{warn: true, what: "no heartbeat: guard cannot drive " + agentName + " headless",
 			fix: "run the agent once, let it run " + heartbeatCommand + ", and look for it in guard log"}
 	}
-	dlog := decisionLog(env)
+	dlog := setup.DecisionLog(setup.Getenv(env))
 	if dlog == nil {
 		return doctorCheck{what: "no heartbeat: guard has no decision log to find it in", fix: "set HOME or XDG_STATE_HOME"}
 	}

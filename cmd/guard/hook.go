@@ -24,28 +24,20 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"maps"
 	"os"
 	"os/signal"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync/atomic"
 	"syscall"
 	"time"
 
+	"guard"
 	"guard/agent"
-	"guard/audit"
 	"guard/engine"
 	"guard/internal/setup"
-	"guard/policy"
 	"guard/sandbox"
-	"guard/state"
 )
-
-// maxHookInput bounds the JSON read from stdin. A Write call carries a whole
-// file; larger input is denied.
-const maxHookInput = 4 << 20 // 4 MiB
 
 // defaultDeadline is how long guard hook may take, from the start of its
 // process, before it denies. It is a backstop, not a budget: the bounds on
@@ -124,7 +116,7 @@ func runHook(ctx context.Context, s stdio, env getenv, args []string) error {
 	case *askFlag != "ask" && *askFlag != "deny":
 		bad = deny("--ask %q: want ask or deny", *askFlag)
 	case *agentFlag != "auto" && agent.Adapters()[*agentFlag] == nil:
-		bad = deny("--agent %q: want %s or auto", *agentFlag, strings.Join(agentNames(), ", "))
+		bad = deny("--agent %q: want %s or auto", *agentFlag, strings.Join(guard.AgentNames(), ", "))
 	}
 	if *deadline <= 0 {
 		*deadline = defaultDeadline
@@ -145,8 +137,8 @@ func runHook(ctx context.Context, s stdio, env getenv, args []string) error {
 		if bad != nil {
 			return nil, bad
 		}
-		return decideHook(s.in, env, hookOptions{config: *config, readOnly: *readOnly, shell: *shellFlag, agent: *agentFlag,
-			askDeny: *askFlag == "deny", deadline: h.deadline, warn: s.err})
+		return decideHook(s.in, env, guard.HookOptions{Config: *config, ReadOnly: *readOnly, Shell: *shellFlag, Agent: *agentFlag,
+			AskDeny: *askFlag == "deny", Deadline: h.deadline, Warn: s.err})
 	}); owner {
 		h.end(err)
 	}
@@ -164,7 +156,7 @@ func hookFlags(s stdio) (fs *flag.FlagSet, config *string, deadline *time.Durati
 	readOnly = fs.Bool("read-only", false, "read-only mode: allow only reading tools, whatever the policy says")
 	shell = fs.String("shell", "auto", "the `shell` the agent runs commands in: bash, zsh, or auto (as the agent finds it)")
 	ask = fs.String("ask", "ask", "what guard's `ask|deny` is: ask, or deny where nobody can answer one (an agent run headless)")
-	agentName = fs.String("agent", "auto", "the `agent` that runs guard: "+strings.Join(agentNames(), ", ")+", or auto (by the input's shape)")
+	agentName = fs.String("agent", "auto", "the `agent` that runs guard: "+strings.Join(guard.AgentNames(), ", ")+", or auto (by the input's shape)")
 	return
 }
 
@@ -325,244 +317,16 @@ func writeDeny(s stdio, err error) error {
 	return &exitError{code: 2}
 }
 
-// readHookInput reads the hook input from stdin, up to maxHookInput.
-func readHookInput(r io.Reader) ([]byte, error) {
-	data, err := io.ReadAll(io.LimitReader(r, maxHookInput+1))
-	if err != nil {
-		return nil, deny("reading the hook input: %v", err)
-	}
-	if len(data) > maxHookInput {
-		return nil, deny("the hook input is larger than %d bytes", maxHookInput)
-	}
-	return data, nil
+// decideHook hands the event on stdin to the door, guard.Hook, with the
+// sandbox's command line for the rewrite.
+func decideHook(r io.Reader, env getenv, o guard.HookOptions) ([]byte, error) {
+	o.Env = env
+	o.Run, o.NoRun = runCommand(setup.GuardBinary(), o.Config, o.ReadOnly)
+	return guard.Hook(r, o)
 }
 
-// decideHook reads the call through the agent's adapter, loads the
-// policies and decides; the adapter renders the answer. A
-// PermissionRequest is decided as its call. A PostToolUse call
-// grants the session what the user approved of the session tier, and a
-// SessionEnd ends the session's grants; neither is answered. Each is a
-// line of the decision log; a line that cannot be written is said on warn,
-// and denies the call where the policy says log_required.
-func decideHook(r io.Reader, env getenv, o hookOptions) ([]byte, error) {
-	config, readOnly, deadline, warn := o.config, o.readOnly, o.deadline, o.warn
-	agentName := o.agent
-	dlog := decisionLog(env)
-	record := func(entries ...audit.Entry) error {
-		if dlog == nil {
-			return errNoLog
-		}
-		for _, e := range entries {
-			if err := dlog.Append(e); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	blocked := func(ev *agent.Event, err error) error {
-		e := audit.Entry{Time: time.Now().UTC(), Event: "PreToolUse", Agent: agentName, Decision: "blocked-error",
-			Authority: byHook, Reason: agent.Clip(oneLine(err.Error()), maxReason), Version: version()}
-		if ev != nil {
-			e.Session, e.Event, e.Tool = ev.Session, ev.Name, ev.Call.Tool
-		}
-		if lerr := record(e); lerr != nil && lerr != errNoLog {
-			fmt.Fprintf(warn, "guard: warning: %v\n", lerr)
-		}
-		return err
-	}
-	data, err := readHookInput(r)
-	if err != nil {
-		return nil, blocked(nil, err)
-	}
-	if agentName == "auto" {
-		agentName = detectAgent(data)
-	}
-	ad := agent.Adapters()[agentName]
-	if ad == nil {
-		return nil, blocked(nil, deny("the hook input is not one guard knows from any agent (%s); guard hook --agent NAME names the agent", strings.Join(agentNames(), ", ")))
-	}
-	shell, err := callShell(o.shell, agentName, env)
-	if err != nil {
-		return nil, blocked(nil, deny("%v", err))
-	}
-	ev, err := ad.Decode(data)
-	if err != nil {
-		return nil, blocked(nil, err)
-	}
-	if ev.Name == "SessionEnd" {
-		// The session's grants end with it, whatever the policy.
-		var ended []state.Grant
-		if store := grantStore(env, nil); store != nil && state.ValidSession(ev.Session) {
-			ended, _ = store.EndSession(ev.Session)
-		}
-		end := audit.Entry{Time: time.Now().UTC(), Session: ev.Session, Event: "SessionEnd", Agent: agentName, Authority: byHook,
-			Reason: fmt.Sprintf("the session ended; %d grants with it", len(ended)), Version: version()}
-		if err := record(append([]audit.Entry{end}, grantEntries("revoke", ev.Session, byHook, ended)...)...); err != nil && err != errNoLog {
-			fmt.Fprintf(warn, "guard: warning: %v\n", err)
-		}
-		return nil, nil
-	}
-	call := callContext(env, ev.Call.Cwd, shell, readOnly)
-	call.Kind, call.Tool, call.Input, call.Session, call.Deadline = ev.Call.Kind, ev.Call.Tool, ev.Call.Input, ev.Session, deadline
-	call.SearchGlobs = ev.Call.SearchGlobs
-	call.Run, call.NoRun = runCommand(call.Guard, config, readOnly)
-	layers, err := loadLayers(config, call.Project, env)
-	if err != nil {
-		return nil, blocked(ev, &denial{Why: fmt.Sprintf("the policy does not load, so every call is denied: %v", err),
-			Hints: []string{"ask the user to fix the policy file; guard check --config FILE shows the error"}})
-	}
-	store := grantStore(env, layers)
-	call.Grants = storeGrants(store)
-	e := engine.Engine{Layers: layers}
-	d, reported := decideEvent(&e, ev.Name, &call)
-	if agentName == "claude" && ev.Name == "PreToolUse" && d.Verdict == engine.Allow && d.Rewrite != nil {
-		keepClaudeRule(&d, env, call, ev.Call.Cwd)
-	}
-	if o.askDeny && ev.Name == "PreToolUse" && d.Verdict == engine.Ask {
-		// Nobody can answer an ask: some agents run it, others wait for
-		// ever (Gemini CLI headless).
-		d.Verdict = engine.Deny
-		for i := range d.Leaves {
-			if l := &d.Leaves[i]; l.Verdict == engine.Ask {
-				l.Verdict, l.Why = engine.Deny, l.Why+" (guard hook --ask deny: nobody can approve it here)"
-			}
-		}
-	}
-	ans := ad.Answer(ev, &d, where(layers, &d))
-	// The log keeps the rewrite the agent runs: guard's answer to a
-	// PreToolUse call, or the rewrite an event after it reports; no other.
-	logged := d
-	switch {
-	case reported != nil:
-		logged.Rewrite = reported
-	case ev.Name != "PreToolUse":
-		logged.Rewrite = nil
-	}
-	adapterDenied := ans.Deny != nil && d.Verdict == engine.Allow
-	if adapterDenied {
-		// The agent cannot take guard's allow (a rewrite it has no field
-		// for), and the adapter denied the call: the log says so.
-		logged.Verdict, logged.Rewrite = engine.Deny, nil
-	}
-	entry := callEntry(agentName, ev, call, &logged, layers)
-	if adapterDenied {
-		entry.Authority, entry.Reason = byHook, agent.Clip(oneLine(ans.Deny.Why), maxReason)
-	}
-	if ev.Name == "PostToolUse" {
-		ran := true
-		entry.Ran = &ran
-		granted, gerr := grantRan(store, call, d)
-		entries := []audit.Entry{entry}
-		if d.Verdict == engine.Ask {
-			// It ran although guard asked: the user approved it.
-			entry.Authority = byUser
-			entries = append([]audit.Entry{entry}, grantEntries("grant", ev.Session, byUser, granted)...)
-		}
-		if err := record(entries...); err == errNoLog {
-			err = nil
-		} else if err = errors.Join(gerr, err); err != nil {
-			fmt.Fprintf(warn, "guard: warning: %v\n", err)
-		}
-		return nil, nil
-	}
-	if err := record(entry); err != nil {
-		switch {
-		case layers.LogRequired():
-			return nil, &denial{Why: fmt.Sprintf("the decision log cannot be written, and the policy requires it (log_required): %v", err),
-				Hints: []string{"ask the user to fix guard's state directory, " + filepath.Join(stateDir(env), "log")}}
-		case err != errNoLog:
-			fmt.Fprintf(warn, "guard: warning: the decision was not logged: %v\n", err)
-		}
-	}
-	switch {
-	case ans.Deny != nil:
-		return ans.Stdout, ans.Deny
-	case len(ans.Stdout) == 0 && !ans.Silent:
-		// Exit 0 with nothing on stdout lets the agent's own permission
-		// rules decide: never what guard means for a PreToolUse call.
-		return nil, deny("internal error: the agent adapter gave no answer to a %s call", ev.Name)
-	}
-	return ans.Stdout, nil
-}
-
-// decideEvent decides the call of a hook event. An event after
-// PreToolUse (PostToolUse, PermissionRequest) may report the call as
-// guard's own answer rewrote it, to run under guard run, which as a
-// command would be denied: it is the call guard allowed. Then call becomes
-// that call, its decision has no rewrite (the command runs in the sandbox
-// already), and reported is the command the agent reported.
-func decideEvent(e *engine.Engine, event string, call *engine.Call) (d engine.Decision, reported *engine.Input) {
-	if event != "PreToolUse" {
-		if inner, d, own := e.Unsandbox(*call); own {
-			reported = &engine.Input{Command: call.Input.Command}
-			*call = inner
-			return d, reported
-		}
-	}
-	return e.Decide(*call), nil
-}
-
-// keepClaudeRule keeps the user's own Claude Code rule that an allowed
-// shell command matches (see agent.ClaudeUserRule): Claude Code would
-// check it against guard run's command line, which it does not match, so
-// the command is not rewritten, and is asked (or denied) as the rule says.
-// Approved, it runs as written, as every approval does.
-func keepClaudeRule(d *engine.Decision, env getenv, call engine.Call, cwd string) {
-	configDir := env("CLAUDE_CONFIG_DIR")
-	if configDir == "" && call.Home != "" {
-		configDir = filepath.Join(call.Home, ".claude")
-	}
-	rule, deny := agent.ClaudeUserRule(configDir, call.Project, cwd, call.Input.Command)
-	if rule == "" {
-		return
-	}
-	l := engine.Leaf{Verdict: engine.Ask, Kind: "input", Text: call.Input.Command, Rule: "claude " + rule,
-		Why: "the user's own Claude Code rule " + rule + " asks before it runs; approved, it runs as written, outside guard's sandbox"}
-	if deny {
-		l.Verdict, l.Why = engine.Deny, "the user's own Claude Code rule "+rule+" denies it"
-	}
-	d.Verdict, d.Rewrite = l.Verdict, nil
-	d.Leaves = append(d.Leaves, l)
-}
-
-// where names the policy that decided, for the answer's reason.
-func where(layers *policy.Layers, d *engine.Decision) string {
-	w := "policy " + layers.Name()
-	if d.ReadOnly {
-		w += ", read-only mode"
-	}
-	return w
-}
-
-// hookOptions are guard hook's flags, as decideHook takes them.
-type hookOptions struct {
-	config   string
-	readOnly bool
-	shell    string // bash, zsh or auto
-	agent    string // a name of agent.Adapters, or auto
-	askDeny  bool   // an ask is a deny
-	deadline time.Time
-	warn     io.Writer // where a log failure is said
-}
-
-// agentNames are the agents guard hook speaks for, sorted.
-func agentNames() []string {
-	return slices.Sorted(maps.Keys(agent.Adapters()))
-}
-
-// detectAgent names the agent whose hook input data is, by its shape.
-// Input that is no JSON object is no agent's, and is given to Claude
-// Code's adapter, which denies it saying what is wrong with it.
-func detectAgent(data []byte) string {
-	if name := agent.Detect(data); name != "" {
-		return name
-	}
-	return "claude"
-}
-
-// errNoLog is the decision log's failure where guard has no state
-// directory ($HOME and $XDG_STATE_HOME unset): nothing is logged then, and
-// nothing is said of it, unless the policy requires the log.
+// errNoLog is what the verbs that read the decision log say where guard
+// has no state directory.
 var errNoLog = errors.New("the decision log has no directory: set HOME or XDG_STATE_HOME")
 
 // runCommand returns the command line of guard run that an allowed shell

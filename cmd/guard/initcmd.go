@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strings"
 
+	"guard/internal/setup"
 	"guard/policy"
 )
 
@@ -115,7 +116,7 @@ func initDir(env getenv, scope, cwd string) (string, error) {
 			if err != nil {
 				return "", err
 			}
-			dir = projectDir(env, wd)
+			dir = setup.ProjectDir(setup.Getenv(env), wd)
 		}
 		return filepath.Abs(dir)
 	case "user":

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 
+	"guard/internal/setup"
 	"guard/policy"
 )
 
@@ -31,7 +32,7 @@ func runLint(_ context.Context, s stdio, env getenv, args []string) error {
 	var policies []*policy.Policy
 	if fs.NArg() > 0 {
 		for _, name := range fs.Args() {
-			p, _, err := loadFile(name)
+			p, _, err := setup.LoadFile(name)
 			if err != nil {
 				fmt.Fprintf(s.err, "guard lint: %v\n", err)
 				return &exitError{code: 2}
@@ -43,7 +44,7 @@ func runLint(_ context.Context, s stdio, env getenv, args []string) error {
 		if err != nil {
 			return usageError(s, "lint", "finding the working directory: %v", err)
 		}
-		layers, err := loadLayers(*config, projectDir(env, wd), env)
+		layers, err := setup.LoadLayers(*config, setup.ProjectDir(setup.Getenv(env), wd), setup.Getenv(env))
 		if err != nil {
 			fmt.Fprintf(s.err, "guard lint: %v\n", err)
 			return &exitError{code: 2}

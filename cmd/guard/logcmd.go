@@ -13,11 +13,12 @@ import (
 
 	"guard/agent"
 	"guard/audit"
+	"guard/internal/setup"
 )
 
 // runLog reconstructs sessions from the decision log, or verifies it.
 func runLog(_ context.Context, s stdio, env getenv, args []string) error {
-	dlog := decisionLog(env)
+	dlog := setup.DecisionLog(setup.Getenv(env))
 	if dlog == nil {
 		fmt.Fprintln(s.err, "guard log: no state directory: set HOME or XDG_STATE_HOME")
 		return &exitError{code: 1}

@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"guard/engine"
+	"guard/internal/setup"
 	"guard/policy"
 	"guard/sandbox"
 
@@ -113,8 +114,8 @@ func runJailInit(s stdio, env getenv, o runOpts) error {
 		}
 		ch := make(chan loaded, 1)
 		go func() {
-			call := callContext(env, o.dir, "bash", o.readOnly)
-			layers, err := loadLayers(o.config, call.Project, env)
+			call := setup.Context(setup.Getenv(env), o.dir, "bash", o.readOnly)
+			layers, err := setup.LoadLayers(o.config, call.Project, setup.Getenv(env))
 			if err != nil {
 				ch <- loaded{err: fmt.Errorf("the policy does not load, so nothing runs: %v", err)}
 				return
@@ -312,8 +313,8 @@ func jailOf(s stdio, env getenv, o runOpts) (*sandbox.Jail, error) {
 			etc <- scanned{paths, err}
 		}()
 	}
-	call := callContext(env, o.dir, "bash", o.readOnly)
-	layers, err := loadLayers(o.config, call.Project, env)
+	call := setup.Context(setup.Getenv(env), o.dir, "bash", o.readOnly)
+	layers, err := setup.LoadLayers(o.config, call.Project, setup.Getenv(env))
 	if err != nil {
 		return nil, fmt.Errorf("the policy does not load, so nothing runs: %v", err)
 	}
@@ -471,7 +472,7 @@ var outputDirs = []string{"target", "node_modules", "dist", "build", "out", "cov
 // scanCache is the file that keeps what guard run found of a project's
 // secrets (see sandbox.Scan), in guard's state directory: "" without one.
 func scanCache(env getenv, project string) string {
-	dir := stateDir(env)
+	dir := setup.StateDir(setup.Getenv(env))
 	if dir == "" {
 		return ""
 	}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"guard/engine"
+	"guard/internal/setup"
 	"guard/policy"
 	"guard/sandbox"
 )
@@ -392,7 +393,7 @@ func TestRunRewrite(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(w.proj, "Makefile"), []byte(makefile), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	l, _, err := loadFile(pol)
+	l, _, err := setup.LoadFile(pol)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -402,7 +403,7 @@ func TestRunRewrite(t *testing.T) {
 	}
 	decide := func(t *testing.T, command string, run []string) engine.Decision {
 		t.Helper()
-		call := callContext(env, w.proj, "", false)
+		call := setup.Context(setup.Getenv(env), w.proj, "", false)
 		call.Tool, call.Input, call.Run = "Bash", engine.Input{Command: command}, run
 		call.Guard = guard
 		return (&engine.Engine{Layers: layers}).Decide(call)
@@ -462,7 +463,7 @@ func TestRunRewrite(t *testing.T) {
 			continue
 		}
 		const command = "cd glob && ls -d **/*.txt"
-		call := callContext(env, w.proj, shell, false)
+		call := setup.Context(setup.Getenv(env), w.proj, shell, false)
 		call.Tool, call.Input, call.Run, call.Guard = "Bash", engine.Input{Command: command}, run, guard
 		d := (&engine.Engine{Layers: layers}).Decide(call)
 		if d.Rewrite == nil || !strings.Contains(d.Rewrite.Command, "-- "+shell+" ") {
@@ -856,14 +857,14 @@ func TestRunProfile(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(w.proj, "Makefile"), []byte(makefile), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	l, _, err := loadFile(pol)
+	l, _, err := setup.LoadFile(pol)
 	if err != nil {
 		t.Fatal(err)
 	}
 	env := func(name string) string {
 		return map[string]string{"HOME": w.home, "TMPDIR": w.tmp, "PATH": "/usr/local/bin:/usr/bin:/bin"}[name]
 	}
-	call := callContext(env, w.proj, "bash", false)
+	call := setup.Context(setup.Getenv(env), w.proj, "bash", false)
 	call.Tool, call.Input, call.Run = "Bash", engine.Input{Command: "make net"}, []string{"guard", "run", "--config", pol}
 	d := (&engine.Engine{Layers: &policy.Layers{User: l}}).Decide(call)
 	if d.Verdict != engine.Allow || d.Rewrite == nil || !strings.Contains(d.Rewrite.Command, "'--profile' 'net' -- bash") {

@@ -20,6 +20,7 @@ import (
 	"syscall"
 
 	"guard/engine"
+	"guard/internal/setup"
 	"guard/policy"
 	"guard/sandbox"
 )
@@ -43,8 +44,8 @@ var devices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/d
 func runConfined(ctx context.Context, s stdio, env getenv, o runOpts) error {
 	args, argv, dir, profiles := o.args, o.argv, o.dir, o.profiles
 	readOnly, explain, isolated, config := &o.readOnly, &o.explain, &o.isolated, &o.config
-	call := callContext(env, dir, "bash", *readOnly)
-	layers, err := loadLayers(*config, call.Project, env)
+	call := setup.Context(setup.Getenv(env), dir, "bash", *readOnly)
+	layers, err := setup.LoadLayers(*config, call.Project, setup.Getenv(env))
 	if err != nil {
 		return runError(s, "the policy does not load, so nothing runs: %v", err)
 	}

@@ -34,7 +34,7 @@ import (
 
 // maxServeLine bounds one line of guard serve's input: a write carries a
 // whole file.
-const maxServeLine = maxHookInput
+const maxServeLine = guard.MaxInput
 
 // serveKinds are the kinds of call guard serve takes, with the fields of
 // each one's input and whether each is required.
@@ -81,9 +81,9 @@ func runServe(ctx context.Context, s stdio, env getenv, args []string) error {
 	// Every decision is a line of the decision log, as guard hook's are,
 	// where guard has a state directory.
 	opts := guard.Options{Config: *config, ReadOnly: *readOnly, Shell: *shell, Env: env,
-		Log: stateDir(env) != "", Harness: "guard serve"}
+		Log: setup.StateDir(setup.Getenv(env)) != "", Harness: "guard serve"}
 	if opts.Config == "" {
-		if name := userPolicyFile(env); name != "" {
+		if name := setup.UserPolicyFile(setup.Getenv(env)); name != "" {
 			if _, err := os.Stat(name); err == nil {
 				opts.Config = name
 			}
@@ -96,7 +96,7 @@ func runServe(ctx context.Context, s stdio, env getenv, args []string) error {
 	if _, err := os.Lstat(managed); err == nil || managed != setup.ManagedPolicyFile {
 		opts.Managed = managed
 	}
-	if run, _ := runCommand(guardBinary(), opts.Config, opts.ReadOnly); run != nil {
+	if run, _ := runCommand(setup.GuardBinary(), opts.Config, opts.ReadOnly); run != nil {
 		opts.Sandbox = run
 	}
 	e, err := guard.Load(opts)

@@ -23,9 +23,11 @@ import (
 	"strconv"
 	"strings"
 
+	"guard/agent"
 	"guard/audit"
 	"guard/corpus"
 	"guard/engine"
+	"guard/internal/setup"
 	"guard/policy"
 	"guard/shellparse"
 )
@@ -78,7 +80,7 @@ func runSuggest(_ context.Context, s stdio, env getenv, args []string) error {
 			return &exitError{code: 2}
 		}
 	}
-	dlog := decisionLog(env)
+	dlog := setup.DecisionLog(setup.Getenv(env))
 	if dlog == nil {
 		fmt.Fprintf(s.err, "guard suggest: %v\n", errNoLog)
 		return &exitError{code: 2}
@@ -89,7 +91,7 @@ func runSuggest(_ context.Context, s stdio, env getenv, args []string) error {
 		return &exitError{code: 2}
 	}
 	wd, _ := os.Getwd()
-	groups := suggestGroups(p, recs, callContext(env, wd, "", false))
+	groups := suggestGroups(p, recs, setup.Context(setup.Getenv(env), wd, "", false))
 	var kept []string
 	for _, g := range groups {
 		if g.count < *minCount {
@@ -122,7 +124,7 @@ func runSuggest(_ context.Context, s stdio, env getenv, args []string) error {
 func suggestBase(config string, env getenv) ([]byte, string, error) {
 	name := config
 	if name == "" {
-		name = userPolicyFile(env)
+		name = setup.UserPolicyFile(setup.Getenv(env))
 	}
 	if name != "" {
 		src, err := os.ReadFile(name)
@@ -166,7 +168,7 @@ func suggestGroups(p *policy.Policy, recs []audit.Record, ctx engine.Call) []*su
 	var order []string
 	for _, r := range recs {
 		e := r.Entry
-		if e.Event != "PreToolUse" || e.Decision != "asked" || e.Call == "" || !shellTool(e.Tool) {
+		if e.Event != "PreToolUse" || e.Decision != "asked" || e.Call == "" || !agent.ShellTool(e.Tool) {
 			continue
 		}
 		call := ctx

@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"guard/corpus"
+	"guard/internal/setup"
 	"guard/policy"
 )
 
@@ -26,7 +27,7 @@ func runTest(_ context.Context, s stdio, env getenv, args []string) error {
 	if err != nil {
 		return usageError(s, "test", "finding the working directory: %v", err)
 	}
-	layers, err := loadLayers(*config, projectDir(env, wd), env)
+	layers, err := setup.LoadLayers(*config, setup.ProjectDir(setup.Getenv(env), wd), setup.Getenv(env))
 	if err != nil {
 		fmt.Fprintf(s.err, "guard test: %v\n", err)
 		return &exitError{code: 2}

@@ -1,13 +1,13 @@
 // Copyright 2026 The guard Authors. SPDX-License-Identifier: MIT
 
-package main
+package setup
 
 import (
 	"testing"
 )
 
 func TestStateDir(t *testing.T) {
-	env := func(m map[string]string) getenv { return func(k string) string { return m[k] } }
+	env := func(m map[string]string) Getenv { return func(k string) string { return m[k] } }
 	for _, tc := range []struct {
 		env  map[string]string
 		want string
@@ -18,8 +18,8 @@ func TestStateDir(t *testing.T) {
 		{map[string]string{"HOME": "rel"}, ""},
 		{map[string]string{}, ""},
 	} {
-		if got := stateDir(env(tc.env)); got != tc.want {
-			t.Errorf("stateDir(%v) = %q, want %q", tc.env, got, tc.want)
+		if got := StateDir(env(tc.env)); got != tc.want {
+			t.Errorf("StateDir(%v) = %q, want %q", tc.env, got, tc.want)
 		}
 	}
 }

@@ -1,0 +1,74 @@
+// Copyright 2026 The guard Authors. SPDX-License-Identifier: MIT
+
+package agent
+
+import (
+	"path/filepath"
+
+	"guard/engine"
+)
+
+// Shell returns the shell an agent runs commands in, found as the agent
+// finds it: Claude Code's $CLAUDE_CODE_SHELL, else $SHELL; Gemini CLI's
+// and Copilot CLI's bash. A base name of bash or zsh names that shell;
+// anything else, neither set, or an agent whose shell is not known when
+// guard judges the command, is "" (unknown), and the engine then judges a
+// command as both bash and zsh read it. Codex's is unknown: its model
+// names the shell of each command (exec_command's shell argument), which
+// the hook input does not carry.
+func Shell(agentName string, env func(string) string) string {
+	sh := ""
+	switch agentName {
+	case "claude":
+		sh = env("CLAUDE_CODE_SHELL")
+		if sh == "" {
+			sh = env("SHELL")
+		}
+	case "gemini", "copilot":
+		sh = "bash" // both run commands with bash whatever $SHELL is (TestGeminiRunsBash, TestCopilotRunsBash)
+	}
+	if sh == "" {
+		return ""
+	}
+	switch base := filepath.Base(sh); base {
+	case "bash", "zsh":
+		return base
+	}
+	return ""
+}
+
+// KeepClaudeRule keeps the user's own Claude Code rule that an allowed
+// shell command matches (see [ClaudeUserRule]): Claude Code would check
+// it against guard run's command line, which it does not match, so the
+// command is not rewritten, and is asked (or denied) as the rule says.
+// Approved, it runs as written, as every approval does. env is the
+// agent's environment, for $CLAUDE_CONFIG_DIR; cwd the call's directory
+// as Claude Code sent it.
+func KeepClaudeRule(d *engine.Decision, env func(string) string, call engine.Call, cwd string) {
+	configDir := env("CLAUDE_CONFIG_DIR")
+	if configDir == "" && call.Home != "" {
+		configDir = filepath.Join(call.Home, ".claude")
+	}
+	rule, deny := ClaudeUserRule(configDir, call.Project, cwd, call.Input.Command)
+	if rule == "" {
+		return
+	}
+	l := engine.Leaf{Verdict: engine.Ask, Kind: "input", Text: call.Input.Command, Rule: "claude " + rule,
+		Why: "the user's own Claude Code rule " + rule + " asks before it runs; approved, it runs as written, outside guard's sandbox"}
+	if deny {
+		l.Verdict, l.Why = engine.Deny, "the user's own Claude Code rule "+rule+" denies it"
+	}
+	d.Verdict, d.Rewrite = l.Verdict, nil
+	d.Leaves = append(d.Leaves, l)
+}
+
+// ShellTool reports whether a tool of the decision log runs shell
+// commands: an agent's shell tool, or the shell kind of guard serve and
+// the API.
+func ShellTool(name string) bool {
+	switch name {
+	case "Bash", "bash", "run_shell_command", "run_command", "shell":
+		return true
+	}
+	return false
+}
