@@ -14,6 +14,7 @@ import (
 var processStart = time.Now()
 
 func main() {
+	growStack()
 	s := stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr, start: processStart, exit: os.Exit, signals: true}
 	err := run(context.Background(), os.Args[1:], s, os.Getenv)
 	os.Exit(exitCode(err))
