@@ -78,6 +78,8 @@ type decider struct {
 	gitDirs      map[string]string             // gitDirAncestor of a path in each directory
 	grantKinds   map[string]string             // what a grant covers, for the rules that say grant = "call"
 	lists        map[listKey][]compiledPattern // lists of path patterns made ready for matching
+	cands        []int32                       // the candidates of a match, reused
+	components   map[string][][]string         // the components of the secret patterns' expansions
 	listUses     map[listKey]int               // times each list was matched, until it is made ready
 	checkedDirs  map[string]bool               // working directories found not secret
 	gitChecked   map[string]pathCheck          // repositories git finds, by working directory

@@ -139,17 +139,34 @@ func (d *decider) globPatterns(o shellparse.Word, where []string) []string {
 func (d *decider) globMayBeSecret(glob string) string {
 	g := strings.Split(strings.TrimPrefix(path.Clean(glob), "/"), "/")
 	for _, sec := range d.p.Paths.Secret {
-		for _, e := range d.expand(sec) {
-			s := strings.Split(strings.TrimPrefix(e.pattern, "/"), "/")
-			if strings.HasPrefix(e.pattern, "**/") {
-				s = strings.Split(e.pattern, "/")
-			}
+		for _, s := range d.secretComponents(sec) {
 			if componentsMeet(g, s) {
 				return sec
 			}
 		}
 	}
 	return ""
+}
+
+// secretComponents returns the components of each expansion of a secret
+// pattern, once per decision.
+func (d *decider) secretComponents(sec string) [][]string {
+	if c, ok := d.components[sec]; ok {
+		return c
+	}
+	var out [][]string
+	for _, e := range d.expand(sec) {
+		s := strings.Split(strings.TrimPrefix(e.pattern, "/"), "/")
+		if strings.HasPrefix(e.pattern, "**/") {
+			s = strings.Split(e.pattern, "/")
+		}
+		out = append(out, s)
+	}
+	if d.components == nil {
+		d.components = make(map[string][][]string, len(d.p.Paths.Secret))
+	}
+	d.components[sec] = out
+	return out
 }
 
 // componentsMeet reports whether a path could match both the glob g and

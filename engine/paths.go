@@ -153,16 +153,20 @@ func matchAnyFold(d *decider, patterns []string, paths []string, fold bool) stri
 		}
 		paths = lower
 	}
+	d.cands = literalIndex(patterns, fold, d.literal).candidates(paths, d.cands)
+	if len(d.cands) == 0 {
+		return ""
+	}
 	list := d.compiled(patterns, fold)
-	if list == nil {
-		for _, pat := range patterns {
+	for _, k := range d.cands {
+		if list == nil {
+			pat := patterns[k]
 			if anyContains(paths, d.literal(pat, fold)) && matchExpanded(d.expand(pat), paths, fold) {
 				return pat
 			}
+			continue
 		}
-		return ""
-	}
-	for _, c := range list {
+		c := &list[k]
 		if c.prefixes != nil && !slices.ContainsFunc(paths, func(p string) bool {
 			return slices.ContainsFunc(c.prefixes, func(dir string) bool { return inDir(p, dir) })
 		}) {
