@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"guard/internal/bwrapprobe"
 	"guard/internal/testnote"
 	"guard/policy"
 )
@@ -242,7 +243,11 @@ var historyAttacks = []string{
 // historyOracle runs every history read of historyCases with the real git
 // in bubblewrap, in the history world g.
 func historyOracle(t *testing.T, g *gitFixture, p *policy.Policy) {
-	if out, err := exec.Command("bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--unshare-all", "--", "git", "--version").CombinedOutput(); err != nil {
+	out, err := exec.Command("bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--unshare-all", "--", "git", "--version").CombinedOutput()
+	if err == nil {
+		err = bwrapprobe.Proc()
+	}
+	if err != nil {
 		msg := fmt.Sprintf("guard/engine: SKIPPED %s: git cannot run in bubblewrap: %v %s", t.Name(), err, out)
 		if os.Getenv("GUARD_ORACLE") == "require" {
 			t.Fatal(msg + " (GUARD_ORACLE=require)")

@@ -5,10 +5,10 @@ package engine
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
+	"guard/internal/bwrapprobe"
 	"guard/internal/testnote"
 )
 
@@ -31,8 +31,8 @@ func testInput(in map[string]any) Input {
 // the input file in.txt, with input, and a secret file, with secret.
 func scratchWorld(t *testing.T, what, input, secret string) (dir, in, secretFile string) {
 	t.Helper()
-	if out, err := exec.Command("bwrap", "--ro-bind", "/", "/", "--unshare-all", "--", "true").CombinedOutput(); err != nil || what == "" {
-		msg := fmt.Sprintf("guard/engine: SKIPPED %s: %s cannot run in bubblewrap: %v %s", t.Name(), cmpOr(what, "no program"), err, out)
+	if err := bwrapprobe.Proc(); err != nil || what == "" {
+		msg := fmt.Sprintf("guard/engine: SKIPPED %s: %s cannot run in bubblewrap: %v", t.Name(), cmpOr(what, "no program"), err)
 		if os.Getenv("GUARD_ORACLE") == "require" {
 			t.Fatal(msg + " (GUARD_ORACLE=require)")
 		}

@@ -19,6 +19,7 @@ import (
 	"testing"
 
 	"guard"
+	"guard/internal/bwrapprobe"
 	"guard/internal/harness"
 	"guard/internal/testnote"
 )
@@ -146,11 +147,11 @@ func (r *sandboxed) Run(ctx context.Context, dir, command string) (string, error
 // GUARD_E2E=require.
 func needBwrap(t *testing.T) {
 	t.Helper()
-	out, err := exec.Command("bwrap", "--ro-bind", "/", "/", "--unshare-all", "--", "true").CombinedOutput()
+	err := bwrapprobe.Proc()
 	if err == nil {
 		return
 	}
-	msg := fmt.Sprintf("guard/internal/harness: SKIPPED %s: bwrap cannot run: %s", t.Name(), strings.TrimSpace(err.Error()+"\n"+string(out)))
+	msg := fmt.Sprintf("guard/internal/harness: SKIPPED %s: %v", t.Name(), err)
 	if os.Getenv("GUARD_E2E") == "require" {
 		t.Fatal(msg + " (GUARD_E2E=require)")
 	}
