@@ -56,8 +56,15 @@ const (
 
 var gitTypeNames = map[string]int{"commit": gitCommit, "tree": gitTree, "blob": gitBlob, "tag": gitTag}
 
-// errGitBound is the error of a read past gitObjectReads.
-var errGitBound = errors.New("the history is longer than guard reads for one decision (" + strconv.Itoa(gitObjectReads) + " objects)")
+// errGitBound is the error of a read past gitObjectReads. Its message is
+// made when it is read, not when the package starts.
+var errGitBound error = gitBoundError{}
+
+type gitBoundError struct{}
+
+func (gitBoundError) Error() string {
+	return "the history is longer than guard reads for one decision (" + strconv.Itoa(gitObjectReads) + " objects)"
+}
 
 // gitStore is a repository's refs and objects.
 type gitStore struct {
