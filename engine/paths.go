@@ -577,7 +577,10 @@ func (d *decider) checkPath(p string, tilde bool, where []string, acc access, al
 	}
 	for _, dir := range d.protect {
 		for _, f := range forms {
-			if f == dir || strings.HasPrefix(f, dir+"/") {
+			if f == dir {
+				return pathCheck{policy.Deny, "paths.protected", fmt.Sprintf("%s is guard's own: no tool may change it", p)}
+			}
+			if strings.HasPrefix(f, dir+"/") {
 				return pathCheck{policy.Deny, "paths.protected", fmt.Sprintf("%s is in %s, which is guard's own: no tool may change it", p, dir)}
 			}
 		}

@@ -25,7 +25,7 @@ type callFlags struct {
 
 func newCallFlags(fs *flag.FlagSet) callFlags {
 	return callFlags{
-		config:   fs.String("config", "", "policy `file` (default: .claude/guard.toml in the project, else the embedded default)"),
+		config:   fs.String("config", "", "policy `file` (default: the user's policy and the project's .guard/guard.toml)"),
 		cwd:      fs.String("cwd", "", "the call's working `directory` (default: the current directory)"),
 		tool:     fs.String("tool", "Bash", "the tool `name`"),
 		input:    fs.String("input", "", "the tool's input as a JSON `object` (for tools other than Bash)"),

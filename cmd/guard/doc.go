@@ -89,8 +89,9 @@
 //
 // With --config, guard uses that file alone. Otherwise the user's policy
 // ($XDG_CONFIG_HOME/guard/guard.toml, else ~/.config/guard/guard.toml, else
-// the embedded default) and the project's .claude/guard.toml (in
-// $CLAUDE_PROJECT_DIR, else the call's cwd) decide together, and a call
+// the embedded default) and the project's .guard/guard.toml, or
+// .claude/guard.toml, not both (in $CLAUDE_PROJECT_DIR, else the call's
+// cwd), decide together, and a call
 // gets the stricter decision, unless the user's policy trusts the project
 // policy by its sha256. A policy file that exists but does not load makes
 // every call a deny; guard never falls back to another policy then.

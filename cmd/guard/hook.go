@@ -151,7 +151,7 @@ func runHook(ctx context.Context, s stdio, env getenv, args []string) error {
 func hookFlags(s stdio) (fs *flag.FlagSet, config *string, deadline *time.Duration, readOnly *bool, shell, ask, agentName *string) {
 	fs = newFlagSet("hook", s)
 	fs.SetOutput(io.Discard) // the deny line carries the error; stderr holds nothing else
-	config = fs.String("config", "", "policy `file` (default: .claude/guard.toml in the project, else the embedded default)")
+	config = fs.String("config", "", "policy `file` (default: the user's policy and the project's .guard/guard.toml)")
 	deadline = fs.Duration("deadline", defaultDeadline, "deny if the decision is not made this long after guard started")
 	readOnly = fs.Bool("read-only", false, "read-only mode: allow only reading tools, whatever the policy says")
 	shell = fs.String("shell", "auto", "the `shell` the agent runs commands in: bash, zsh, or auto (as the agent finds it)")

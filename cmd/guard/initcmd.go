@@ -214,7 +214,7 @@ func installGemini(dir string, project bool, guard string) ([]fileChange, error)
 }
 
 // installHooks merges guard's handlers into an agent's hooks file, and
-// writes a starter policy (the project's .claude/guard.toml, which guard
+// writes a starter policy (the project's .guard/guard.toml, which guard
 // reads whatever the agent; the user's policy file otherwise) where there
 // is none.
 func installHooks(f hooksFile, dir string, project bool, guard, agentName string) ([]fileChange, error) {

@@ -5,6 +5,8 @@ package main
 import (
 	"fmt"
 	"path/filepath"
+
+	"guard/internal/setup"
 )
 
 // cursorEvents are the Cursor hook events guard registers for: every tool
@@ -103,11 +105,19 @@ func installAntigravity(dir string, project bool, guard string) ([]fileChange, e
 	return installHooks(f, dir, project, guard, "antigravity")
 }
 
-// withStarterPolicy adds the starter policy to changes where there is none.
+// withStarterPolicy adds the starter policy to changes where there is
+// none: the project's .guard.toml, or the user's policy file. A project
+// that keeps its policy in .claude/guard.toml gets no second one.
 func withStarterPolicy(changes []fileChange, dir string, project bool) ([]fileChange, error) {
-	policy := filepath.Join(dir, ".claude", "guard.toml")
-	if !project {
-		policy = filepath.Join(dir, ".config", "guard", "guard.toml")
+	policy := filepath.Join(dir, ".config", "guard", "guard.toml")
+	if project {
+		switch existing, err := setup.ProjectPolicyFile(dir); {
+		case err != nil:
+			return changes, err
+		case existing != "":
+			return changes, nil
+		}
+		policy = filepath.Join(dir, filepath.FromSlash(setup.PolicyFile))
 	}
 	c, err := starterPolicy(policy)
 	if err != nil {

@@ -23,8 +23,33 @@ import (
 // Getenv reads the environment of the agent whose calls are decided.
 type Getenv func(string) string
 
-// PolicyFile is where a project keeps its policy.
-const PolicyFile = ".claude/guard.toml"
+// PolicyFile is where a project keeps its policy, whatever its agent.
+// ClaudePolicyFile is where it kept it before, and still may: guard reads
+// either, for every agent, and refuses a project that has both, since it
+// cannot tell which the project means.
+const (
+	PolicyFile       = ".guard/guard.toml"
+	ClaudePolicyFile = ".claude/guard.toml"
+)
+
+// ProjectPolicyFile returns the project's policy file, "" when it has
+// none.
+func ProjectPolicyFile(projectDir string) (string, error) {
+	var found []string
+	for _, name := range []string{PolicyFile, ClaudePolicyFile} {
+		p := filepath.Join(projectDir, filepath.FromSlash(name))
+		if _, err := os.Lstat(p); !errors.Is(err, os.ErrNotExist) {
+			found = append(found, p)
+		}
+	}
+	switch len(found) {
+	case 0:
+		return "", nil
+	case 1:
+		return found[0], nil
+	}
+	return "", fmt.Errorf("the project has two policies, %s and %s: keep one", found[0], found[1])
+}
 
 // ManagedPolicyFile is where an administrator puts the managed policy,
 // which every call is decided by too, whatever the user's and the
@@ -119,8 +144,11 @@ func LoadLayers(config, ProjectDir string, env Getenv) (*policy.Layers, error) {
 		}
 	}
 	if ProjectDir != "" {
-		name := filepath.Join(ProjectDir, filepath.FromSlash(PolicyFile))
-		if _, err := os.Lstat(name); !errors.Is(err, os.ErrNotExist) {
+		name, err := ProjectPolicyFile(ProjectDir)
+		if err != nil {
+			return nil, err
+		}
+		if name != "" {
 			p, sum, err := LoadFileCached(name, cache)
 			if err != nil {
 				return nil, err
@@ -162,6 +190,12 @@ func Context(env Getenv, cwd, shell string, readOnly bool) engine.Call {
 		call.Homes = []string{h}
 	}
 	call.Protect = OwnDirs(env, append([]string{call.Home}, call.Homes...))
+	// The project's policy directory, where a project keeps its policy
+	// whatever its agent (.claude/guard.toml is in an agent's
+	// configuration, kept as such).
+	if filepath.IsAbs(call.Project) {
+		call.Protect = append(call.Protect, filepath.Join(call.Project, filepath.Dir(filepath.FromSlash(PolicyFile))))
+	}
 	// The managed policy, wherever it is: no call may change it.
 	call.Protect = append(call.Protect, filepath.Dir(ManagedPolicyFile))
 	if v := env("GUARD_MANAGED_POLICY"); filepath.IsAbs(v) {
