@@ -69,6 +69,14 @@ type Adapter interface {
 	// ran (a PostToolUse event): where it does not, an allowed call is
 	// taken to have run, unreported.
 	Reports() bool
+	// Install plans the files that register guard hook, the binary guard
+	// by its absolute path, with the agent: in the project dir, or in the
+	// user's settings under the home dir when project is false. It merges
+	// into the settings there are, and planned again it changes nothing.
+	Install(dir string, project bool, guard string) ([]FileChange, error)
+	// Doctor says what guard doctor checks of the agent's installation,
+	// for the project dir and the user's settings (env's HOME).
+	Doctor(env func(string) string, dir string) DoctorSpec
 }
 
 // Adapters are the agents guard speaks for, by the name guard hook

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"guard/agent"
 	"guard/audit"
 	"guard/internal/setup"
 )
@@ -42,19 +43,19 @@ var headlessArgs = map[string][]string{
 
 // heartbeat runs the agent in dir and reports whether guard's log shows
 // the call it was asked to make.
-func heartbeat(ctx context.Context, env getenv, dir, agentName string) doctorCheck {
+func heartbeat(ctx context.Context, env getenv, dir, agentName string) agent.Check {
 	args, ok := headlessArgs[agentName]
 	if !ok {
-		return doctorCheck{warn: true, what: "no heartbeat: guard cannot drive " + agentName + " headless",
-			fix: "run the agent once, let it run " + heartbeatCommand + ", and look for it in guard log"}
+		return agent.Check{Warn: true, What: "no heartbeat: guard cannot drive " + agentName + " headless",
+			Fix: "run the agent once, let it run " + heartbeatCommand + ", and look for it in guard log"}
 	}
 	dlog := setup.DecisionLog(setup.Getenv(env))
 	if dlog == nil {
-		return doctorCheck{what: "no heartbeat: guard has no decision log to find it in", fix: "set HOME or XDG_STATE_HOME"}
+		return agent.Check{What: "no heartbeat: guard has no decision log to find it in", Fix: "set HOME or XDG_STATE_HOME"}
 	}
 	bin, err := exec.LookPath(args[0])
 	if err != nil {
-		return doctorCheck{what: fmt.Sprintf("no heartbeat: %s is not on the PATH", args[0]), fix: "run guard doctor --heartbeat where the agent runs"}
+		return agent.Check{What: fmt.Sprintf("no heartbeat: %s is not on the PATH", args[0]), Fix: "run guard doctor --heartbeat where the agent runs"}
 	}
 	ctx, cancel := context.WithTimeout(ctx, heartbeatTimeout)
 	defer cancel()
@@ -66,12 +67,12 @@ func heartbeat(ctx context.Context, env getenv, dir, agentName string) doctorChe
 	runErr := cmd.Run()
 	recs, _, err := audit.Read(dlog.Dir)
 	if err != nil {
-		return doctorCheck{what: "no heartbeat: the decision log does not read: " + err.Error(), fix: "guard log verify says what is wrong with it"}
+		return agent.Check{What: "no heartbeat: the decision log does not read: " + err.Error(), Fix: "guard log verify says what is wrong with it"}
 	}
 	for _, r := range recs {
 		e := r.Entry
 		if e.Event == "PreToolUse" && e.Agent == agentName && !e.Time.Before(start) && strings.Contains(e.Call, heartbeatCommand) {
-			return doctorCheck{ok: true, what: fmt.Sprintf("a heartbeat through %s reached guard: %s was %s (session %s)", filepath.Base(bin), heartbeatCommand, e.Decision, e.Session)}
+			return agent.Check{OK: true, What: fmt.Sprintf("a heartbeat through %s reached guard: %s was %s (session %s)", filepath.Base(bin), heartbeatCommand, e.Decision, e.Session)}
 		}
 	}
 	why := "it ran"
@@ -82,6 +83,6 @@ func heartbeat(ctx context.Context, env getenv, dir, agentName string) doctorChe
 	if len(tail) > 300 {
 		tail = "..." + tail[len(tail)-300:]
 	}
-	return doctorCheck{what: fmt.Sprintf("a heartbeat through %s did not reach guard (%s; it said: %q)", filepath.Base(bin), why, tail),
-		fix: "the agent runs without guard's hook: check the settings it reads (another scope, another project), and that its model ran " + heartbeatCommand}
+	return agent.Check{What: fmt.Sprintf("a heartbeat through %s did not reach guard (%s; it said: %q)", filepath.Base(bin), why, tail),
+		Fix: "the agent runs without guard's hook: check the settings it reads (another scope, another project), and that its model ran " + heartbeatCommand}
 }

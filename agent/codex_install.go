@@ -1,6 +1,6 @@
 // Copyright 2026 The guard Authors. SPDX-License-Identifier: MIT
 
-package main
+package agent
 
 import (
 	"bytes"
@@ -10,8 +10,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -25,12 +27,12 @@ import (
 // event and the handler, compact JSON with its keys in order, async and
 // timeout always there).
 
-// installCodex registers guard in Codex's hooks.json (in $CODEX_HOME, else
+// Install registers guard in Codex's hooks.json (in $CODEX_HOME, else
 // ~/.codex) for PreToolUse, PermissionRequest (to approve what guard allows
 // where Codex would ask), PostToolUse and SessionEnd, and trusts the hooks
 // in config.toml. Only the user's layer: a project's .codex/hooks.json needs
 // the project trusted in the user's configuration too.
-func installCodex(dir string, project bool, guard string) ([]fileChange, error) {
+func (Codex) Install(dir string, project bool, guard string) ([]FileChange, error) {
 	if project {
 		return nil, errors.New("for Codex, guard installs itself in the user's layer: --scope user (a project's hooks need the project trusted in the user's configuration as well)")
 	}
@@ -42,15 +44,15 @@ func installCodex(dir string, project bool, guard string) ([]fileChange, error) 
 		path:   filepath.Join(home, "hooks.json"),
 		events: []hookEvent{{"PreToolUse", "", true}, {"PermissionRequest", "", false}, {"PostToolUse", "", false}, {"SessionEnd", "", false}},
 		handler: func(command string, _ hookEvent) map[string]any {
-			return map[string]any{"type": "command", "command": command, "timeout": hookTimeout}
+			return map[string]any{"type": "command", "command": command, "timeout": HookTimeout}
 		},
 	}
-	changes, err := installHooks(f, dir, false, guard, "codex")
+	changes, err := installHooks(f, guard, "codex")
 	if err != nil {
 		return nil, err
 	}
 	var root map[string]any
-	if err := json.Unmarshal(changes[0].new, &root); err != nil {
+	if err := json.Unmarshal(changes[0].New, &root); err != nil {
 		return nil, err
 	}
 	hooks := root["hooks"].(map[string]any)
@@ -97,7 +99,7 @@ func findGuardHandler(v any) (int, int, map[string]any) {
 		group, _ := gv.(map[string]any)
 		handlers, _ := group["hooks"].([]any)
 		for h, hv := range handlers {
-			if hm, ok := hv.(map[string]any); ok && isGuardHook(hm["command"]) {
+			if hm, ok := hv.(map[string]any); ok && IsGuardHook(hm["command"]) {
 				return g, h, hm
 			}
 		}
@@ -138,17 +140,17 @@ type codexTrust struct {
 // record there already gets its hash replaced, a missing one is added at
 // the end. Everything else in the file stays as it is; a file that is not
 // TOML is left alone, with an error.
-func trustRecords(name string, trust map[string]string) (fileChange, error) {
+func trustRecords(name string, trust map[string]string) (FileChange, error) {
 	old, err := os.ReadFile(name)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fileChange{}, err
+		return FileChange{}, err
 	}
 	var cfg codexTrust
 	if _, err := toml.Decode(string(old), &cfg); err != nil {
-		return fileChange{}, fmt.Errorf("%s is not TOML guard can read (%v); fix it, or move it aside", name, err)
+		return FileChange{}, fmt.Errorf("%s is not TOML guard can read (%v); fix it, or move it aside", name, err)
 	}
 	text := string(old)
-	for _, key := range sortedKeys(trust) {
+	for _, key := range slices.Sorted(maps.Keys(trust)) {
 		header := fmt.Sprintf("[hooks.state.%q]", key)
 		line := fmt.Sprintf("trusted_hash = %q", trust[key])
 		rec, ok := cfg.Hooks.State[key]
@@ -160,11 +162,11 @@ func trustRecords(name string, trust map[string]string) (fileChange, error) {
 			j := strings.Index(rest, "trusted_hash")
 			end := strings.IndexByte(rest[j:], '\n')
 			if j < 0 || end < 0 {
-				return fileChange{}, fmt.Errorf("%s: the record %s is written in a way guard does not change; remove it, and run guard init again", name, header)
+				return FileChange{}, fmt.Errorf("%s: the record %s is written in a way guard does not change; remove it, and run guard init again", name, header)
 			}
 			text = text[:i+len(header)] + rest[:j] + line + rest[j+end:]
 		case ok:
-			return fileChange{}, fmt.Errorf("%s: the record for %s is written in a way guard does not change; remove it, and run guard init again", name, key)
+			return FileChange{}, fmt.Errorf("%s: the record for %s is written in a way guard does not change; remove it, and run guard init again", name, key)
 		default:
 			if text != "" && !strings.HasSuffix(text, "\n") {
 				text += "\n"
@@ -179,5 +181,5 @@ func trustRecords(name string, trust map[string]string) (fileChange, error) {
 	if old != nil {
 		oldBytes = old
 	}
-	return fileChange{path: name, old: oldBytes, new: []byte(text)}, nil
+	return FileChange{Path: name, Old: oldBytes, New: []byte(text)}, nil
 }

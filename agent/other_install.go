@@ -1,0 +1,101 @@
+// Copyright 2026 The guard Authors. SPDX-License-Identifier: MIT
+
+package agent
+
+import (
+	"fmt"
+	"maps"
+	"path/filepath"
+	"slices"
+)
+
+// Install registers guard in Cursor's hooks.json (the project's
+// .cursor/, or ~/.cursor/), failClosed on every event: without it a hook
+// that fails lets the action run.
+func (Cursor) Install(dir string, project bool, guard string) ([]FileChange, error) {
+	name := filepath.Join(dir, ".cursor", "hooks.json")
+	old, root, err := ReadJSONObject(name)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := root["version"]; !ok {
+		root["version"] = 1
+	}
+	hooks, _ := root["hooks"].(map[string]any)
+	if root["hooks"] != nil && hooks == nil {
+		return nil, fmt.Errorf("%s: \"hooks\" is not an object", name)
+	}
+	if hooks == nil {
+		hooks = map[string]any{}
+	}
+	command := quote(guard) + " hook --agent cursor"
+	for _, ev := range slices.Sorted(maps.Keys(cursorEvents)) {
+		handler := map[string]any{"command": command, "timeout": HookTimeout, "failClosed": true}
+		list, _ := hooks[ev].([]any)
+		if hooks[ev] != nil && list == nil {
+			return nil, fmt.Errorf("%s: hooks.%s is not a list", name, ev)
+		}
+		replaced := false
+		for i, h := range list {
+			if hm, ok := h.(map[string]any); ok && IsGuardHook(hm["command"]) {
+				list[i], replaced = handler, true
+			}
+		}
+		if !replaced {
+			list = append(list, handler)
+		}
+		hooks[ev] = list
+	}
+	root["hooks"] = hooks
+	data, err := EncodeJSON(root)
+	if err != nil {
+		return nil, err
+	}
+	changes := []FileChange{{Path: name, Old: old, New: data}}
+	return changes, nil
+}
+
+// Install writes guard's own hooks file for GitHub Copilot CLI
+// (.github/hooks/guard.json, or ~/.copilot/hooks/guard.json): Copilot runs
+// every hooks file there, so guard's is a file of its own, and a crash or
+// a non-zero exit denies (a timeout lets the call run).
+func (Copilot) Install(dir string, project bool, guard string) ([]FileChange, error) {
+	name := filepath.Join(dir, ".github", "hooks", "guard.json")
+	if !project {
+		name = filepath.Join(dir, ".copilot", "hooks", "guard.json")
+	}
+	old, _, err := ReadJSONObject(name)
+	if err != nil {
+		return nil, err
+	}
+	command := quote(guard) + " hook --agent copilot"
+	data, err := EncodeJSON(map[string]any{"version": 1, "hooks": map[string]any{
+		"preToolUse": []any{map[string]any{"type": "command", "bash": command, "timeoutSec": HookTimeout}},
+	}})
+	if err != nil {
+		return nil, err
+	}
+	return []FileChange{{Path: name, Old: old, New: data}}, nil
+}
+
+// Install registers guard in Antigravity's hooks.json (the
+// project's .agents/, or ~/.gemini/config/) for PreToolUse, every tool
+// (agy's catch-all matcher is the empty one), under the hook name "hooks".
+// agy has no option that makes a failing hook block; it blocks on an
+// answer it cannot read. It names no event in its input, so guard is not
+// registered for PostToolUse: the session tier asks every time there.
+func (Antigravity) Install(dir string, project bool, guard string) ([]FileChange, error) {
+	name := filepath.Join(dir, ".agents", "hooks.json")
+	if !project {
+		name = filepath.Join(dir, ".gemini", "config", "hooks.json")
+	}
+	f := hooksFile{
+		path:         name,
+		events:       []hookEvent{{"PreToolUse", "", true}},
+		emptyMatcher: true,
+		handler: func(command string, _ hookEvent) map[string]any {
+			return map[string]any{"type": "command", "command": command, "timeout": HookTimeout}
+		},
+	}
+	return installHooks(f, guard, "antigravity")
+}
