@@ -202,6 +202,6 @@ func (Antigravity) Doctor(env func(string) string, dir string) DoctorSpec {
 			return code == 0 && strings.HasPrefix(stdout, `{"decision":"allow"`)
 		},
 		Denied: func(code int, stdout, _ string) bool {
-			return code == 0 && strings.HasPrefix(stdout, `{"decision":"deny","reason":"guard: Denied: `)
+			return code == 0 && strings.HasPrefix(stdout, `{"decision":"deny","reason":"guard: denied: `)
 		}}
 }
