@@ -47,7 +47,7 @@ func BenchmarkServe(b *testing.B) {
 		out.Reset()
 		// The harness runs the command itself, where the kernel does not
 		// bound it: the cargo test, allowed only in the sandbox, asks.
-		if err := serve(context.Background(), bytes.NewReader(line), &out, e, opts); err != nil || !strings.Contains(out.String(), `"decision":"ask"`) {
+		if err := guard.Serve(context.Background(), bytes.NewReader(line), &out, e, opts); err != nil || !strings.Contains(out.String(), `"decision":"ask"`) {
 			b.Fatalf("err %v, output %q", err, out.String())
 		}
 	}

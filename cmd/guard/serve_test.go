@@ -15,6 +15,16 @@ import (
 	"guard"
 )
 
+// serveReply is a line of guard serve's answers, as a harness reads it.
+type serveReply struct {
+	ID       json.RawMessage `json:"id"`
+	Decision guard.Verdict   `json:"decision"`
+	Reason   string          `json:"reason"`
+	Hint     string          `json:"hint"`
+	Rule     string          `json:"rule"`
+	Rewrite  string          `json:"rewrite"`
+}
+
 // TestServeReload: guard serve loads its policy file again when it
 // changes, between two lines; while the file does not load every call is
 // denied with the file and line, and once it is fixed it decides again.
@@ -38,15 +48,15 @@ func TestServeReload(t *testing.T) {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	done := make(chan error, 1)
-	go func() { done <- serve(context.Background(), inR, outW, e, opts); outW.Close() }()
+	go func() { done <- guard.Serve(context.Background(), inR, outW, e, opts); outW.Close() }()
 	answers := bufio.NewScanner(outR)
-	ask := func() serveAnswer {
+	ask := func() serveReply {
 		t.Helper()
 		io.WriteString(inW, `{"id":"m","kind":"shell","input":{"command":"make build"},"cwd":"`+dir+`"}`+"\n")
 		if !answers.Scan() {
 			t.Fatalf("no answer: %v", answers.Err())
 		}
-		var a serveAnswer
+		var a serveReply
 		if err := json.Unmarshal(answers.Bytes(), &a); err != nil {
 			t.Fatalf("%s: %v", answers.Bytes(), err)
 		}
