@@ -8,6 +8,9 @@
 // The engine knows no agent. What differs between agents lives here: the
 // names and input fields of their tools, the shape of their answers and
 // exit codes, and the files that configure them, which no call may write.
+//
+// This package has no API stability promise outside this module: the
+// API is package guard.
 package agent
 
 import (

@@ -4,6 +4,9 @@
 // Claude Code's terms, with the verdict and the rule a policy must give
 // each. guard test runs them against a policy; TestCorpus runs testcases/
 // against the embedded default.
+//
+// This package has no API stability promise outside this module: the
+// API is package guard.
 package corpus
 
 import (

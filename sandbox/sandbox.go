@@ -15,6 +15,9 @@
 // there yet (.claude/settings.json in a project without .claude) is kept
 // the same way: the directory it would be made in is granted piece by
 // piece, so that it cannot be made.
+//
+// This package has no API stability promise outside this module: the
+// API is package guard.
 package sandbox
 
 import (

@@ -10,6 +10,9 @@
 // A grant lasts until it has gone unused for the idle limit, until it is
 // revoked, or until its session ends; it never outlives its session. A
 // store that cannot be read grants nothing: the calls ask again.
+//
+// This package has no API stability promise outside this module: the
+// API is package guard.
 package state
 
 import (
