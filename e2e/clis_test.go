@@ -193,6 +193,9 @@ type cliProject struct {
 	bin      string
 	hook     string   // the hook command: the wrapper, then guard hook's arguments
 	writable []string // more directories the sandbox lets the agent write
+	// settle, when not zero, stops the agent this long after the hook
+	// first logged an input, for an agent that waits for ever.
+	settle time.Duration
 }
 
 // newCLIProject makes a project whose hook command runs guard hook, with
@@ -281,13 +284,28 @@ func (p *cliProject) runFor(c *cli, args, env []string, timeout time.Duration) (
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	start := time.Now()
+	if p.settle > 0 {
+		go func() {
+			for ctx.Err() == nil {
+				if envs, _ := filepath.Glob(filepath.Join(p.hookLog, "call-*.env")); len(envs) > 0 {
+					select {
+					case <-time.After(p.settle):
+						cancel()
+					case <-ctx.Done():
+					}
+					return
+				}
+				time.Sleep(100 * time.Millisecond)
+			}
+		}()
+	}
 	err := cmd.Run()
 	o := &cliOutcome{stdout: stdout.String(), stderr: stderr.String()}
 	var ee *exec.ExitError
 	switch {
 	case err == nil:
 	case ctx.Err() != nil:
-		p.t.Logf("%s was stopped after %s", c.name, timeout)
+		p.t.Logf("%s was stopped after %s", c.name, time.Since(start).Round(time.Second))
 		return o, false
 	case errors.As(err, &ee):
 		o.exit = ee.ExitCode()

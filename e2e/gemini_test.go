@@ -216,17 +216,19 @@ func TestGeminiDeniedCommandDoesNotRun(t *testing.T) {
 // ({"decision":"ask","reason":...}). Gemini CLI 0.61 then waits for the
 // user's approval even in headless mode (gemini -p), where nobody can give
 // it: the command does not run, and gemini does not end. This test holds
-// what Gemini CLI does today: it stops gemini after askWait (the hook has
-// answered some seconds in). A Gemini CLI that refused the call instead
+// what Gemini CLI does today: it stops gemini askWait after the hook got
+// its input (guard answers in milliseconds), however long gemini took to
+// get there. A Gemini CLI that refused the call instead
 // would fail the test, and the test should then check that guard's
 // reason reaches the model.
 func TestGeminiAskWaitsHeadless(t *testing.T) {
-	const askWait = 40 * time.Second
+	const askWait = 10 * time.Second
 	cmd := "touch asked-marker"
 	p := newGeminiProject(t)
+	p.settle = askWait
 	p.script("run_shell_command", map[string]any{"command": cmd})
 	start := time.Now()
-	o, done := p.runFor(askWait)
+	o, done := p.runFor(cliRunTimeout)
 	calls := p.hookCalls()
 	if len(calls) != 1 {
 		t.Fatalf("the hook ran %d times, want once\nstderr: %s", len(calls), o.stderr)
