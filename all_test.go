@@ -91,7 +91,8 @@ func TestExitOnlyInMain(t *testing.T) {
 
 // TestDependencies: the guard binary depends on the standard library,
 // mvdan.cc/sh/v3, BurntSushi/toml, doublestar, and x/sys/unix for the
-// jail's system calls, and on nothing else.
+// jail's system calls, and on nothing else; of the standard library, not on
+// go/format or any other go/ package.
 func TestDependencies(t *testing.T) {
 	gobin, err := exec.LookPath("go")
 	if err != nil {
@@ -106,6 +107,18 @@ func TestDependencies(t *testing.T) {
 	for _, dep := range strings.Fields(string(out)) {
 		if dep != "guard" && !slices.ContainsFunc(allowed, func(p string) bool { return strings.HasPrefix(dep, p) }) {
 			t.Errorf("cmd/guard depends on %s, which is not on the allow-list", dep)
+		}
+	}
+	// Every package linked is initialised at every hook call. The policy
+	// generator's go/format (and go/parser, go/printer under it) is for
+	// go generate and the tests alone.
+	out, err = exec.Command(gobin, "list", "-deps", "./cmd/guard").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		if strings.HasPrefix(dep, "go/") {
+			t.Errorf("cmd/guard links %s", dep)
 		}
 	}
 }
