@@ -57,7 +57,7 @@ func TestOracleDifferential(t *testing.T) {
 		work                           = make(chan job)
 		runs                           = map[string]int{}
 	)
-	for range 2 {
+	for range max(*oracleWorkers, 1) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -157,8 +157,8 @@ func TestOracleDifferential(t *testing.T) {
 	t.Logf("oracle: seed %d: %d commands generated (%d distinct), %d allowed for bash and zsh (%.0f%% of distinct), %d more allowed only in guard run's sandbox (not run here), %s%d runs (%d in bash, %d in zsh), %d convicted, %d known bugs convicted, %d timed out (at %s), %d not run",
 		*oracleSeed, generated, distinct, allowed, 100*float64(allowed)/float64(max(distinct, 1)), sandboxed, leftOutNote(leftOut), run, runs[Bash], runs[Zsh], convicted, known, timedOut, sb.Timeout, errs)
 	t.Logf("oracle: seed %d: with the shell stated, guard allowed %d in bash and %d in zsh", *oracleSeed, allowedIn[Bash], allowedIn[Zsh])
-	t.Logf("oracle: throughput: %.0f commands/s generated and decided (three calls each, in one sandbox); %.2f allowed commands/s run in the sandbox under strace (2 workers); %s in all",
-		float64(generated)/max(decideTime.Seconds(), 1e-9), float64(run)/max(elapsed.Seconds(), 1e-9), elapsed.Round(time.Second))
+	t.Logf("oracle: throughput: %.0f commands/s generated and decided (three calls each, in one sandbox); %.2f allowed commands/s run in the sandbox under strace (%d workers); %s in all",
+		float64(generated)/max(decideTime.Seconds(), 1e-9), float64(run)/max(elapsed.Seconds(), 1e-9), max(*oracleWorkers, 1), elapsed.Round(time.Second))
 }
 
 // knownConvictions are the generated commands, by shell and command, that

@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -39,6 +40,9 @@ var (
 	oracleFull    = flag.Bool("oracle.full", false, "also run the commands that build with go or cargo, after warming a go build cache")
 	oracleTimeout = flag.Duration("oracle.timeout", DefaultTimeout, "timeout of each command the corpus and differential tests run")
 	oracleZsh     = flag.Float64("oracle.zsh", 1, "share of the commands allowed for any shell that also run in zsh (a fixed subset; -oracle.full runs all)")
+	// A run waits on strace's stops more than it computes (TestOracleSelfTest:
+	// 6.8 s of CPU in 17 s), so more runs than cores keep the cores busy.
+	oracleWorkers = flag.Int("oracle.workers", 2*runtime.GOMAXPROCS(0), "commands the corpus and differential tests run at once")
 )
 
 // toolchains are the programs that -oracle.full is needed for.
@@ -372,7 +376,7 @@ func TestOracleCorpus(t *testing.T) {
 	run, convicted, timedOut := 0, 0, 0
 	work := make(chan job)
 	var wg sync.WaitGroup
-	for range 2 {
+	for range max(*oracleWorkers, 1) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
