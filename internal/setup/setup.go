@@ -6,7 +6,6 @@
 package setup
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -76,12 +75,7 @@ func LoadManaged(env Getenv) (*policy.Policy, error) {
 
 // LoadFile loads a policy file and returns it with the sha256 of its bytes.
 func LoadFile(name string) (*policy.Policy, string, error) {
-	src, err := readPolicy(name)
-	if err != nil {
-		return nil, "", err
-	}
-	p, err := engine.Load(name, bytes.NewReader(src))
-	return p, policy.Digest(src), err
+	return LoadFileCached(name, "")
 }
 
 // readPolicy reads a policy file, up to one byte past the largest a
