@@ -320,7 +320,7 @@ func (e *Engine) Offers(t ToolSpec) bool {
 		return true
 	}
 	if kind == Shell {
-		return len(e.base.Run) > 0 || slices.ContainsFunc(l.Policies(), func(p *policy.Policy) bool { return p.ReadOnlyShell })
+		return len(e.base.Run) > 0 || slices.ContainsFunc(l.Policies(), func(p *policy.Policy) bool { return p.ReadOnlyShell() })
 	}
 	return slices.Contains(readingKinds, kind)
 }

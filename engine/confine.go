@@ -64,7 +64,7 @@ func (c *Confinement) Cache(abs string) bool {
 // Write.
 func (c *Confinement) Kept(root string) []string {
 	var out []string
-	for _, list := range [][]string{c.d.p.Paths.Protected, c.d.call.AgentPaths} {
+	for _, list := range [][]string{c.d.p.ProtectedPaths(), c.d.call.AgentPaths} {
 		for _, pat := range list {
 			for _, e := range c.d.expand(pat) {
 				p := e.pattern
@@ -122,7 +122,7 @@ func literalPart(root, p string) string {
 // matches; and the literal run of every secret pattern (policy.LiteralRun),
 // which a path must hold to be one, "" for a pattern that has none.
 func (c *Confinement) SecretPlaces() (places, runs []string) {
-	for _, pat := range c.d.p.Paths.Secret {
+	for _, pat := range c.d.p.SecretPaths() {
 		for _, e := range c.d.expand(pat) {
 			runs = append(runs, e.literal)
 			if !strings.HasPrefix(e.pattern, "/") {

@@ -44,9 +44,9 @@ func (d *decider) contentCheck(p string, abs []string) (pathCheck, bool) {
 		m, found, err := d.scanFile(a)
 		switch {
 		case err != nil:
-			return pathCheck{d.p.Default, "paths.content", fmt.Sprintf("guard cannot read %s to check it for credentials: %v", p, err)}, true
+			return pathCheck{d.p.DefaultVerdict(), "paths.content", fmt.Sprintf("guard cannot read %s to check it for credentials: %v", p, err)}, true
 		case found:
-			return pathCheck{policy.Stricter(Ask, d.p.Default), "paths.content " + m.Rule,
+			return pathCheck{policy.Stricter(Ask, d.p.DefaultVerdict()), "paths.content " + m.Rule,
 				fmt.Sprintf("%s looks like it holds a credential: %s, at byte %d (guard does not show it)", p, m.Kind, m.Offset)}, true
 		}
 	}

@@ -193,7 +193,7 @@ func (d *decider) decide() {
 	// In read-only mode the read-only shell commands run in the read-only
 	// sandbox where it can run (sandboxed rewrites them), and only where
 	// the policy says read_only_shell otherwise.
-	if d.readOnly() && !readOnlyKind(kind, t) && (kind != KindShell || !d.p.ReadOnlyShell && !d.call.readOnlyShell && len(d.call.Run) == 0) {
+	if d.readOnly() && !readOnlyKind(kind, t) && (kind != KindShell || !d.p.ReadOnlyShell() && !d.call.readOnlyShell && len(d.call.Run) == 0) {
 		why := fmt.Sprintf("%s may write files or run code", name)
 		hint := "read, search and list files instead"
 		if kind == KindShell {
@@ -219,12 +219,12 @@ func (d *decider) decide() {
 			return
 		}
 		leaves, fds := len(d.leaves), d.fds.clone()
-		d.script(cmd, []string{path.Clean(d.call.Cwd)}, d.p.Dialect, d.call.Shell != "bash", 0)
+		d.script(cmd, []string{path.Clean(d.call.Cwd)}, d.p.Dialect(), d.call.Shell != "bash", 0)
 		if len(d.made) > 0 {
 			// Decide again, with what every command may make known to
 			// each: a command of a loop runs after those that follow it.
 			d.leaves, d.fds, d.words, d.cmdSeq, d.madeKnown = d.leaves[:leaves], fds, 0, 0, true
-			d.script(cmd, []string{path.Clean(d.call.Cwd)}, d.p.Dialect, d.call.Shell != "bash", 0)
+			d.script(cmd, []string{path.Clean(d.call.Cwd)}, d.p.Dialect(), d.call.Shell != "bash", 0)
 		}
 	case KindRead, KindList, KindSearch:
 		if !d.pathCall(name, rule, readAccess, kind != KindRead) {
@@ -279,7 +279,7 @@ func (d *decider) tool(name string, t policy.Tier, rule string) {
 		why := fmt.Sprintf("tool %s is not allowed by policy", name)
 		if rule == "" {
 			why = fmt.Sprintf("tool %s is not in the policy's [tools] table", name)
-			if d.p.Default == Ask {
+			if d.p.DefaultVerdict() == Ask {
 				d.add(Leaf{Verdict: Ask, Kind: "tool", Text: name, Why: why + "; it needs approval", Review: true})
 				return
 			}
@@ -300,9 +300,9 @@ func (d *decider) pathCall(name, rule string, acc access, cwdDefault bool) bool 
 		}
 		p = d.call.Cwd
 	}
-	allowed := d.p.Paths.Read
+	allowed := d.p.FileReadVerdict()
 	if acc == writeAccess {
-		allowed = d.p.Paths.Write
+		allowed = d.p.FileWriteVerdict()
 	}
 	tilde := p == "~" || strings.HasPrefix(p, "~/")
 	pc := d.checkPath(p, tilde, []string{path.Clean(d.call.Cwd)}, acc, allowed)
@@ -330,7 +330,7 @@ func (d *decider) searchTree(name string) {
 		p = d.call.Cwd
 	}
 	tilde := p == "~" || strings.HasPrefix(p, "~/")
-	unknown := policy.Stricter(Ask, d.p.Default)
+	unknown := policy.Stricter(Ask, d.p.DefaultVerdict())
 	var roots []string
 	for _, a := range d.absPaths(p, tilde, []string{path.Clean(d.call.Cwd)}) {
 		if fi, err := d.fsys.Stat(a); err == nil && fi.IsDir() {
@@ -455,7 +455,7 @@ func (d *decider) listPattern(name string) {
 	if !tilde && path.IsAbs(base) && (dir == path.Clean(base) || strings.HasPrefix(dir, path.Clean(base)+"/")) && !strings.Contains(pat[:meta], "..") {
 		return // inside the path already judged
 	}
-	pc := d.checkPath(dir, tilde, []string{path.Clean(d.call.Cwd)}, readAccess, d.p.Paths.Read)
+	pc := d.checkPath(dir, tilde, []string{path.Clean(d.call.Cwd)}, readAccess, d.p.FileReadVerdict())
 	d.add(Leaf{Verdict: pc.verdict, Kind: "path", Text: name + " " + pat, Rule: pc.rule, Why: fmt.Sprintf("%s pattern %s: %s", name, pat, pc.why)})
 }
 

@@ -21,14 +21,14 @@ func (d *decider) fetch(name string) {
 		return
 	}
 	bare := u.Scheme + "://" + u.Host + u.EscapedPath()
-	for _, pat := range d.p.Fetch.Allow {
+	for _, pat := range d.p.FetchAllow() {
 		if ok, _ := doublestar.Match(pat, bare); ok {
 			d.add(Leaf{Verdict: Allow, Kind: "fetch", Text: name + " " + raw, Rule: "fetch.allow " + pat,
 				Why: fmt.Sprintf("%s: %s is allowed", name, bare)})
 			return
 		}
 	}
-	d.add(Leaf{Verdict: d.p.Fetch.Unlisted, Kind: "fetch", Text: name + " " + raw, Rule: "fetch.unlisted",
+	d.add(Leaf{Verdict: d.p.FetchUnlisted(), Kind: "fetch", Text: name + " " + raw, Rule: "fetch.unlisted",
 		Why:  fmt.Sprintf("%s: no [fetch] pattern allows %s", name, bare),
 		Hint: "fetch only what the policy's [fetch] allow list names"})
 }

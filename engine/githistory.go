@@ -245,7 +245,7 @@ func (h *historyRead) namedSpec() bool {
 					continue
 				}
 				forms := []string{gitTopPath(top, it.match)}
-				if pat := matchAnyFold(h.m.d, h.m.d.p.Paths.Secret, forms, foldCase || it.icase); pat != "" {
+				if pat := matchAnyFold(h.m.d, h.m.d.p.SecretPaths(), forms, foldCase || it.icase); pat != "" {
 					why := fmt.Sprintf("%s is a secret file (%s): guard does not let it be read or written", it.match, h.m.d.secretNamed(pat))
 					h.r.add(policy.Deny, "paths.secret "+pat, fmt.Sprintf("%s %s: git prints what it stores for %s", h.n.ID, h.spec[i], why), pathHint("paths.secret", readAccess))
 					return false
@@ -484,7 +484,7 @@ func (d *decider) historyWrites() {
 	}
 	for _, l := range d.leaves {
 		if l.Writes && l.Kind == "command" && slices.Contains(l.Programs, "git") {
-			d.add(Leaf{Verdict: policy.Stricter(policy.Ask, d.p.Default), Kind: "command", Text: l.Text, Pos: l.Pos, Rule: "git.history",
+			d.add(Leaf{Verdict: policy.Stricter(policy.Ask, d.p.DefaultVerdict()), Kind: "command", Text: l.Text, Pos: l.Pos, Rule: "git.history",
 				Why:  fmt.Sprintf("a history read of the call is allowed by what the repository holds now, and %s may change that before it runs", l.Text),
 				Hint: "run the history read as a call of its own"})
 			return

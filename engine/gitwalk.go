@@ -42,7 +42,7 @@ func (h *historyRead) visit(p string, e gitEntry) error {
 	for i, t := range h.tops {
 		forms[i] = gitTopPath(t, p)
 	}
-	if pat := h.m.d.matchAny(h.m.d.p.Paths.Secret, forms); pat != "" {
+	if pat := h.m.d.matchAny(h.m.d.p.SecretPaths(), forms); pat != "" {
 		h.found = &gitFinding{path: p, commit: h.commit, pattern: pat}
 		return errGitFound
 	}

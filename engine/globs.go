@@ -138,7 +138,7 @@ func (d *decider) globPatterns(o shellparse.Word, where []string) []string {
 // recursive glob) and a secret's ** match any number of components.
 func (d *decider) globMayBeSecret(glob string) string {
 	g := strings.Split(strings.TrimPrefix(path.Clean(glob), "/"), "/")
-	for _, sec := range d.p.Paths.Secret {
+	for _, sec := range d.p.SecretPaths() {
 		for _, s := range d.secretComponents(sec) {
 			if componentsMeet(g, s) {
 				return sec
@@ -163,7 +163,7 @@ func (d *decider) secretComponents(sec string) [][]string {
 		out = append(out, s)
 	}
 	if d.components == nil {
-		d.components = make(map[string][][]string, len(d.p.Paths.Secret))
+		d.components = make(map[string][][]string, len(d.p.SecretPaths()))
 	}
 	d.components[sec] = out
 	return out
@@ -508,7 +508,7 @@ func (d *decider) walkTreeSecret(key treeKey) (string, error) {
 func (d *decider) secretShapes() (names []string, anchors []anchor) {
 	if d.shapes == nil {
 		d.shapes = &secretShapes{}
-		for _, sec := range d.p.Paths.Secret {
+		for _, sec := range d.p.SecretPaths() {
 			for _, e := range d.expand(sec) {
 				if rest, ok := strings.CutPrefix(e.pattern, "**/"); ok && !strings.Contains(rest, "/") {
 					d.shapes.names = append(d.shapes.names, rest)
@@ -605,7 +605,7 @@ func (m *matcher) recursiveRead(n *policy.Rule, present map[string]bool, values 
 	hidden := len(rc.HiddenWith) == 0 || slices.ContainsFunc(rc.HiddenWith, func(f string) bool { return present[f] })
 	for _, root := range roots {
 		if mp := m.d.madeUnder(root); mp != nil {
-			r.add(policy.Stricter(Ask, m.d.p.Default), "paths.made", fmt.Sprintf("%s reads every file under %s, where %s in the same command may make a link guard cannot see", n.ID, root, mp.what), madeHint)
+			r.add(policy.Stricter(Ask, m.d.p.DefaultVerdict()), "paths.made", fmt.Sprintf("%s reads every file under %s, where %s in the same command may make a link guard cannot see", n.ID, root, mp.what), madeHint)
 			return
 		}
 		found, err := m.d.treeSecretHidden(root, hidden)

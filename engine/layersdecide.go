@@ -80,7 +80,7 @@ func decideUserProject(l *policy.Layers, call Call) Decision {
 	// user's layer too, which asked nothing of read-only mode: a project
 	// that extends "review" gets what the review profile says.
 	userCall := call
-	if !call.ReadOnly && !user.ReadOnly() && l.Project.ReadOnly() && l.Project.ReadOnlyShell {
+	if !call.ReadOnly && !user.ReadOnly() && l.Project.ReadOnly() && l.Project.ReadOnlyShell() {
 		userCall.readOnlyShell = true
 	}
 	call.ReadOnly = call.ReadOnly || user.ReadOnly() || l.Project.ReadOnly()

@@ -21,7 +21,7 @@ func TestLitIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 	var lits []string
-	for _, pat := range p.Paths.Secret {
+	for _, pat := range p.SecretPaths() {
 		lits = append(lits, policy.LiteralRun(pat))
 	}
 	lits = append(lits, "", "x", "ab", "ab")

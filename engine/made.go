@@ -281,7 +281,7 @@ func (d *decider) madeCheck(p string, mp *made, acc access) pathCheck {
 	if acc == writeAccess {
 		return pathCheck{policy.Deny, "paths.made", fmt.Sprintf("%s is at or under %s, where %s in the same command may make a link guard cannot see: the write could land anywhere", p, where, mp.what)}
 	}
-	return pathCheck{policy.Stricter(Ask, d.p.Default), "paths.made", fmt.Sprintf("%s is at or under %s, where %s in the same command may make a link guard cannot see: the read could reach a secret", p, where, mp.what)}
+	return pathCheck{policy.Stricter(Ask, d.p.DefaultVerdict()), "paths.made", fmt.Sprintf("%s is at or under %s, where %s in the same command may make a link guard cannot see: the read could reach a secret", p, where, mp.what)}
 }
 
 // madeHint is the hint of a refusal for a path a command of the call

@@ -104,7 +104,7 @@ func (d *decider) argv(args []shellparse.Word, where []string, shellDepth, wrapD
 		r.programs = append([]string{name}, r.programs...)
 		return r
 	}
-	r.add(d.p.Default, "", fmt.Sprintf("no rule for %s", name), d.p.UnknownCommandHint(path.Base(name)))
+	r.add(d.p.DefaultVerdict(), "", fmt.Sprintf("no rule for %s", name), d.p.UnknownCommandHint(path.Base(name)))
 	named("")
 	if i := strings.LastIndexByte(name, '/'); i >= 0 && i < len(name)-1 {
 		// A program named by its path is judged by its rules only to deny:

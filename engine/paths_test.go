@@ -474,7 +474,7 @@ func TestLiteralRun(t *testing.T) {
 		"/home/u/.config/gcloud/application_default_credentials.json", "/home/u/.netrc", "/home/u/.docker/config.json",
 		"/project/.claude/settings.json", "/home/u/.claude/settings.json", "/home/u/.bashrc", "/home/u/.zshenv",
 		"/project/src/.env.local", "/home/u/.gnupg/private-keys-v1.d/x.key", "/project/secrets/id_ed25519"}
-	patterns := append(append(append([]string{}, p.Paths.Secret...), p.Paths.Protected...), p.Paths.Writable...)
+	patterns := append(append(append([]string{}, p.SecretPaths()...), p.ProtectedPaths()...), p.WritablePaths()...)
 	patterns = append(patterns, "a/**/b", "**/id_{rsa,ed25519}*", "**/[.]git/config", `**/\*x`)
 	paths = append(paths, "a/b", "/project/a/b", "/x/id_ed25519.pub", "/r/.git/config", "/r/*x")
 	matched := 0

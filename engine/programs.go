@@ -173,14 +173,14 @@ func (d *decider) checkGitUncached(dir string) (policy.Verdict, string) {
 	}
 	gitdir, err := gitRepository(d.fsys, real)
 	if err != nil {
-		return d.p.Default, fmt.Sprintf("guard cannot tell which repository git uses in %s: %v", dir, err)
+		return d.p.DefaultVerdict(), fmt.Sprintf("guard cannot tell which repository git uses in %s: %v", dir, err)
 	}
 	if gitdir == "" {
 		return policy.Allow, "" // no repository: git reads no repository configuration
 	}
 	realGit, err := realPath(d.fsys, gitdir)
 	if err != nil {
-		return d.p.Default, fmt.Sprintf("git would use the repository %s, which cannot be resolved (%v)", gitdir, err)
+		return d.p.DefaultVerdict(), fmt.Sprintf("git would use the repository %s, which cannot be resolved (%v)", gitdir, err)
 	}
 	own := ""
 	if proj, err := realPath(d.fsys, d.project()); err == nil {
@@ -191,7 +191,7 @@ func (d *decider) checkGitUncached(dir string) (policy.Verdict, string) {
 	case own != "" && (realGit == ownReal || strings.HasPrefix(realGit, ownReal+"/")):
 		// The project's repository, one of its worktrees or submodules.
 	default:
-		return d.p.Default, fmt.Sprintf("git in %s would use the repository %s, not the project's own: its configuration can run programs", dir, gitdir)
+		return d.p.DefaultVerdict(), fmt.Sprintf("git in %s would use the repository %s, not the project's own: its configuration can run programs", dir, gitdir)
 	}
 	configs := []string{path.Join(realGit, "config"), path.Join(realGit, "config.worktree")}
 	common, err := readFile(d.fsys, path.Join(realGit, "commondir"), maxGitFile)
@@ -204,15 +204,15 @@ func (d *decider) checkGitUncached(dir string) (policy.Verdict, string) {
 		configs = append(configs, path.Join(c, "config"))
 	case !errors.Is(err, fs.ErrNotExist):
 		// git reads the common directory's configuration too.
-		return d.p.Default, fmt.Sprintf("guard cannot read git's configuration: %v", err)
+		return d.p.DefaultVerdict(), fmt.Sprintf("guard cannot read git's configuration: %v", err)
 	}
 	for _, cfg := range configs {
 		key, err := gitConfigRuns(d.fsys, cfg)
 		if err != nil {
-			return d.p.Default, fmt.Sprintf("guard cannot read git's configuration: %v", err)
+			return d.p.DefaultVerdict(), fmt.Sprintf("guard cannot read git's configuration: %v", err)
 		}
 		if key != "" {
-			return d.p.Default, fmt.Sprintf("the repository's configuration sets %s (%s), which makes git run a program", key, cfg)
+			return d.p.DefaultVerdict(), fmt.Sprintf("the repository's configuration sets %s (%s), which makes git run a program", key, cfg)
 		}
 	}
 	return policy.Allow, ""
@@ -260,9 +260,9 @@ func (d *decider) checkGoUncached(dir string) (policy.Verdict, string) {
 		for _, vcs := range []string{".hg", ".svn", ".bzr", "_FOSSIL_", ".fslckout"} {
 			switch _, err := d.fsys.Lstat(path.Join(d2, vcs)); {
 			case err == nil:
-				return d.p.Default, fmt.Sprintf("go would run the version control program of %s to stamp the build, and guard does not know what its configuration runs", path.Join(d2, vcs))
+				return d.p.DefaultVerdict(), fmt.Sprintf("go would run the version control program of %s to stamp the build, and guard does not know what its configuration runs", path.Join(d2, vcs))
 			case !absent(err):
-				return d.p.Default, fmt.Sprintf("guard cannot tell whether go would run a version control program: %v", err)
+				return d.p.DefaultVerdict(), fmt.Sprintf("guard cannot tell whether go would run a version control program: %v", err)
 			}
 		}
 		if d2 == "/" {
@@ -283,7 +283,7 @@ func (d *decider) checkGoUncached(dir string) (policy.Verdict, string) {
 				break
 			}
 			if err != nil && !absent(err) {
-				return d.p.Default, fmt.Sprintf("guard cannot tell which %s go reads: %v", name, err)
+				return d.p.DefaultVerdict(), fmt.Sprintf("guard cannot tell which %s go reads: %v", name, err)
 			}
 			if dir == "/" {
 				break
@@ -302,7 +302,7 @@ func (d *decider) checkGoUncached(dir string) (policy.Verdict, string) {
 func (d *decider) checkGoFile(file, local string) (policy.Verdict, string) {
 	data, err := readFile(d.fsys, file, maxGoMod)
 	if err != nil {
-		return d.p.Default, fmt.Sprintf("guard cannot read %s: %v", file, errors.Unwrap(err))
+		return d.p.DefaultVerdict(), fmt.Sprintf("guard cannot read %s: %v", file, errors.Unwrap(err))
 	}
 	for _, line := range strings.Split(string(data), "\n") {
 		f := strings.Fields(line)
@@ -311,13 +311,13 @@ func (d *decider) checkGoFile(file, local string) (policy.Verdict, string) {
 		}
 		want := strings.TrimPrefix(f[1], "go")
 		if f[0] == "toolchain" && !strings.HasPrefix(f[1], "go") {
-			return d.p.Default, fmt.Sprintf("%s names the toolchain %s, which go would download and run", file, f[1])
+			return d.p.DefaultVerdict(), fmt.Sprintf("%s names the toolchain %s, which go would download and run", file, f[1])
 		}
 		if local == "" {
-			return d.p.Default, fmt.Sprintf("%s asks for go %s, and guard cannot read the version of the go on PATH: go may download a toolchain and run it", file, want)
+			return d.p.DefaultVerdict(), fmt.Sprintf("%s asks for go %s, and guard cannot read the version of the go on PATH: go may download a toolchain and run it", file, want)
 		}
 		if newerGo(want, local) {
-			return d.p.Default, fmt.Sprintf("%s asks for go %s, newer than the local go %s: go would download that toolchain and run it", file, want, local)
+			return d.p.DefaultVerdict(), fmt.Sprintf("%s asks for go %s, newer than the local go %s: go would download that toolchain and run it", file, want, local)
 		}
 	}
 	return policy.Allow, ""

@@ -184,7 +184,7 @@ func TestFoldCase(t *testing.T) {
 		{"/home/u/.SSH/id_rsa", true, true},
 		{"/project/src/main.go", true, false},
 	} {
-		got := matchAnyFold(d, p.Paths.Secret, []string{tc.path}, tc.fold) != ""
+		got := matchAnyFold(d, p.SecretPaths(), []string{tc.path}, tc.fold) != ""
 		if got != tc.want {
 			t.Errorf("%s (fold %v): secret = %v, want %v", tc.path, tc.fold, got, tc.want)
 		}

@@ -31,7 +31,7 @@ func (d *decider) redirect(r shellparse.Redirect, where []string) Leaf {
 		l.Verdict, l.Why = policy.Allow, "duplicating a file descriptor is allowed"
 		return l
 	}
-	hint := "redirect output only to " + strings.Join(d.p.Redirect.Allow, ", ") + "; change files with the agent's edit tools"
+	hint := "redirect output only to " + strings.Join(d.p.RedirectAllow(), ", ") + "; change files with the agent's edit tools"
 	t := r.Target
 	if !t.Constant() {
 		l.Verdict, l.Rule = policy.Deny, "redirect.target"
@@ -53,19 +53,19 @@ func (d *decider) redirect(r shellparse.Redirect, where []string) Leaf {
 		return l
 	}
 	targets := d.paths(where, t)
-	if len(targets) > 0 && !slices.ContainsFunc(targets, func(p string) bool { return !slices.Contains(d.p.Redirect.Allow, p) }) {
+	if len(targets) > 0 && !slices.ContainsFunc(targets, func(p string) bool { return !slices.Contains(d.p.RedirectAllow(), p) }) {
 		l.Verdict, l.Rule, l.Why = policy.Allow, "redirect.allow", fmt.Sprintf("redirection to %s is allowed", t.Value)
 		return l
 	}
 	l.Hint = hint
-	acc, allowed := readAccess, d.p.Redirect.Read
+	acc, allowed := readAccess, d.p.RedirectRead()
 	if r.Writes() {
-		acc, allowed = writeAccess, d.p.Redirect.Write
+		acc, allowed = writeAccess, d.p.RedirectWrite()
 		l.Writes = true
 	}
 	pc := d.checkPath(t.Value, t.Tilde, where, acc, allowed)
 	if pc.rule == "paths.writable" && pc.verdict == policy.Deny {
-		pc.verdict, pc.rule = d.p.Redirect.WriteOutside, "redirect.write_outside"
+		pc.verdict, pc.rule = d.p.RedirectWriteOutside(), "redirect.write_outside"
 	}
 	if d.readOnly() && acc == writeAccess && pc.verdict != policy.Deny {
 		pc = pathCheck{policy.Deny, "read-only", fmt.Sprintf("writing %s: read-only mode allows no writes", t.Value)}

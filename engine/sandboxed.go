@@ -29,7 +29,7 @@ func sandboxed(l *policy.Layers, call Call, d *Decision) {
 	}
 	require := false
 	for _, p := range l.Policies() {
-		require = require || p.Sandbox.Require
+		require = require || p.SandboxRequired()
 	}
 	n := needsOf(d)
 	if len(call.Run) == 0 {

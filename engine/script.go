@@ -201,9 +201,9 @@ func (d *decider) construct(f shellparse.Finding) Leaf {
 		}
 		return l
 	}
-	v, ok := d.p.Shell[f.Kind]
+	v, ok := d.p.ShellVerdict(f.Kind)
 	if !ok {
-		v, l.Rule = d.p.Default, ""
+		v, l.Rule = d.p.DefaultVerdict(), ""
 	}
 	l.Verdict = v
 	switch v {
@@ -259,7 +259,7 @@ func (d *decider) assign(a shellparse.Assign) Leaf {
 	}
 	l.Verdict, l.Rule, l.Why = v, rule, why
 	if v != policy.Allow {
-		l.Hint = envHint(a.Name, d.p.Env.Allow)
+		l.Hint = envHint(a.Name, d.p.EnvAllow())
 	}
 	return l
 }

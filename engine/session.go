@@ -87,7 +87,7 @@ func (d *decider) pathScope(p string, tilde bool, where []string) *Scope {
 		return nil
 	}
 	real := forms[len(forms)-1]
-	if d.p.Paths.Grant == policy.GrantFile {
+	if d.p.PathGrant() == policy.GrantFile {
 		return &Scope{Kind: policy.GrantFile, Key: real}
 	}
 	return &Scope{Kind: policy.GrantDir, Key: path.Dir(real)}

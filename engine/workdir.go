@@ -42,7 +42,7 @@ func (d *decider) secretWorkDir(dirs []string) string {
 		if err != nil {
 			return fmt.Sprintf("the command runs in %s, which cannot be resolved (%v)", dir, err)
 		}
-		if pat := d.matchAny(d.p.Paths.Secret, forms); pat != "" {
+		if pat := d.matchAny(d.p.SecretPaths(), forms); pat != "" {
 			return fmt.Sprintf("the command runs in %s, a secret directory (%s)", dir, d.secretNamed(pat))
 		}
 		if d.checkedDirs == nil {

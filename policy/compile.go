@@ -48,7 +48,7 @@ func (c *compiler) newError(rule string, key []string, format string, a ...any) 
 
 func compile(name string, pf *policyFile, rules ruleSource, src []byte) (*Policy, error) {
 	c := &compiler{rules: rules, name: name, src: src, ids: map[string]string{}}
-	p := &Policy{name: name, src: src, rules: rules, comp: c, tools: map[string]Tier{}, Shell: map[shellparse.Kind]Verdict{},
+	p := &Policy{name: name, src: src, rules: rules, comp: c, tools: map[string]Tier{}, shell: map[shellparse.Kind]Verdict{},
 		commands: map[string]*Rule{}, broken: map[string]error{}}
 	if pf.Version == 0 {
 		e := c.newError("", []string{"version"}, "the policy has no version: write version = 1 at its top")
@@ -67,7 +67,7 @@ func compile(name string, pf *policyFile, rules ruleSource, src []byte) (*Policy
 	if err != nil || def == Allow || def == Session {
 		return nil, c.errorf([]string{"default"}, "default = %q: want ask or deny", pf.Default)
 	}
-	p.Default = def
+	p.fallback = def
 
 	for _, pat := range sortedKeys(pf.Tools) {
 		t, err := parseTier(pf.Tools[pat])
@@ -89,9 +89,9 @@ func compile(name string, pf *policyFile, rules ruleSource, src []byte) (*Policy
 		if key == "dialect" {
 			switch val {
 			case "bash":
-				p.Dialect = shellparse.Bash
+				p.dialect = shellparse.Bash
 			case "sh", "posix":
-				p.Dialect = shellparse.POSIX
+				p.dialect = shellparse.POSIX
 			default:
 				return nil, c.errorf([]string{"shell", key}, "dialect %q: want bash or sh", val)
 			}
@@ -108,7 +108,7 @@ func compile(name string, pf *policyFile, rules ruleSource, src []byte) (*Policy
 		if k.Fixed() && v != Deny {
 			return nil, c.errorf([]string{"shell", key}, "shell construct %q runs code guard cannot check; it can only be denied", key)
 		}
-		p.Shell[k] = v
+		p.shell[k] = v
 	}
 
 	if err := c.compileEnv(p, &pf.Env); err != nil {
@@ -123,15 +123,15 @@ func compile(name string, pf *policyFile, rules ruleSource, src []byte) (*Policy
 	if err := c.compilePaths(p, &pf.Paths, pf.Secret); err != nil {
 		return nil, err
 	}
-	p.readOnly, p.ReadOnlyShell, p.LogRequired = pf.ReadOnly, pf.ReadOnlyShell, pf.LogRequired
+	p.readOnly, p.readOnlyShell, p.logRequired = pf.ReadOnly, pf.ReadOnlyShell, pf.LogRequired
 	if pf.Grants.Idle != "" {
 		d, err := time.ParseDuration(pf.Grants.Idle)
 		if err != nil || d < time.Minute || d > 24*time.Hour {
 			return nil, c.errorf([]string{"grants", "idle"}, "grants idle = %q: want a duration from 1m to 24h, such as \"30m\"", pf.Grants.Idle)
 		}
-		p.GrantIdle = d
+		p.grantIdle = d
 	}
-	p.Sandbox = SandboxPolicy{Run: pf.Sandbox.Run, Require: pf.Sandbox.Require}
+	p.sandbox = sandboxPolicy{Run: pf.Sandbox.Run, Require: pf.Sandbox.Require}
 	for _, name := range sortedKeys(pf.Sandbox.Profiles) {
 		spf := pf.Sandbox.Profiles[name]
 		key := []string{"sandbox", name}
@@ -160,10 +160,10 @@ func compile(name string, pf *policyFile, rules ruleSource, src []byte) (*Policy
 				return nil, c.errorf(key, "sandbox %s: env %s would undo what guard run sets or make programs run other code", name, k)
 			}
 		}
-		if p.Sandbox.Profiles == nil {
-			p.Sandbox.Profiles = map[string]SandboxProfile{}
+		if p.sandbox.Profiles == nil {
+			p.sandbox.Profiles = map[string]SandboxProfile{}
 		}
-		p.Sandbox.Profiles[name] = prof
+		p.sandbox.Profiles[name] = prof
 	}
 	for _, t := range pf.Trust {
 		hex, ok := strings.CutPrefix(t, "sha256:")
@@ -260,7 +260,7 @@ func (c *compiler) compileEnv(p *Policy, ef *envFile) error {
 		}
 		seen[n] = true
 	}
-	p.Env.Allow = slices.Clone(ef.Allow)
+	p.env.Allow = slices.Clone(ef.Allow)
 	for _, d := range ef.Deny {
 		if len(d.Names) == 0 {
 			return c.errorf([]string{"env", "deny"}, "env deny: a rule without names matches nothing")
@@ -276,26 +276,26 @@ func (c *compiler) compileEnv(p *Policy, ef *envFile) error {
 		if d.Reason == "" {
 			return c.errorf([]string{"env", "deny"}, "env deny %v: a reason is required", d.Names)
 		}
-		p.Env.deny = append(p.Env.deny, envDeny{names: slices.Clone(d.Names), reason: d.Reason})
+		p.env.deny = append(p.env.deny, envDeny{names: slices.Clone(d.Names), reason: d.Reason})
 	}
 	return nil
 }
 
 func (c *compiler) compileFetch(p *Policy, ff *fetchFile) error {
-	p.Fetch.Unlisted = Deny
+	p.fetch.Unlisted = Deny
 	if ff.Unlisted != "" {
 		v, err := parseVerdictNoSession(ff.Unlisted)
 		if err != nil {
 			return c.errorf([]string{"fetch", "unlisted"}, "fetch unlisted: %v", err)
 		}
-		p.Fetch.Unlisted = v
+		p.fetch.Unlisted = v
 	}
 	for _, a := range ff.Allow {
 		if !(strings.HasPrefix(a, "https://") || strings.HasPrefix(a, "http://")) || !doublestar.ValidatePattern(a) {
 			return c.errorf([]string{"fetch", "allow"}, "fetch allow: %q is not a pattern of http or https URLs", a)
 		}
 	}
-	p.Fetch.Allow = slices.Clone(ff.Allow)
+	p.fetch.Allow = slices.Clone(ff.Allow)
 	return nil
 }
 
@@ -311,13 +311,13 @@ func (c *compiler) compileRedirect(p *Policy, rf *redirectFile) error {
 		return v, nil
 	}
 	var err error
-	if p.Redirect.Read, err = verdict("read", rf.Read, p.Default); err != nil {
+	if p.redirect.Read, err = verdict("read", rf.Read, p.fallback); err != nil {
 		return err
 	}
-	if p.Redirect.Write, err = verdict("write", rf.Write, p.Default); err != nil {
+	if p.redirect.Write, err = verdict("write", rf.Write, p.fallback); err != nil {
 		return err
 	}
-	if p.Redirect.WriteOutside, err = verdict("write_outside", rf.WriteOutside, Deny); err != nil {
+	if p.redirect.WriteOutside, err = verdict("write_outside", rf.WriteOutside, Deny); err != nil {
 		return err
 	}
 	for _, a := range rf.Allow {
@@ -328,7 +328,7 @@ func (c *compiler) compileRedirect(p *Policy, rf *redirectFile) error {
 			return c.errorf([]string{"redirect", "allow"}, "redirect allow: %q opens a network connection in bash", a)
 		}
 	}
-	p.Redirect.Allow = slices.Clone(rf.Allow)
+	p.redirect.Allow = slices.Clone(rf.Allow)
 	return nil
 }
 

@@ -79,11 +79,11 @@ func (p *Policy) Describe(w io.Writer) {
 	mode := "normal"
 	if p.readOnly {
 		mode = "read-only"
-		if p.ReadOnlyShell {
+		if p.readOnlyShell {
 			mode += ", read-only shell commands allowed"
 		}
 	}
-	fmt.Fprintf(w, "  mode: %s; default verdict: %s\n", mode, p.Default)
+	fmt.Fprintf(w, "  mode: %s; default verdict: %s\n", mode, p.fallback)
 	if len(p.packs) > 0 {
 		fmt.Fprintf(w, "  packs: %s\n", strings.Join(p.packs, ", "))
 	}
@@ -97,20 +97,20 @@ func (p *Policy) Describe(w io.Writer) {
 	fmt.Fprintf(w, "  tools: %s\n", strings.Join(tools, " "))
 	var shell []string
 	for _, k := range shellparse.AllKinds() {
-		if v, ok := p.Shell[k]; ok {
+		if v, ok := p.shell[k]; ok {
 			shell = append(shell, string(k)+"="+v.String())
 		}
 	}
 	fmt.Fprintf(w, "  shell: %s (code-running constructs are always denied)\n", strings.Join(shell, " "))
-	fmt.Fprintf(w, "  env allow: %s\n", strings.Join(p.Env.Allow, " "))
-	for _, d := range p.Env.deny {
+	fmt.Fprintf(w, "  env allow: %s\n", strings.Join(p.env.Allow, " "))
+	for _, d := range p.env.deny {
 		fmt.Fprintf(w, "  env deny: %s: %s\n", strings.Join(d.names, " "), d.reason)
 	}
-	fmt.Fprintf(w, "  paths: writable %s; file-tool writes %s, reads %s\n", strings.Join(p.Paths.Writable, " "), p.Paths.Write, p.Paths.Read)
-	fmt.Fprintf(w, "  paths: protected %s\n", strings.Join(p.Paths.Protected, " "))
-	fmt.Fprintf(w, "  paths: secret %s\n", strings.Join(p.Paths.Secret, " "))
+	fmt.Fprintf(w, "  paths: writable %s; file-tool writes %s, reads %s\n", strings.Join(p.paths.Writable, " "), p.paths.Write, p.paths.Read)
+	fmt.Fprintf(w, "  paths: protected %s\n", strings.Join(p.paths.Protected, " "))
+	fmt.Fprintf(w, "  paths: secret %s\n", strings.Join(p.paths.Secret, " "))
 	fmt.Fprintf(w, "  redirect: allow %s; read %s; write %s; outside the writable roots %s\n",
-		strings.Join(p.Redirect.Allow, " "), p.Redirect.Read, p.Redirect.Write, p.Redirect.WriteOutside)
+		strings.Join(p.redirect.Allow, " "), p.redirect.Read, p.redirect.Write, p.redirect.WriteOutside)
 	p.CompileAll()
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -163,7 +163,7 @@ func (l *Layers) ToolTier(tool string, readOnly bool) string {
 	best, found := TierAllow, false
 	for _, p := range ps {
 		t, rule := p.ToolTier(tool)
-		if rule == "" && p.Default == Ask {
+		if rule == "" && p.fallback == Ask {
 			t = TierAsk
 		}
 		if !found || tierRank(t) < tierRank(best) {
@@ -171,7 +171,7 @@ func (l *Layers) ToolTier(tool string, readOnly bool) string {
 		}
 	}
 	if (readOnly || l.ReadOnly()) && !best.ReadOnly() {
-		shellOK := best == TierShell && slices.ContainsFunc(ps, func(p *Policy) bool { return p.ReadOnlyShell })
+		shellOK := best == TierShell && slices.ContainsFunc(ps, func(p *Policy) bool { return p.readOnlyShell })
 		if !shellOK {
 			return "deny"
 		}
@@ -200,8 +200,8 @@ func (l *Layers) Policies() []*Policy {
 func (l *Layers) GrantIdle() time.Duration {
 	var idle time.Duration
 	for _, p := range l.Policies() {
-		if p.GrantIdle > 0 && (idle == 0 || p.GrantIdle < idle) {
-			idle = p.GrantIdle
+		if p.grantIdle > 0 && (idle == 0 || p.grantIdle < idle) {
+			idle = p.grantIdle
 		}
 	}
 	return idle
@@ -210,7 +210,7 @@ func (l *Layers) GrantIdle() time.Duration {
 // LogRequired reports whether a layer requires every decision to be
 // logged: a call whose decision cannot be written to the log is denied.
 func (l *Layers) LogRequired() bool {
-	return slices.ContainsFunc(l.Policies(), func(p *Policy) bool { return p.LogRequired })
+	return slices.ContainsFunc(l.Policies(), func(p *Policy) bool { return p.logRequired })
 }
 
 // Sum returns the sha256 digest, in hex, of what decides: the name and

@@ -832,8 +832,8 @@ func checkEnv(l *linter) []hit {
 // checks of their paths, commands or URLs.
 func checkProtection(l *linter) []hit {
 	var out []hit
-	pp := &l.p.Paths
-	for _, a := range l.p.Redirect.Allow {
+	pp := &l.p.paths
+	for _, a := range l.p.redirect.Allow {
 		if !ownString(l, func(pf *policyFile) []string { return pf.Redirect.Allow }, a) {
 			continue
 		}
@@ -960,7 +960,7 @@ func checkSandbox(l *linter) []hit {
 // temp dir.
 func checkWritable(l *linter) []hit {
 	var out []hit
-	for _, w := range l.p.Paths.Writable {
+	for _, w := range l.p.paths.Writable {
 		if !ownString(l, func(pf *policyFile) []string { return pf.Paths.Writable }, w) {
 			continue
 		}

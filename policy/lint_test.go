@@ -404,13 +404,13 @@ func TestLintNoRemoval(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, pat := range defaultProtected {
-			if !slices.Contains(p.Paths.Protected, pat) {
+			if !slices.Contains(p.paths.Protected, pat) {
 				t.Errorf("%q: protected path %q is gone", src, pat)
 			}
 		}
 		for _, sf := range builtinSecrets {
 			for _, pat := range sf.Paths {
-				if !slices.Contains(p.Paths.Secret, pat) {
+				if !slices.Contains(p.paths.Secret, pat) {
 					t.Errorf("%q: secret path %q of %s is gone", src, pat, sf.Name)
 				}
 			}

@@ -140,7 +140,7 @@ func (c *compiler) compileNode(p *Policy, id string, parent *Rule, rf *ruleFile,
 		}
 		n.Verdict, n.HasVerdict = v, true
 	}
-	n.Unknown = p.Default
+	n.Unknown = p.fallback
 	if parent != nil {
 		n.Unknown = parent.Unknown
 	}
@@ -235,7 +235,7 @@ func (c *compiler) compileNode(p *Policy, id string, parent *Rule, rf *ruleFile,
 		n.ArgsWith = append(n.ArgsWith, a)
 	}
 	n.Interp = rf.Interpreter
-	switch _, own := p.Sandbox.Profiles[rf.Sandbox]; {
+	switch _, own := p.sandbox.Profiles[rf.Sandbox]; {
 	case rf.Sandbox == "" || builtinProfile(rf.Sandbox) || own:
 		n.Sandbox = rf.Sandbox
 	default:

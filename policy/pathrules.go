@@ -24,14 +24,6 @@ type pathPolicy struct {
 	secretOf  map[string]int    // the entry of secrets each pattern of the policy's own entries is of, the first
 }
 
-// Literal returns LiteralRun of one of the policy's path patterns, found
-// when the policy was compiled; false for a pattern the policy does not
-// have.
-func (pp *pathPolicy) Literal(pat string) (string, bool) {
-	lit, ok := pp.literals[pat]
-	return lit, ok
-}
-
 // Where a policy does not set them, writes may go to the project and the
 // temp directory. The protected and secret paths below always apply, with
 // the policy's own added to them: a policy can protect more, never less.
@@ -146,8 +138,8 @@ type Secret struct {
 // Secrets returns the catalogue of secrets: the built-in entries, then
 // the policy's own.
 func (p *Policy) Secrets() []Secret {
-	out := make([]Secret, len(p.Paths.secrets))
-	for i, s := range p.Paths.secrets {
+	out := make([]Secret, len(p.paths.secrets))
+	for i, s := range p.paths.secrets {
 		s.Paths = slices.Clone(s.Paths)
 		out[i] = s
 	}
@@ -158,13 +150,13 @@ func (p *Policy) Secrets() []Secret {
 // is of; false for a pattern of [paths] secret, which is of none.
 func (p *Policy) SecretOf(pattern string) (Secret, bool) {
 	if i, _, ok := builtinSecretOf(pattern); ok {
-		return p.Paths.secrets[i], true // the built-in entries come first
+		return p.paths.secrets[i], true // the built-in entries come first
 	}
-	i, ok := p.Paths.secretOf[pattern]
+	i, ok := p.paths.secretOf[pattern]
 	if !ok {
 		return Secret{}, false
 	}
-	return p.Paths.secrets[i], true
+	return p.paths.secrets[i], true
 }
 
 func validSecretName(name string) bool {
@@ -201,10 +193,10 @@ func (c *compiler) compileSecrets(p *Policy, own []secretFile) ([]string, error)
 	// literal run of each of their patterns: none is checked, indexed or
 	// scanned again at start-up.
 	pats := slices.Clone(builtinSecretPaths)
-	p.Paths.secrets = make([]Secret, 0, len(builtinSecrets)+len(own))
+	p.paths.secrets = make([]Secret, 0, len(builtinSecrets)+len(own))
 	for _, sf := range builtinSecrets {
 		// Secrets clones what it returns: the paths are shared, never changed.
-		p.Paths.secrets = append(p.Paths.secrets, Secret(sf))
+		p.paths.secrets = append(p.paths.secrets, Secret(sf))
 	}
 	names := map[string]bool{}
 	for i, sf := range own {
@@ -216,16 +208,16 @@ func (c *compiler) compileSecrets(p *Policy, own []secretFile) ([]string, error)
 		}
 		names[sf.Name] = true
 		for _, pat := range sf.Paths {
-			if _, ok := p.Paths.secretOf[pat]; !ok {
-				if p.Paths.secretOf == nil {
-					p.Paths.secretOf = map[string]int{}
+			if _, ok := p.paths.secretOf[pat]; !ok {
+				if p.paths.secretOf == nil {
+					p.paths.secretOf = map[string]int{}
 				}
-				p.Paths.secretOf[pat] = len(p.Paths.secrets)
+				p.paths.secretOf[pat] = len(p.paths.secrets)
 			}
 			pats = append(pats, pat)
 		}
 		sf.Paths = slices.Clone(sf.Paths)
-		p.Paths.secrets = append(p.Paths.secrets, Secret(sf))
+		p.paths.secrets = append(p.paths.secrets, Secret(sf))
 	}
 	return pats, nil
 }
@@ -241,35 +233,35 @@ func (c *compiler) compilePaths(p *Policy, pf *pathsFile, secrets []secretFile) 
 			}
 		}
 	}
-	p.Paths = pathPolicy{
+	p.paths = pathPolicy{
 		Writable:  defaultWritable,
 		Protected: append(slices.Clone(defaultProtected), pf.Protected...),
-		Write:     p.Default,
+		Write:     p.fallback,
 		Read:      Allow,
 	}
 	catalogue, err := c.compileSecrets(p, secrets)
 	if err != nil {
 		return err
 	}
-	p.Paths.Secret = append(catalogue, pf.Secret...)
+	p.paths.Secret = append(catalogue, pf.Secret...)
 	if pf.Writable != nil {
-		p.Paths.Writable = slices.Clone(pf.Writable)
+		p.paths.Writable = slices.Clone(pf.Writable)
 	}
-	p.Paths.literals = make(map[string]string, len(p.Paths.Writable)+len(p.Paths.Protected)+len(p.Paths.Secret))
-	for _, list := range [][]string{p.Paths.Writable, p.Paths.Protected, p.Paths.Secret} {
+	p.paths.literals = make(map[string]string, len(p.paths.Writable)+len(p.paths.Protected)+len(p.paths.Secret))
+	for _, list := range [][]string{p.paths.Writable, p.paths.Protected, p.paths.Secret} {
 		for _, pat := range list {
 			if _, lit, ok := builtinSecretOf(pat); ok {
-				p.Paths.literals[pat] = lit
+				p.paths.literals[pat] = lit
 			} else {
-				p.Paths.literals[pat] = LiteralRun(pat)
+				p.paths.literals[pat] = LiteralRun(pat)
 			}
 		}
 	}
 	switch pf.Grant {
 	case "", GrantDir:
-		p.Paths.Grant = GrantDir
+		p.paths.Grant = GrantDir
 	case GrantFile:
-		p.Paths.Grant = GrantFile
+		p.paths.Grant = GrantFile
 	default:
 		return c.errorf([]string{"paths", "grant"}, "paths grant = %q: want dir or file", pf.Grant)
 	}
@@ -277,7 +269,7 @@ func (c *compiler) compilePaths(p *Policy, pf *pathsFile, secrets []secretFile) 
 		key string
 		s   string
 		dst *Verdict
-	}{{"write", pf.Write, &p.Paths.Write}, {"read", pf.Read, &p.Paths.Read}} {
+	}{{"write", pf.Write, &p.paths.Write}, {"read", pf.Read, &p.paths.Read}} {
 		if v.s == "" {
 			continue
 		}

@@ -26,22 +26,22 @@ import (
 // Policy is a compiled policy. It is immutable and safe for concurrent use.
 type Policy struct {
 	name      string
-	Default   Verdict
+	fallback  Verdict // what no rule decides gets; DefaultVerdict
 	tools     map[string]Tier
 	toolGlobs []toolGlob
-	Shell     map[shellparse.Kind]Verdict
-	Dialect   shellparse.Dialect
-	Env       envPolicy
-	Redirect  redirectPolicy
-	Fetch     fetchPolicy
-	Paths     pathPolicy
-	Sandbox   SandboxPolicy
-	// GrantIdle is how long a grant of the session tier lasts unused; 0
+	shell     map[shellparse.Kind]Verdict
+	dialect   shellparse.Dialect
+	env       envPolicy
+	redirect  redirectPolicy
+	fetch     fetchPolicy
+	paths     pathPolicy
+	sandbox   sandboxPolicy
+	// grantIdle is how long a grant of the session tier lasts unused; 0
 	// leaves it to guard (an hour).
-	GrantIdle     time.Duration
+	grantIdle     time.Duration
 	readOnly      bool     // read-only mode, whatever the call says
-	ReadOnlyShell bool     // in read-only mode, read-only shell commands may run
-	LogRequired   bool     // a call whose decision cannot be logged is denied
+	readOnlyShell bool     // in read-only mode, read-only shell commands may run
+	logRequired   bool     // a call whose decision cannot be logged is denied
 	trust         []string // sha256 digests of project policies this (user) policy trusts
 	rules         ruleSource
 	commandGlobs  []string // names of rules that are patterns (mkfs.*)
@@ -90,8 +90,8 @@ type redirectPolicy struct {
 	WriteOutside Verdict  // > to a file outside the project
 }
 
-// SandboxPolicy is the compiled [sandbox] table.
-type SandboxPolicy struct {
+// sandboxPolicy is the compiled [sandbox] table.
+type sandboxPolicy struct {
 	// Run is what every policy does now: an allowed shell command is
 	// rewritten to run under guard run, in the profile its parts need. It
 	// is kept so that the files that say it still load.
@@ -251,19 +251,19 @@ func (p *Policy) ToolTier(name string) (Tier, string) {
 }
 
 func (p *Policy) EnvVerdict(name string) (Verdict, string, string) {
-	for _, dn := range p.Env.deny {
+	for _, dn := range p.env.deny {
 		for _, pat := range dn.names {
 			if ok, _ := path.Match(pat, name); ok {
 				return Deny, "env.deny " + pat, fmt.Sprintf("setting %s is not allowed: %s", name, dn.reason)
 			}
 		}
 	}
-	for _, pat := range p.Env.Allow {
+	for _, pat := range p.env.Allow {
 		if ok, _ := path.Match(pat, name); ok {
 			return Allow, "env.allow " + pat, fmt.Sprintf("setting %s is allowed", name)
 		}
 	}
-	return p.Default, "", fmt.Sprintf("variable %s is not in the policy's [env] allow list", name)
+	return p.fallback, "", fmt.Sprintf("variable %s is not in the policy's [env] allow list", name)
 }
 
 // command finds the rule for a program name: the exact name, else the name

@@ -13,20 +13,20 @@ import (
 // keeps what the base says.
 func TestSandboxTable(t *testing.T) {
 	p, err := LoadUnchecked("p.toml", strings.NewReader("version = 1\ndefault = \"ask\"\n[sandbox]\nrun = true\nrequire = true\n"))
-	if err != nil || !p.Sandbox.Run || !p.Sandbox.Require {
-		t.Fatalf("run and require: %+v, %v", p.Sandbox, err)
+	if err != nil || !p.sandbox.Run || !p.sandbox.Require {
+		t.Fatalf("run and require: %+v, %v", p.sandbox, err)
 	}
 	p, err = LoadUnchecked("p.toml", strings.NewReader("version = 1\ndefault = \"ask\"\n\n[sandbox]\nrequire = true\n"))
-	if err != nil || p.Sandbox.Run || !p.Sandbox.Require {
-		t.Errorf("require without run: %+v, %v", p.Sandbox, err)
+	if err != nil || p.sandbox.Run || !p.sandbox.Require {
+		t.Errorf("require without run: %+v, %v", p.sandbox, err)
 	}
 	top, err := LoadUnchecked("p.toml", strings.NewReader("version = 1\nextends = \"default\"\n[sandbox]\nrun = true\n"))
-	if err != nil || !top.Sandbox.Run || top.Sandbox.Require {
-		t.Errorf("extends with run: %+v, %v", top.Sandbox, err)
+	if err != nil || !top.sandbox.Run || top.sandbox.Require {
+		t.Errorf("extends with run: %+v, %v", top.sandbox, err)
 	}
 	d, err := Default()
-	if err != nil || d.Sandbox.Run || d.Sandbox.Require {
-		t.Errorf("the default policy: %+v, %v; it says nothing of the sandbox", d.Sandbox, err)
+	if err != nil || d.sandbox.Run || d.sandbox.Require {
+		t.Errorf("the default policy: %+v, %v; it says nothing of the sandbox", d.sandbox, err)
 	}
 }
 
@@ -36,9 +36,9 @@ func TestSandboxProfiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	net := p.Sandbox.Profiles["net"]
-	if !p.Sandbox.Run || len(net.Read) != 1 || net.Write[0] != "{project}/../out" || len(net.Ports) != 2 || net.Ports[1] != 8080 || net.Env["MODE"] != "ci" {
-		t.Errorf("profile net: %+v", p.Sandbox)
+	net := p.sandbox.Profiles["net"]
+	if !p.sandbox.Run || len(net.Read) != 1 || net.Write[0] != "{project}/../out" || len(net.Ports) != 2 || net.Ports[1] != 8080 || net.Env["MODE"] != "ci" {
+		t.Errorf("profile net: %+v", p.sandbox)
 	}
 	if r, err := p.Command("make"); err != nil || r.Sandbox != "net" {
 		t.Errorf("make: %+v, %v", r, err)

@@ -140,7 +140,7 @@ func profileGrants(s stdio, l *policy.Layers, call engine.Call, names []string) 
 // builtin profile the policy does not define is empty, of no layer.
 func findProfile(l *policy.Layers, name string) (policy.SandboxProfile, *policy.Policy, error) {
 	for _, p := range l.Policies() {
-		if pr, ok := p.Sandbox.Profiles[name]; ok {
+		if pr, ok := p.SandboxProfile(name); ok {
 			return pr, p, nil
 		}
 	}

@@ -173,7 +173,7 @@ func writeCheck(policies []*policy.Policy, call engine.Call, git bool) func() fu
 func linkCheck(policies []*policy.Policy, call engine.Call) func(string) bool {
 	names := map[string]bool{}
 	for _, p := range policies {
-		for _, pat := range append(slices.Clone(p.Paths.Protected), call.AgentPaths...) {
+		for _, pat := range append(slices.Clone(p.ProtectedPaths()), call.AgentPaths...) {
 			parts := strings.Split(pat, "/")
 			for _, c := range parts[:len(parts)-1] {
 				if c != "" && c != "~" && !strings.ContainsAny(c, "*?[]{}\\") {
@@ -486,7 +486,7 @@ func scanKey(policies []*policy.Policy, call engine.Call) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%q %q\n", call.Project, call.Home)
 	for _, p := range policies {
-		fmt.Fprintf(&b, "%q\n", p.Paths.Secret)
+		fmt.Fprintf(&b, "%q\n", p.SecretPaths())
 	}
 	return b.String()
 }
