@@ -22,13 +22,11 @@ import (
 // store: no line is lost or torn, every chain is whole, and every grant is
 // there.
 func TestHookParallelLog(t *testing.T) {
+	t.Parallel() // independent of the other tests: its own temp dirs and processes
 	if testing.Short() {
 		t.Skip("starts 200 processes")
 	}
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
+	exe := guardExe()
 	root := t.TempDir()
 	proj, stateHome := filepath.Join(root, "proj"), filepath.Join(root, "state")
 	const n, sessions = 200, 4

@@ -20,8 +20,8 @@ import (
 	"guard/engine"
 )
 
-// These tests run guard hook as a process: the test binary itself, which
-// TestMain turns into guard when its argv[0] is "guard". They end a run in
+// These tests run guard hook as a process: the guard guardExe builds
+// (guardbin_test.go). They end a run in
 // ways no in-process test can: a signal, and a write or an open that never
 // returns.
 
@@ -33,13 +33,9 @@ const hookProcessWait = time.Minute
 // stdout and stderr for the caller to set.
 func hookProcess(t *testing.T, args ...string) *exec.Cmd {
 	t.Helper()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), hookProcessWait)
 	t.Cleanup(cancel)
-	cmd := exec.CommandContext(ctx, exe, append([]string{"hook"}, args...)...)
+	cmd := exec.CommandContext(ctx, guardExe(), append([]string{"hook"}, args...)...)
 	cmd.Args[0] = "guard"
 	cmd.Env = []string{"HOME=" + t.TempDir(), "PATH=" + os.Getenv("PATH")}
 	return cmd
@@ -84,7 +80,13 @@ func TestHookSignals(t *testing.T) {
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := stdin.Write(hookPartialCall); err != nil {
+			// Until guard hook ignores it, the signal kills the process
+			// (the runtime's default), and on a loaded machine the first
+			// tick can come before main starts. guard hook ignores it
+			// before it reads its input, and this write, more than a
+			// pipe holds (JSON's leading white space), returns only once
+			// it has read some.
+			if _, err := stdin.Write(append(bytes.Repeat([]byte(" "), 256<<10), hookPartialCall...)); err != nil {
 				t.Fatal(err)
 			}
 			// guard hook ignores the signal until signalDelay has passed:

@@ -5,8 +5,8 @@ package main
 // The jail's doors (issue 21, "A jail with no open doors"). Each test runs
 // one real attack twice: as a plain process, where it must work (else the
 // test skips and says why: a door this machine does not have proves
-// nothing), and under guard run, the test binary that TestMain turns into
-// guard, where it must fail. Every run has a throwaway project and home
+// nothing), and under guard run, the guard guardExe builds
+// (guardbin_test.go), where it must fail. Every run has a throwaway project and home
 // under t.TempDir(); what an attack reaches "outside" is the test's own:
 // its socket, its tmux server on its own -S path, its shm segment, its pty,
 // its sleep. A confined script first echoes jailRan, so that a guard run
@@ -148,12 +148,8 @@ func (j jail) env(extra []string) []string {
 // guard returns guard run with args over the jail's project, in its
 // environment plus extra, bounded by hookProcessWait.
 func (j jail) guard(extra []string, args ...string) (*exec.Cmd, context.CancelFunc) {
-	exe, err := os.Executable()
-	if err != nil {
-		panic(err)
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), hookProcessWait)
-	cmd := exec.CommandContext(ctx, exe, append([]string{"run", "--cwd", j.proj}, args...)...)
+	cmd := exec.CommandContext(ctx, guardExe(), append([]string{"run", "--cwd", j.proj}, args...)...)
 	cmd.Args[0] = "guard"
 	cmd.Dir, cmd.Env = j.proj, j.env(extra)
 	cmd.WaitDelay = 10 * time.Second // a process left holding the output does not hang the test
@@ -748,7 +744,7 @@ while True:
 		var line string
 		select {
 		case line = <-first:
-		case <-time.After(30 * time.Second):
+		case <-time.After(hookProcessWait): // guard run is killed then
 		}
 		var ports []string
 		if f := strings.Fields(line); len(f) == 3 && f[0] == "ports" {
@@ -773,7 +769,7 @@ while True:
 		select {
 		case s := <-rest:
 			out += s
-		case <-time.After(5 * time.Second):
+		case <-time.After(hookProcessWait): // a bound, not a speed goal
 		}
 		out += stderr.String()
 		if len(ports) == 0 {

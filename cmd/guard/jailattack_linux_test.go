@@ -52,6 +52,7 @@ func TestJailLinkedKeptDirs(t *testing.T) {
 // writes through it or moves a directory into it, try to make a kept path
 // between the supervisor's check of a path and its change.
 func TestJailRaces(t *testing.T) {
+	t.Parallel() // independent of the other tests: its own temp dirs and processes
 	needPython(t)
 	for _, tc := range []struct{ name, script string }{
 		{"open while its directory is renamed", `
@@ -206,10 +207,7 @@ func TestJailAsAnotherUser(t *testing.T) {
 	if err != nil {
 		t.Skip("no setpriv")
 	}
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
+	exe := guardExe()
 	dir, err := os.MkdirTemp("", "guard-user")
 	if err != nil {
 		t.Fatal(err)
@@ -258,6 +256,7 @@ func TestJailAsAnotherUser(t *testing.T) {
 // tree with an output, and by opening a file to read it (O_CREAT) and
 // again for writing through its link in /proc.
 func TestJailSecondReview(t *testing.T) {
+	t.Parallel() // independent of the other tests: its own temp dirs and processes
 	needPython(t)
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("no git")

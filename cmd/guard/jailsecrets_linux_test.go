@@ -65,6 +65,7 @@ func catalogueFiles(t *testing.T, j jail) (files map[string]string, env []string
 // where a tool's variable points, can be read inside guard run, in any
 // built-in profile: unconfined, the same script prints them.
 func TestJailCatalogue(t *testing.T) {
+	t.Parallel() // independent of the other tests: its own temp dirs and processes
 	j := newJail(t, nil)
 	files, env := catalogueFiles(t, j)
 	if len(files) < 100 {

@@ -22,7 +22,7 @@ import (
 var scriptUpdate = flag.Bool("update", false, "update the golden output in testdata/script/*.txtar from the actual output")
 
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	testscript.Main(cleanupM{m}, map[string]func(){
 		"guard": main,
 	})
 }
@@ -42,6 +42,11 @@ func TestScript(t *testing.T) {
 			// so that their answers do not depend on the machine. A script
 			// about the sandbox sets the variable empty ([sandbox]).
 			env.Setenv("GUARD_TEST_NO_SANDBOX", "1")
+			// exec guard runs guardExe's guard, built without -race,
+			// before testscript's copy of the test binary.
+			if dir := guardDir(); dir != "" {
+				env.Setenv("PATH", dir+string(filepath.ListSeparator)+env.Getenv("PATH"))
+			}
 			return os.MkdirAll(home, 0o755)
 		},
 		Condition: func(cond string) (bool, error) {

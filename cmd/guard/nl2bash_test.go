@@ -131,6 +131,7 @@ func nl2bashCheck(code int, stdout, stderr string) (string, error) {
 // deadline: no panic, no other exit code, no stray output. guard only
 // decides the commands; nothing runs them.
 func TestNL2Bash(t *testing.T) {
+	t.Parallel() // independent of the other tests: its own temp dirs and processes
 	rows := nl2bashRead(t)
 	cwd := t.TempDir()
 	getenv := func(string) string { return "" }
@@ -159,16 +160,30 @@ func TestNL2Bash(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var stdout, stderr bytes.Buffer
-		t0 := time.Now()
-		err = run(context.Background(), []string{"hook"}, stdio{in: bytes.NewReader(in), out: &stdout, err: &stderr, start: time.Now()}, getenv)
-		d := time.Since(t0)
-		timings = append(timings, timing{row, d})
-
-		decision, cerr := nl2bashCheck(exitCode(err), stdout.String(), stderr.String())
-		if cerr == nil && d > defaultDeadline {
-			cerr = fmt.Errorf("took %s, over the hook deadline of %s", d, defaultDeadline)
+		// The deadline is the hook's, and a loaded machine can stretch
+		// any one run past it: a command fails it only when it misses it
+		// on nl2bashTries runs, its fastest run is what is timed, and every
+		// run must be well-formed.
+		var d time.Duration
+		var decision string
+		var cerr error
+		for try := range nl2bashTries {
+			var stdout, stderr bytes.Buffer
+			t0 := time.Now()
+			err = run(context.Background(), []string{"hook"}, stdio{in: bytes.NewReader(in), out: &stdout, err: &stderr, start: time.Now()}, getenv)
+			dt := time.Since(t0)
+			if try == 0 || dt < d {
+				d = dt
+			}
+			decision, cerr = nl2bashCheck(exitCode(err), stdout.String(), stderr.String())
+			if cerr == nil && dt > defaultDeadline {
+				cerr = fmt.Errorf("took %s, over the hook deadline of %s", dt, defaultDeadline)
+			}
+			if cerr == nil || !strings.Contains(cerr.Error(), "deadline") {
+				break
+			}
 		}
+		timings = append(timings, timing{row, d})
 		if cerr != nil {
 			failures++
 			if failures <= nl2bashMaxReports {
@@ -187,7 +202,11 @@ func TestNL2Bash(t *testing.T) {
 		len(rows), total.Round(time.Millisecond), counts["allow"], counts["ask"], counts["deny"], failures)
 
 	// One run of a command is mostly noise at this scale: time the slowest
-	// again and rank them by their best time.
+	// again and rank them by their best time. The ranking is only logged,
+	// so it is made only where the log is shown: with -v, or on a failure.
+	if !testing.Verbose() && !t.Failed() {
+		return
+	}
 	slices.SortFunc(timings, func(a, b timing) int { return int(b.d - a.d) })
 	slow := timings[:min(nl2bashRetime, len(timings))]
 	best := make([]time.Duration, len(slow))
@@ -220,7 +239,9 @@ func TestNL2Bash(t *testing.T) {
 }
 
 // The nl2bashRetime slowest commands are timed nl2bashRepeats more times.
+// A command misses the hook's deadline when it does on nl2bashTries runs.
 const (
+	nl2bashTries   = 3
 	nl2bashRetime  = 100
 	nl2bashRepeats = 5
 )

@@ -81,18 +81,14 @@ func (w runWorld) tree(t *testing.T) string {
 // touch only the world's files.
 func (w runWorld) run(t *testing.T, extraEnv []string, args ...string) (int, string) {
 	t.Helper()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), hookProcessWait)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, exe, append([]string{"run", "--cwd", w.proj}, args...)...)
+	cmd := exec.CommandContext(ctx, guardExe(), append([]string{"run", "--cwd", w.proj}, args...)...)
 	cmd.Args[0] = "guard"
 	cmd.Env = append([]string{"HOME=" + w.home, "TMPDIR=" + w.tmp, "PATH=/usr/local/bin:/usr/bin:/bin"}, extraEnv...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
-	err = cmd.Run()
+	err := cmd.Run()
 	if ee, ok := err.(*exec.ExitError); ok {
 		return ee.ExitCode(), out.String()
 	}
@@ -120,10 +116,12 @@ func refused(out string) bool {
 // jail refuses it, prints nothing it keeps, and leaves the fixture's files
 // as they were; and the everyday work beside it, which runs in both.
 func TestRunConfines(t *testing.T) {
+	t.Parallel() // independent of the other tests: its own temp dirs and processes
 	w := newRunWorld(t)
 	port := tcpLoopback(t)
 	const mark = "guard-run-sleeper" // in the environment of a process outside
-	sleeper := exec.Command("sleep", "120")
+	// The sleeper is killed at the end of the test, however long it takes.
+	sleeper := exec.Command("sleep", "3600")
 	sleeper.Env = []string{"GUARD_SLEEPER=" + mark}
 	if err := sleeper.Start(); err != nil {
 		t.Fatal(err)
@@ -374,11 +372,8 @@ func TestRunRefuses(t *testing.T) {
 // never saw named; the jail does not have it.
 func TestRunRewrite(t *testing.T) {
 	w := newRunWorld(t)
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	guard := filepath.Join(w.tmp, "bin", "guard") // the test binary, run as guard
+	exe := guardExe()
+	guard := filepath.Join(w.tmp, "bin", "guard") // guardExe's guard
 	if err := os.MkdirAll(filepath.Dir(guard), 0o755); err != nil {
 		t.Fatal(err)
 	}
