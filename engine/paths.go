@@ -264,7 +264,7 @@ func (d *decider) compiled(patterns []string, fold bool) []compiledPattern {
 // literal returns policy.LiteralRun of a pattern: the policy's own
 // patterns have theirs, and others are found once per decision.
 func (d *decider) literal(pat string, fold bool) string {
-	lit, ok := d.p.Paths.Literal(pat)
+	lit, ok := d.p.PathLiteral(pat)
 	if !ok {
 		if lit, ok = d.literals[pat]; !ok {
 			lit = policy.LiteralRun(pat)
@@ -533,7 +533,7 @@ func (d *decider) checkPath(p string, tilde bool, where []string, acc access, al
 		if acc == writeAccess {
 			return pathCheck{policy.Deny, "paths.writable", fmt.Sprintf("%s cannot be resolved (the directory or the home is not known), so it is outside every writable root", p)}
 		}
-		return pathCheck{d.p.Default, "", fmt.Sprintf("%s cannot be resolved, so guard cannot tell whether it is secret", p)}
+		return pathCheck{d.p.DefaultVerdict(), "", fmt.Sprintf("%s cannot be resolved, so guard cannot tell whether it is secret", p)}
 	}
 	var forms []string
 	for _, a := range abs {
@@ -553,8 +553,7 @@ func (d *decider) checkPath(p string, tilde bool, where []string, acc access, al
 			}
 		}
 	}
-	pp := &d.p.Paths
-	if pat := d.matchAny(pp.Secret, forms); pat != "" {
+	if pat := d.matchAny(d.p.SecretPaths(), forms); pat != "" {
 		return pathCheck{policy.Deny, "paths.secret " + pat, fmt.Sprintf("%s is a secret file (%s): guard does not let it be read or written", p, d.secretNamed(pat))}
 	}
 	if mp := d.madeOver(forms); mp != nil {
@@ -566,7 +565,7 @@ func (d *decider) checkPath(p string, tilde bool, where []string, acc access, al
 		}
 		return pathCheck{allowed, "paths.read", fmt.Sprintf("reading %s", p)}
 	}
-	if pat := d.matchAny(pp.Protected, forms); pat != "" {
+	if pat := d.matchAny(d.p.ProtectedPaths(), forms); pat != "" {
 		return pathCheck{policy.Deny, "paths.protected " + pat, fmt.Sprintf("%s is protected (%s): no tool may change it", p, pat)}
 	}
 	if pat := d.matchAny(d.call.AgentPaths, forms); pat != "" {
@@ -590,7 +589,7 @@ func (d *decider) checkPath(p string, tilde bool, where []string, acc access, al
 			return pathCheck{policy.Deny, "paths.protected", fmt.Sprintf("%s is inside %s, which git takes for a repository: no tool may change it", p, g)}
 		}
 	}
-	if !d.allWithin(pp.Writable, forms) {
+	if !d.allWithin(d.p.WritablePaths(), forms) {
 		return pathCheck{policy.Deny, "paths.writable", fmt.Sprintf("%s is outside the writable roots", p)}
 	}
 	return pathCheck{allowed, "paths.write", fmt.Sprintf("writing %s", p)}
