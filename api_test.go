@@ -12,6 +12,7 @@ import (
 
 	"guard"
 	"guard/audit"
+	"guard/policy"
 )
 
 // harnessTools is a small harness's tool set.
@@ -90,6 +91,26 @@ func TestAPIDecide(t *testing.T) {
 
 // TestAPIReadOnly: read-only mode offers exactly the reading tools, in
 // their order, and denies every other whatever its input, with the reason.
+// TestAPIReadOnlyKinds: in read-only mode the engine offers a kind of
+// call exactly when policy.Tier.ReadOnly says its tier is read-only (the
+// shell aside, which the policy's read_only_shell decides): one fact.
+func TestAPIReadOnlyKinds(t *testing.T) {
+	_, env := project(t)
+	e, err := guard.Load(guard.Options{Env: env, ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, kind := range []string{guard.Read, guard.List, guard.Search, guard.Write, guard.Edit, guard.Fetch} {
+		tier, ok := policy.TierNamed(kind)
+		if !ok {
+			t.Errorf("kind %s names no tier", kind)
+		}
+		if got := e.Offers(guard.ToolSpec{Name: "t", Kind: kind}); got != tier.ReadOnly() {
+			t.Errorf("read-only mode offers %s: %v, want %v", kind, got, tier.ReadOnly())
+		}
+	}
+}
+
 func TestAPIReadOnly(t *testing.T) {
 	dir, env := project(t)
 	e, err := guard.Load(guard.Options{Env: env, ReadOnly: true})

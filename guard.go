@@ -285,9 +285,6 @@ func (e *Engine) current() (*policy.Layers, error) {
 	return e.layers, nil
 }
 
-// readingKinds are the kinds read-only mode offers.
-var readingKinds = []string{Read, List, Search}
-
 // Offers reports whether the engine offers a tool: whether any call of it
 // can be allowed. In read-only mode only the reading kinds are offered
 // (and the shell where the policy says read_only_shell, or where commands
@@ -322,7 +319,8 @@ func (e *Engine) Offers(t ToolSpec) bool {
 	if kind == Shell {
 		return len(e.base.Run) > 0 || slices.ContainsFunc(l.Policies(), func(p *policy.Policy) bool { return p.ReadOnlyShell() })
 	}
-	return slices.Contains(readingKinds, kind)
+	tier, _ := policy.TierNamed(kind) // read, list, search: [policy.Tier.ReadOnly]
+	return tier.ReadOnly()
 }
 
 // tierKind is the kind a [tools] tier makes a tool's call, "" for a tier

@@ -245,8 +245,6 @@ func (d *decider) decide() {
 	}
 }
 
-// readOnlyKind reports whether read-only mode may allow a call of this
-// kind, or of a tool of this tier.
 // cmpOr returns s, or def when s is "".
 func cmpOr(s, def string) string {
 	if s == "" {
@@ -255,14 +253,14 @@ func cmpOr(s, def string) string {
 	return s
 }
 
+// readOnlyKind reports whether read-only mode may allow a call of this
+// kind, or of a tool of this tier: [policy.Tier.ReadOnly] says, of the
+// tier the kind is named after.
 func readOnlyKind(k Kind, t policy.Tier) bool {
-	switch k {
-	case KindRead, KindList, KindSearch:
-		return true
-	case KindTool:
-		return t == policy.TierInternal
+	if k != KindTool {
+		t, _ = policy.TierNamed(string(k)) // no such tier: TierDeny, not read-only
 	}
-	return false
+	return t.ReadOnly()
 }
 
 // tool decides a tool by its tier alone.

@@ -41,18 +41,30 @@ func (t Tier) String() string {
 func (t Tier) IsKind() bool { return t >= TierShell }
 
 // ReadOnly reports whether read-only mode may allow a tool of this tier:
-// it reads or lists files, or acts only inside the agent. Its input must
+// it reads or lists files, or acts only inside the agent. It is the one
+// definition of what read-only mode offers: the engine asks it of a call's
+// kind ([TierNamed]) and package guard of a tool. Its input must
 // still pass (a read of a secret is denied), and a shell tool may run in
 // read-only mode only where the policy allows read-only shell commands.
 func (t Tier) ReadOnly() bool {
 	return t == TierInternal || t == TierRead || t == TierList || t == TierSearch
 }
 
-func parseTier(s string) (Tier, error) {
+// TierNamed returns the tier a [tools] value names; the kinds of call are
+// named as their tiers (read, list, search), so that read-only mode asks
+// [Tier.ReadOnly] of a call's kind too. False for a name that is no tier.
+func TierNamed(s string) (Tier, bool) {
 	for i, n := range tierNames {
 		if n == s {
-			return Tier(i), nil
+			return Tier(i), true
 		}
+	}
+	return TierDeny, false
+}
+
+func parseTier(s string) (Tier, error) {
+	if t, ok := TierNamed(s); ok {
+		return t, nil
 	}
 	if s == "paths" {
 		return TierDeny, fmt.Errorf(`tool tier "paths" is gone: name the kind of call the tool makes: read, write, edit, list or search`)
