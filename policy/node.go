@@ -130,219 +130,35 @@ func (c *compiler) compileNode(p *Policy, id string, parent *Rule, rf *ruleFile,
 		c.ids[rf.ID] = id
 		n.ID = rf.ID
 	}
-	errf := func(k []string, format string, a ...any) error {
-		return c.ruleErrorf(n.ID, k, format, a...)
+	if err := c.compileVerdicts(p, n, parent, rf, key); err != nil {
+		return nil, err
 	}
-	if rf.Verdict != "" {
-		v, err := ParseVerdict(rf.Verdict)
-		if err != nil {
-			return nil, errf(append(key, "verdict"), "%v", err)
-		}
-		n.Verdict, n.HasVerdict = v, true
+	if err := c.compileArgs(n, rf, key); err != nil {
+		return nil, err
 	}
-	n.Unknown = p.fallback
-	if parent != nil {
-		n.Unknown = parent.Unknown
+	if err := c.compileOptions(n, rf, key); err != nil {
+		return nil, err
 	}
-	if rf.Unknown != "" {
-		v, err := ParseVerdict(rf.Unknown)
-		if err != nil || v == Allow || v == Session {
-			return nil, errf(append(key, "unknown"), "unknown = %q: want ask or deny", rf.Unknown)
-		}
-		n.Unknown = v
+	if err := c.compileEscalations(n, rf, key); err != nil {
+		return nil, err
 	}
-	switch rf.Style {
-	case "", "gnu":
-		n.Style = styleGNU
-	case "go":
-		n.Style = StyleGo
-	case "find":
-		n.Style = StyleFind
-	case "none":
-		n.Style = styleNone
-		if len(rf.Flags) > 0 || len(rf.Options) > 0 || len(rf.Require) > 0 {
-			return nil, errf(append(key, "style"), "style = \"none\" takes no options, but flags or options are listed")
-		}
-	default:
-		return nil, errf(append(key, "style"), "style %q: want gnu, go, find or none", rf.Style)
+	if err := c.compileArgsWith(n, rf, key); err != nil {
+		return nil, err
 	}
-	switch rf.Args {
-	case "", "any":
-		n.Args = argsAny
-	case "none":
-		n.Args = ArgsNone
-		if rf.MaxArgs != 0 {
-			return nil, errf(append(key, "max_args"), "max_args with args = \"none\" can never match")
-		}
-	case "path":
-		n.Args = ArgsPath
-	default:
-		return nil, errf(append(key, "args"), "args = %q: want any, none or path", rf.Args)
+	if err := c.compileEffects(p, n, parent, id, rf, key); err != nil {
+		return nil, err
 	}
-	if rf.MaxArgs < 0 {
-		return nil, errf(append(key, "max_args"), "max_args = %d: want a positive number", rf.MaxArgs)
+	if err := c.compileRuns(n, rf, key); err != nil {
+		return nil, err
 	}
-	n.MaxArgs = rf.MaxArgs
-
-	for _, f := range rf.Flags {
-		if f == "-#" {
-			n.Digits = true
-			continue
-		}
-		if err := n.addOption(f, ValueNone, "", nil, true); err != nil {
-			return nil, errf(append(key, "flags"), "%v", err)
-		}
-	}
-	for _, name := range sortedKeys(rf.Options) {
-		spec := rf.Options[name]
-		kind, vtype := valueRequired, "any"
-		if len(spec.Values) == 0 {
-			vtype = spec.Type
-			if strings.HasSuffix(vtype, "?") {
-				kind, vtype = ValueOptional, strings.TrimSuffix(vtype, "?")
-			}
-			if !slices.Contains(valueTypes, vtype) {
-				return nil, errf(append(key, "options", name), "option %s: value type %q: want one of %s, a trailing ? for an optional value, or a list of values", name, spec.Type, strings.Join(valueTypes, ", "))
-			}
-		}
-		if err := n.addOption(name, kind, vtype, spec.Values, true); err != nil {
-			return nil, errf(append(key, "options", name), "%v", err)
-		}
-	}
-	for _, group := range []struct {
-		list    []escalationFile
-		verdict Verdict
-		key     string
-	}{{rf.Deny, Deny, "deny"}, {rf.Ask, Ask, "ask"}, {rf.Session, Session, "session"}} {
-		for i, ef := range group.list {
-			e, err := c.compileEscalation(n, ef, group.verdict, i)
-			if err != nil {
-				return nil, errf(append(key, group.key), "%v", err)
-			}
-			if len(e.Args) > 0 && n.Args == ArgsNone {
-				return nil, errf(append(key, group.key), "%s rule matches operands, but the command takes none: it can never match", group.key)
-			}
-			n.Escalations = append(n.Escalations, e)
-		}
-	}
-	for _, a := range rf.ArgsWith {
-		if o := n.Options[a]; o == nil || !o.Accepted {
-			return nil, errf(append(key, "args_with"), "args_with %q: the option must be among the flags or options", a)
-		}
-		if n.Args == ArgsNone {
-			return nil, errf(append(key, "args_with"), "args_with with args = \"none\" can never match")
-		}
-		n.ArgsWith = append(n.ArgsWith, a)
-	}
-	n.Interp = rf.Interpreter
-	switch _, own := p.sandbox.Profiles[rf.Sandbox]; {
-	case rf.Sandbox == "" || builtinProfile(rf.Sandbox) || own:
-		n.Sandbox = rf.Sandbox
-	default:
-		return nil, errf(append(key, "sandbox"), "sandbox = %q: want read-only, build, test or a profile of the policy's [sandbox]", rf.Sandbox)
-	}
-	switch rf.Grant {
-	case "":
-		n.Grant = GrantRule
-		if parent != nil {
-			n.Grant = parent.Grant
-		}
-	case GrantRule, GrantCall:
-		n.Grant = rf.Grant
-	default:
-		return nil, errf(append(key, "grant"), "grant = %q: want rule or call", rf.Grant)
-	}
-	if n.Sandbox == "" && parent != nil {
-		n.Sandbox = parent.Sandbox
-	}
-	n.ReadOnly = rf.ReadOnly || parent != nil && parent.ReadOnly && strings.HasSuffix(id, " --")
-	if rf.Config != "" && rf.Config != "git" && rf.Config != "go" && rf.Config != "rust" {
-		return nil, errf(append(key, "config"), "config = %q: want git, go or rust", rf.Config)
-	}
-	if rf.Script != "" && rf.Script != "sed" && rf.Script != "awk" {
-		return nil, errf(append(key, "script"), "script = %q: want sed or awk", rf.Script)
-	}
-	switch rf.Paths {
-	case "", "read", "write", "copy":
-		n.PathMode = rf.Paths
-	default:
-		return nil, errf(append(key, "paths"), "paths = %q: want read, write or copy", rf.Paths)
-	}
-	for _, ch := range rf.Children {
-		if _, err := path.Match(ch, ""); err != nil || ch == "" {
-			return nil, errf(append(key, "children"), "children: %q is not a valid pattern", ch)
-		}
-	}
-	n.Children = rf.Children
-	for _, r := range rf.Require {
-		if o := n.Options[r]; o == nil || !o.Accepted {
-			return nil, errf(append(key, "require"), "require %q: the option must be among the flags or options", r)
-		}
-		n.Require = append(n.Require, r)
-	}
-	if len(rf.Exec) > 0 {
-		n.Exec = map[string]bool{}
-		for _, e := range rf.Exec {
-			if !strings.HasPrefix(e, "-") || n.Options[e] != nil {
-				return nil, errf(append(key, "exec"), "exec %q: want an option name that is not also a flag or option", e)
-			}
-			n.Exec[e] = true
-		}
-	}
-	switch rf.Shell {
-	case "":
-	case "bash", "sh":
-		n.Shell = rf.Shell
-		if o := n.Options["-c"]; o == nil || !o.Accepted || o.Value != ValueNone {
-			return nil, errf(append(key, "shell"), "shell = %q needs -c among the flags", rf.Shell)
-		}
-	default:
-		return nil, errf(append(key, "shell"), "shell = %q: want bash or sh", rf.Shell)
-	}
-	if rf.Wrap != nil {
-		if rf.hasSubs() || n.Shell != "" || rf.Rest != nil {
-			return nil, errf(append(key, "wrap"), "a wrapper has no subcommands, shell or rest")
-		}
-		if rf.Wrap.Skip < 0 {
-			return nil, errf(append(key, "wrap"), "wrap skip = %d: want 0 or more", rf.Wrap.Skip)
-		}
-		w := *rf.Wrap
-		for _, o := range append(slices.Clone(w.Replace), w.Lookup...) {
-			if opt := n.Options[o]; opt == nil || !opt.Accepted {
-				return nil, errf(append(key, "wrap"), "wrap: option %q must be among the flags or options", o)
-			}
-		}
-		n.Wrap = &w
-	}
-	n.subFiles, n.subKey = rf.subs(), key
-	for _, name := range n.subFiles.names {
-		if name == "" || strings.HasPrefix(name, "-") || !validProgram(name) {
-			return nil, errf(append(key, "sub", name), "subcommand %q can never match: it is empty, an option, or has shell characters", name)
-		}
-	}
-	if eager {
-		for _, name := range n.subFiles.names {
-			if _, err := c.compileSub(p, n, name, true); err != nil {
-				return nil, err
-			}
-		}
-	}
-	if rf.Rest != nil {
-		rest := *rf.Rest
-		if rest.Verdict == "" {
-			rest.Verdict = "allow" // the command's own verdict decides
-		}
-		rn, err := c.compileNode(p, n.ID+" --", n, &rest, append(slices.Clone(key), "rest"), eager)
-		if err != nil {
-			return nil, err
-		}
-		n.Rest = rn
+	if err := c.compileNested(p, n, rf, key, eager); err != nil {
+		return nil, err
 	}
 	if !n.HasVerdict && !rf.hasSubs() {
-		return nil, errf(key, "no verdict: the rule matches nothing")
+		return nil, c.ruleErrorf(n.ID, key, "no verdict: the rule matches nothing")
 	}
 	if rf.hasSubs() && n.Args == ArgsNone {
-		return nil, errf(append(key, "args"), "args = \"none\" leaves no room for a subcommand")
+		return nil, c.ruleErrorf(n.ID, append(key, "args"), "args = \"none\" leaves no room for a subcommand")
 	}
 
 	exs := []struct {
@@ -355,6 +171,266 @@ func (c *compiler) compileNode(p *Policy, id string, parent *Rule, rf *ruleFile,
 		}
 	}
 	return n, nil
+}
+
+// The helpers of compileNode, in the order it calls them, each compiling
+// a group of a rule's keys into n. The order is kept: the first error by
+// it is the one a rule reports.
+
+// compileVerdicts compiles verdict and unknown; unknown is the parent's,
+// and the policy's default verdict at the top, unless the rule says.
+func (c *compiler) compileVerdicts(p *Policy, n, parent *Rule, rf *ruleFile, key []string) error {
+	if rf.Verdict != "" {
+		v, err := ParseVerdict(rf.Verdict)
+		if err != nil {
+			return c.ruleErrorf(n.ID, append(key, "verdict"), "%v", err)
+		}
+		n.Verdict, n.HasVerdict = v, true
+	}
+	n.Unknown = p.fallback
+	if parent != nil {
+		n.Unknown = parent.Unknown
+	}
+	if rf.Unknown != "" {
+		v, err := ParseVerdict(rf.Unknown)
+		if err != nil || v == Allow || v == Session {
+			return c.ruleErrorf(n.ID, append(key, "unknown"), "unknown = %q: want ask or deny", rf.Unknown)
+		}
+		n.Unknown = v
+	}
+	return nil
+}
+
+// compileArgs compiles style, args and max_args: how the command's words
+// split into options and operands, and how many operands it takes.
+func (c *compiler) compileArgs(n *Rule, rf *ruleFile, key []string) error {
+	switch rf.Style {
+	case "", "gnu":
+		n.Style = styleGNU
+	case "go":
+		n.Style = StyleGo
+	case "find":
+		n.Style = StyleFind
+	case "none":
+		n.Style = styleNone
+		if len(rf.Flags) > 0 || len(rf.Options) > 0 || len(rf.Require) > 0 {
+			return c.ruleErrorf(n.ID, append(key, "style"), "style = \"none\" takes no options, but flags or options are listed")
+		}
+	default:
+		return c.ruleErrorf(n.ID, append(key, "style"), "style %q: want gnu, go, find or none", rf.Style)
+	}
+	switch rf.Args {
+	case "", "any":
+		n.Args = argsAny
+	case "none":
+		n.Args = ArgsNone
+		if rf.MaxArgs != 0 {
+			return c.ruleErrorf(n.ID, append(key, "max_args"), "max_args with args = \"none\" can never match")
+		}
+	case "path":
+		n.Args = ArgsPath
+	default:
+		return c.ruleErrorf(n.ID, append(key, "args"), "args = %q: want any, none or path", rf.Args)
+	}
+	if rf.MaxArgs < 0 {
+		return c.ruleErrorf(n.ID, append(key, "max_args"), "max_args = %d: want a positive number", rf.MaxArgs)
+	}
+	n.MaxArgs = rf.MaxArgs
+	return nil
+}
+
+// compileOptions compiles flags and options: the options the command
+// accepts, and the values they take.
+func (c *compiler) compileOptions(n *Rule, rf *ruleFile, key []string) error {
+	for _, f := range rf.Flags {
+		if f == "-#" {
+			n.Digits = true
+			continue
+		}
+		if err := n.addOption(f, ValueNone, "", nil, true); err != nil {
+			return c.ruleErrorf(n.ID, append(key, "flags"), "%v", err)
+		}
+	}
+	for _, name := range sortedKeys(rf.Options) {
+		spec := rf.Options[name]
+		kind, vtype := valueRequired, "any"
+		if len(spec.Values) == 0 {
+			vtype = spec.Type
+			if strings.HasSuffix(vtype, "?") {
+				kind, vtype = ValueOptional, strings.TrimSuffix(vtype, "?")
+			}
+			if !slices.Contains(valueTypes, vtype) {
+				return c.ruleErrorf(n.ID, append(key, "options", name), "option %s: value type %q: want one of %s, a trailing ? for an optional value, or a list of values", name, spec.Type, strings.Join(valueTypes, ", "))
+			}
+		}
+		if err := n.addOption(name, kind, vtype, spec.Values, true); err != nil {
+			return c.ruleErrorf(n.ID, append(key, "options", name), "%v", err)
+		}
+	}
+	return nil
+}
+
+// compileEscalations compiles deny, ask and session: the uses of the
+// command that get a stricter verdict than its own.
+func (c *compiler) compileEscalations(n *Rule, rf *ruleFile, key []string) error {
+	for _, group := range []struct {
+		list    []escalationFile
+		verdict Verdict
+		key     string
+	}{{rf.Deny, Deny, "deny"}, {rf.Ask, Ask, "ask"}, {rf.Session, Session, "session"}} {
+		for i, ef := range group.list {
+			e, err := c.compileEscalation(n, ef, group.verdict, i)
+			if err != nil {
+				return c.ruleErrorf(n.ID, append(key, group.key), "%v", err)
+			}
+			if len(e.Args) > 0 && n.Args == ArgsNone {
+				return c.ruleErrorf(n.ID, append(key, group.key), "%s rule matches operands, but the command takes none: it can never match", group.key)
+			}
+			n.Escalations = append(n.Escalations, e)
+		}
+	}
+	return nil
+}
+
+// compileArgsWith compiles args_with: the options without one of which
+// the command takes no operands.
+func (c *compiler) compileArgsWith(n *Rule, rf *ruleFile, key []string) error {
+	for _, a := range rf.ArgsWith {
+		if o := n.Options[a]; o == nil || !o.Accepted {
+			return c.ruleErrorf(n.ID, append(key, "args_with"), "args_with %q: the option must be among the flags or options", a)
+		}
+		if n.Args == ArgsNone {
+			return c.ruleErrorf(n.ID, append(key, "args_with"), "args_with with args = \"none\" can never match")
+		}
+		n.ArgsWith = append(n.ArgsWith, a)
+	}
+	return nil
+}
+
+// compileEffects compiles interpreter, sandbox, grant, read_only, config,
+// script and paths: what the command reaches, where it runs, and what a
+// grant of it covers. The sandbox and the grant are the parent's unless
+// the rule says; a rest (id "... --") of a read-only rule is read-only.
+func (c *compiler) compileEffects(p *Policy, n, parent *Rule, id string, rf *ruleFile, key []string) error {
+	n.Interp = rf.Interpreter
+	switch _, own := p.sandbox.Profiles[rf.Sandbox]; {
+	case rf.Sandbox == "" || builtinProfile(rf.Sandbox) || own:
+		n.Sandbox = rf.Sandbox
+	default:
+		return c.ruleErrorf(n.ID, append(key, "sandbox"), "sandbox = %q: want read-only, build, test or a profile of the policy's [sandbox]", rf.Sandbox)
+	}
+	switch rf.Grant {
+	case "":
+		n.Grant = GrantRule
+		if parent != nil {
+			n.Grant = parent.Grant
+		}
+	case GrantRule, GrantCall:
+		n.Grant = rf.Grant
+	default:
+		return c.ruleErrorf(n.ID, append(key, "grant"), "grant = %q: want rule or call", rf.Grant)
+	}
+	if n.Sandbox == "" && parent != nil {
+		n.Sandbox = parent.Sandbox
+	}
+	n.ReadOnly = rf.ReadOnly || parent != nil && parent.ReadOnly && strings.HasSuffix(id, " --")
+	if rf.Config != "" && rf.Config != "git" && rf.Config != "go" && rf.Config != "rust" {
+		return c.ruleErrorf(n.ID, append(key, "config"), "config = %q: want git, go or rust", rf.Config)
+	}
+	if rf.Script != "" && rf.Script != "sed" && rf.Script != "awk" {
+		return c.ruleErrorf(n.ID, append(key, "script"), "script = %q: want sed or awk", rf.Script)
+	}
+	switch rf.Paths {
+	case "", "read", "write", "copy":
+		n.PathMode = rf.Paths
+	default:
+		return c.ruleErrorf(n.ID, append(key, "paths"), "paths = %q: want read, write or copy", rf.Paths)
+	}
+	return nil
+}
+
+// compileRuns compiles children, require, exec and shell: the programs
+// the command may start, the options it must have, and the options and
+// the -c script that run another command.
+func (c *compiler) compileRuns(n *Rule, rf *ruleFile, key []string) error {
+	for _, ch := range rf.Children {
+		if _, err := path.Match(ch, ""); err != nil || ch == "" {
+			return c.ruleErrorf(n.ID, append(key, "children"), "children: %q is not a valid pattern", ch)
+		}
+	}
+	n.Children = rf.Children
+	for _, r := range rf.Require {
+		if o := n.Options[r]; o == nil || !o.Accepted {
+			return c.ruleErrorf(n.ID, append(key, "require"), "require %q: the option must be among the flags or options", r)
+		}
+		n.Require = append(n.Require, r)
+	}
+	if len(rf.Exec) > 0 {
+		n.Exec = map[string]bool{}
+		for _, e := range rf.Exec {
+			if !strings.HasPrefix(e, "-") || n.Options[e] != nil {
+				return c.ruleErrorf(n.ID, append(key, "exec"), "exec %q: want an option name that is not also a flag or option", e)
+			}
+			n.Exec[e] = true
+		}
+	}
+	switch rf.Shell {
+	case "":
+	case "bash", "sh":
+		n.Shell = rf.Shell
+		if o := n.Options["-c"]; o == nil || !o.Accepted || o.Value != ValueNone {
+			return c.ruleErrorf(n.ID, append(key, "shell"), "shell = %q needs -c among the flags", rf.Shell)
+		}
+	default:
+		return c.ruleErrorf(n.ID, append(key, "shell"), "shell = %q: want bash or sh", rf.Shell)
+	}
+	return nil
+}
+
+// compileNested compiles wrap, sub and rest: the command a wrapper runs,
+// the subcommands (compiled now when eager, else when first named), and
+// the rule of the arguments after --.
+func (c *compiler) compileNested(p *Policy, n *Rule, rf *ruleFile, key []string, eager bool) error {
+	if rf.Wrap != nil {
+		if rf.hasSubs() || n.Shell != "" || rf.Rest != nil {
+			return c.ruleErrorf(n.ID, append(key, "wrap"), "a wrapper has no subcommands, shell or rest")
+		}
+		if rf.Wrap.Skip < 0 {
+			return c.ruleErrorf(n.ID, append(key, "wrap"), "wrap skip = %d: want 0 or more", rf.Wrap.Skip)
+		}
+		w := *rf.Wrap
+		for _, o := range append(slices.Clone(w.Replace), w.Lookup...) {
+			if opt := n.Options[o]; opt == nil || !opt.Accepted {
+				return c.ruleErrorf(n.ID, append(key, "wrap"), "wrap: option %q must be among the flags or options", o)
+			}
+		}
+		n.Wrap = &w
+	}
+	n.subFiles, n.subKey = rf.subs(), key
+	for _, name := range n.subFiles.names {
+		if name == "" || strings.HasPrefix(name, "-") || !validProgram(name) {
+			return c.ruleErrorf(n.ID, append(key, "sub", name), "subcommand %q can never match: it is empty, an option, or has shell characters", name)
+		}
+	}
+	if eager {
+		for _, name := range n.subFiles.names {
+			if _, err := c.compileSub(p, n, name, true); err != nil {
+				return err
+			}
+		}
+	}
+	if rf.Rest != nil {
+		rest := *rf.Rest
+		if rest.Verdict == "" {
+			rest.Verdict = "allow" // the command's own verdict decides
+		}
+		rn, err := c.compileNode(p, n.ID+" --", n, &rest, append(slices.Clone(key), "rest"), eager)
+		if err != nil {
+			return err
+		}
+		n.Rest = rn
+	}
+	return nil
 }
 
 func (n *Rule) addOption(name string, kind valueKind, vtype string, values []string, accepted bool) error {
