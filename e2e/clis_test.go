@@ -9,9 +9,9 @@ package e2e
 // codex_test.go) writes the agent's own settings and reads its answers;
 // its fake model is in server_gemini_test.go and server_codex_test.go.
 //
-// The tests of these two agents are not parallel: one agent CLI runs at a
-// time (the tests run on two cores), and they finish before the parallel
-// Claude Code tests start.
+// The tests are parallel, as Claude Code's are: go test runs GOMAXPROCS
+// of them at once, and on a loaded machine two agents at a time keep more
+// of it for the package than one (go test -race ./... on two cores).
 
 import (
 	"bytes"

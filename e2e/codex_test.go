@@ -236,6 +236,7 @@ const codexBlocked = "Command blocked by PreToolUse hook: "
 // it: exit 0, no output); the command runs and its output is what the
 // model gets.
 func TestCodexAllowedCommandRuns(t *testing.T) {
+	t.Parallel()
 	const token = "e2e-token-codex-9b3e"
 	cmd := "cat hello.txt"
 	p := newCodexProject(t)
@@ -260,6 +261,7 @@ func TestCodexAllowedCommandRuns(t *testing.T) {
 // main` (exit 2, the reason on stderr); origin's main is unchanged, and
 // guard's reason and hint reach the model.
 func TestCodexDeniedCommandDoesNotRun(t *testing.T) {
+	t.Parallel()
 	cmd := "git push --force origin main"
 	p := newCodexProject(t)
 	before := p.gitOrigin()
@@ -279,6 +281,7 @@ func TestCodexDeniedCommandDoesNotRun(t *testing.T) {
 // cannot ask (it runs a call whose hook answers ask), so guard denies, and
 // says why. The file is not created.
 func TestCodexAskIsRefused(t *testing.T) {
+	t.Parallel()
 	cmd := "touch asked-marker"
 	p := newCodexProject(t)
 	p.script("exec_command", map[string]any{"cmd": cmd})
@@ -300,6 +303,7 @@ func TestCodexAskIsRefused(t *testing.T) {
 // this, only the user's setup can (a managed hook, a guard that is
 // there).
 func TestCodexMissingGuardRuns(t *testing.T) {
+	t.Parallel()
 	cmd := "touch missing-marker"
 	p := newCodexProject(t)
 	p.hooks["PreToolUse"] = shellQuote(filepath.Join(p.bin, "no-such-guard")) + " hook --agent codex"
@@ -319,6 +323,7 @@ func TestCodexMissingGuardRuns(t *testing.T) {
 // the hook without a word, and the command runs: why the harness trusts
 // the hook, and why the other tests check that the hook ran.
 func TestCodexUntrustedHookSkipped(t *testing.T) {
+	t.Parallel()
 	cmd := "touch untrusted-marker"
 	p := newCodexProject(t)
 	p.trusted = false
@@ -340,6 +345,7 @@ func TestCodexUntrustedHookSkipped(t *testing.T) {
 // one file is applied; a patch of two files, and one of Codex's own
 // configuration, are denied, and nothing of them is written.
 func TestCodexApplyPatch(t *testing.T) {
+	t.Parallel()
 	addFile := func(name, line string) string {
 		return "*** Begin Patch\n*** Add File: " + name + "\n+" + line + "\n*** End Patch\n"
 	}
@@ -407,6 +413,7 @@ func TestCodexApplyPatch(t *testing.T) {
 // (updatedInput); Codex runs the rewritten command, the model gets its
 // output, and the key the Makefile reads stays out of reach.
 func TestCodexSandboxedCommand(t *testing.T) {
+	t.Parallel()
 	if err := guardsandbox.Available(); err != nil {
 		t.Skipf("guard run cannot run here: %v", err)
 	}
@@ -447,6 +454,7 @@ func TestCodexSandboxedCommand(t *testing.T) {
 // guard tells it for Codex's by its shape, and answers it alike with and
 // without --agent codex.
 func TestCodexHookInput(t *testing.T) {
+	t.Parallel()
 	cmd := "echo e2e-hook-input | wc -c"
 	p := newCodexProject(t)
 	p.script("exec_command", map[string]any{"cmd": cmd})
@@ -482,6 +490,7 @@ func TestCodexHookInput(t *testing.T) {
 // $SHELL is (bash here), and the model gets Codex's block, not zsh's
 // output.
 func TestCodexModelPicksShell(t *testing.T) {
+	t.Parallel()
 	needZsh(t)
 	cmd := `echo "[" $'\-' "]"`
 	p := newCodexProject(t)

@@ -318,6 +318,7 @@ func (p *copilotProject) oneHookCall(tool string, args map[string]any) copilotCa
 // read-only sandbox where the kernel can confine it; the command runs and
 // its output is what the model gets.
 func TestCopilotAllowedCommandRuns(t *testing.T) {
+	t.Parallel()
 	const token = "e2e-token-copilot-4f1a"
 	cmd := "cat hello.txt"
 	p := newCopilotProject(t)
@@ -343,6 +344,7 @@ func TestCopilotAllowedCommandRuns(t *testing.T) {
 // (Copilot's deny answer); the directory is still there, and guard's
 // reason and hint reach the model.
 func TestCopilotDeniedCommandDoesNotRun(t *testing.T) {
+	t.Parallel()
 	cmd := "rm -rf victim"
 	p := newCopilotProject(t)
 	writeFile(t, p.dir, "victim/keep.txt", "keep\n")
@@ -362,6 +364,7 @@ func TestCopilotDeniedCommandDoesNotRun(t *testing.T) {
 // ({"permissionDecision":"ask"}); copilot -p has nobody to ask, and
 // refuses the call with guard's reason. The file is not created.
 func TestCopilotAskIsRefusedHeadless(t *testing.T) {
+	t.Parallel()
 	cmd := "touch asked-marker"
 	p := newCopilotProject(t)
 	p.script("bash", copilotBash(cmd))
@@ -385,6 +388,7 @@ func TestCopilotAskIsRefusedHeadless(t *testing.T) {
 // (modifiedArgs); Copilot runs the rewritten command, the model gets its
 // output, and the key the Makefile reads stays out of reach.
 func TestCopilotSandboxedCommand(t *testing.T) {
+	t.Parallel()
 	if err := guardsandbox.Available(); err != nil {
 		t.Skipf("guard run cannot run here: %v", err)
 	}
@@ -432,6 +436,7 @@ func TestCopilotSandboxedCommand(t *testing.T) {
 // Copilot gives the second hook the first one's rewrite, a command that
 // starts guard, which guard denies.
 func TestCopilotHookInput(t *testing.T) {
+	t.Parallel()
 	cmd := "echo e2e-hook-input"
 	p := newCopilotProject(t)
 	p.hooks["PreToolUse"] = p.hook
@@ -494,6 +499,7 @@ func TestCopilotHookInput(t *testing.T) {
 // exit 127), one that exits 1, and one killed by a signal: Copilot denies
 // the call each time ("hook errored"), so it does not run.
 func TestCopilotFailingHookBlocks(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ name, script string }{
 		{"missing", ""},
 		{"exit 1", "#!/bin/sh\necho guard-e2e: crashed >&2\nexit 1\n"},
@@ -531,6 +537,7 @@ func TestCopilotFailingHookBlocks(t *testing.T) {
 // deadline (3 s) answers well within the 30 s timeoutSec guard init
 // writes.
 func TestCopilotHookTimeoutRuns(t *testing.T) {
+	t.Parallel()
 	cmd := "touch timeout-marker"
 	p := newCopilotProject(t)
 	slow := filepath.Join(p.bin, "slow-guard")
@@ -553,6 +560,7 @@ func TestCopilotHookTimeoutRuns(t *testing.T) {
 // nothing of it; the command runs. A user's hooks (~/.copilot/hooks/) run
 // there all the same.
 func TestCopilotUntrustedRepoHooksSkipped(t *testing.T) {
+	t.Parallel()
 	t.Run("repo hook", func(t *testing.T) {
 		cmd := "touch untrusted-marker"
 		p := newCopilotProject(t)
@@ -597,6 +605,7 @@ func TestCopilotUntrustedRepoHooksSkipped(t *testing.T) {
 // (--scope user) in a folder it does not. guard's own log has the call,
 // which only the hook init installed can have written.
 func TestCopilotInstalledByInit(t *testing.T) {
+	t.Parallel()
 	for _, scope := range []string{"project", "user"} {
 		t.Run(scope, func(t *testing.T) {
 			const token = "e2e-token-copilot-init-3e9b"
@@ -633,6 +642,7 @@ func TestCopilotInstalledByInit(t *testing.T) {
 // claude writes, with its PascalCase input: guard's log has the call as
 // Claude Code's (Bash), from the hook for Claude Code.
 func TestCopilotRunsClaudeCodeHooks(t *testing.T) {
+	t.Parallel()
 	const token = "e2e-token-copilot-claude-hooks-b2c4"
 	p := newCopilotProject(t)
 	p.hooks = nil
@@ -655,6 +665,7 @@ func TestCopilotRunsClaudeCodeHooks(t *testing.T) {
 // whatever $SHELL is: with SHELL=/usr/bin/zsh, echo 'x\ty' prints the
 // backslash as bash does (zsh's echo would print a tab).
 func TestCopilotRunsBash(t *testing.T) {
+	t.Parallel()
 	needZsh(t)
 	cmd := `echo 'x\ty'`
 	p := newCopilotProject(t)

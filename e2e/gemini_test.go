@@ -169,6 +169,7 @@ func (p *geminiProject) oneFunctionResponse(o *geminiOutcome, tool string) (stri
 // sandbox where the kernel can confine it; the command runs and its
 // output is the functionResponse the model gets.
 func TestGeminiAllowedCommandRuns(t *testing.T) {
+	t.Parallel()
 	const token = "e2e-token-gemini-2c81"
 	cmd := "cat hello.txt"
 	p := newGeminiProject(t)
@@ -194,6 +195,7 @@ func TestGeminiAllowedCommandRuns(t *testing.T) {
 // origin main` (exit 2, the reason on stderr); origin's main is unchanged,
 // and guard's reason and hint reach the model.
 func TestGeminiDeniedCommandDoesNotRun(t *testing.T) {
+	t.Parallel()
 	cmd := "git push --force origin main"
 	p := newGeminiProject(t)
 	before := p.gitOrigin()
@@ -222,6 +224,7 @@ func TestGeminiDeniedCommandDoesNotRun(t *testing.T) {
 // would fail the test, and the test should then check that guard's
 // reason reaches the model.
 func TestGeminiAskWaitsHeadless(t *testing.T) {
+	t.Parallel()
 	const askWait = 10 * time.Second
 	cmd := "touch asked-marker"
 	p := newGeminiProject(t)
@@ -259,6 +262,7 @@ func TestGeminiAskWaitsHeadless(t *testing.T) {
 // accident: the call does not run, and the shell's error is the reason
 // the model gets.
 func TestGeminiMissingGuardBlocks(t *testing.T) {
+	t.Parallel()
 	cmd := "touch missing-marker"
 	p := newGeminiProject(t)
 	missing := filepath.Join(p.bin, "no-such-guard")
@@ -282,6 +286,7 @@ func TestGeminiMissingGuardBlocks(t *testing.T) {
 // which would unregister guard, is denied: it configures a coding agent.
 // The file is unchanged and guard's reason reaches the model.
 func TestGeminiSettingsWriteDenied(t *testing.T) {
+	t.Parallel()
 	p := newGeminiProject(t)
 	writeFile(t, p.home, ".config/guard/guard.toml", "version = 1\nextends = \"default\"\n\n[paths]\nwrite = \"allow\"\n")
 	target := filepath.Join(p.dir, ".gemini", "settings.json")
@@ -325,6 +330,7 @@ func TestGeminiSettingsWriteDenied(t *testing.T) {
 // the model gets its output, and the key the Makefile reads stays out of
 // reach.
 func TestGeminiSandboxedCommand(t *testing.T) {
+	t.Parallel()
 	if err := guardsandbox.Available(); err != nil {
 		t.Skipf("guard run cannot run here: %v", err)
 	}
@@ -365,6 +371,7 @@ func TestGeminiSandboxedCommand(t *testing.T) {
 // read; guard tells it for Gemini CLI's by its shape, and answers it
 // alike with and without --agent gemini.
 func TestGeminiHookInput(t *testing.T) {
+	t.Parallel()
 	cmd := "echo e2e-hook-input | wc -c"
 	p := newGeminiProject(t)
 	p.script("run_shell_command", map[string]any{"command": cmd})
@@ -413,6 +420,7 @@ func goldenKeys(t *testing.T, name string) []string {
 // with SHELL=/bin/zsh, echo 'x\ty' prints the backslash as bash does
 // (zsh's echo would print a tab).
 func TestGeminiRunsBash(t *testing.T) {
+	t.Parallel()
 	needZsh(t)
 	cmd := `echo 'x\ty'`
 	p := newGeminiProject(t)

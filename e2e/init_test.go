@@ -95,6 +95,7 @@ func TestDoctorHeartbeat(t *testing.T) {
 // for Codex make the real Codex run guard: without a current trust record
 // Codex would skip the hook without a word. guard's own log has the call.
 func TestCodexInstalledByInit(t *testing.T) {
+	t.Parallel()
 	const token = "e2e-token-codex-init-51c0"
 	p := newCodexProject(t)
 	p.hooks = nil // guard init registers them, not the harness
@@ -122,6 +123,7 @@ func TestCodexInstalledByInit(t *testing.T) {
 // .gemini/settings.json is the one the real Gemini CLI runs: guard's own
 // log has the call.
 func TestGeminiInstalledByInit(t *testing.T) {
+	t.Parallel()
 	const token = "e2e-token-gemini-init-7a2d"
 	p := newGeminiProject(t)
 	if err := os.Remove(filepath.Join(p.dir, ".gemini", "settings.json")); err != nil {

@@ -32,6 +32,7 @@ func hookCallsOf(calls []cliHookCall, event string) []cliHookCall {
 // Codex, and makes its file. Without guard's approval Codex's automatic
 // review would refuse it (the fake model's review is no JSON).
 func TestCodexPermissionRequestApproves(t *testing.T) {
+	t.Parallel()
 	cmd := "make show"
 	p := newCodexProject(t)
 	p.approve = true
@@ -68,6 +69,7 @@ func TestCodexPermissionRequestApproves(t *testing.T) {
 // of an allowed command and approves it: it runs, outside Codex's
 // sandbox and inside guard's, which keeps the key out of reach.
 func TestCodexPermissionRequestRewritten(t *testing.T) {
+	t.Parallel()
 	if err := guardsandbox.Available(); err != nil {
 		t.Skipf("guard run cannot run here: %v", err)
 	}
@@ -103,6 +105,7 @@ func TestCodexPermissionRequestRewritten(t *testing.T) {
 // PermissionRequest alone, Codex takes its deny there: rm -rf does not
 // run, and guard's reason reaches the model.
 func TestCodexPermissionRequestRefuses(t *testing.T) {
+	t.Parallel()
 	cmd := "rm -rf victim"
 	p := newCodexProject(t)
 	p.approve = true

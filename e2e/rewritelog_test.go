@@ -88,6 +88,7 @@ func checkRewriteLogged(t *testing.T, home, command, reported, profile string) {
 // Code runs the rewrite and reports it in PostToolUse, and guard log
 // tells it as the allowed call that ran, in its sandbox's profile.
 func TestRewriteLogged(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name     string
 		readOnly bool   // guard hook --read-only
@@ -131,6 +132,7 @@ func TestRewriteLogged(t *testing.T) {
 // TestCodexRewriteLogged: as TestRewriteLogged, with the real Codex and
 // its PostToolUse.
 func TestCodexRewriteLogged(t *testing.T) {
+	t.Parallel()
 	const cmd = "make show"
 	p := newCodexProject(t)
 	p.hooks["PostToolUse"] = p.hook
@@ -151,6 +153,7 @@ func TestCodexRewriteLogged(t *testing.T) {
 // TestGeminiRewriteLogged: as TestRewriteLogged, with the real Gemini CLI
 // and its AfterTool.
 func TestGeminiRewriteLogged(t *testing.T) {
+	t.Parallel()
 	const cmd = "make integration"
 	p := newGeminiProject(t)
 	p.register(map[string]string{"BeforeTool": p.hook, "AfterTool": p.hook})

@@ -101,12 +101,14 @@ import (
 )
 
 func TestHello(t *testing.T) {
+	t.Parallel()
 	if Hello() != "hello" {
 		t.Fatal("no greeting")
 	}
 }
 
 func TestReach(t *testing.T) {
+	t.Parallel()
 	home := os.Getenv("HOME")
 	for _, name := range []string{".ssh/id_rsa", ".aws/credentials", ".config/gh/hosts.yml"} {
 		if data, err := os.ReadFile(filepath.Join(home, name)); err != nil {
