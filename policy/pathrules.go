@@ -13,15 +13,14 @@ import (
 // pathPolicy is the [paths] table: one engine for every way a call touches a
 // path, file tools and shell alike.
 type pathPolicy struct {
-	Writable  []string          // writes may go here
-	Protected []string          // no write may touch these, even where writable
-	Secret    []string          // no read may touch these
-	Write     Verdict           // a file tool's write to a writable path
-	Read      Verdict           // a file tool's read of a path that is not secret
-	Grant     string            // what a grant of a session-tier file call covers: GrantDir or GrantFile
-	literals  map[string]string // LiteralRun of each pattern above
-	secrets   []Secret          // the catalogue of secrets, whose paths are in Secret
-	secretOf  map[string]int    // the entry of secrets each pattern of the policy's own entries is of, the first
+	Writable  []string       // writes may go here
+	Protected []string       // no write may touch these, even where writable
+	Secret    []string       // no read may touch these
+	Write     Verdict        // a file tool's write to a writable path
+	Read      Verdict        // a file tool's read of a path that is not secret
+	Grant     string         // what a grant of a session-tier file call covers: GrantDir or GrantFile
+	secrets   []Secret       // the catalogue of secrets, whose paths are in Secret
+	secretOf  map[string]int // the entry of secrets each pattern of the policy's own entries is of, the first
 }
 
 // Where a policy does not set them, writes may go to the project and the
@@ -246,16 +245,6 @@ func (c *compiler) compilePaths(p *Policy, pf *pathsFile, secrets []secretFile) 
 	p.paths.Secret = append(catalogue, pf.Secret...)
 	if pf.Writable != nil {
 		p.paths.Writable = slices.Clone(pf.Writable)
-	}
-	p.paths.literals = make(map[string]string, len(p.paths.Writable)+len(p.paths.Protected)+len(p.paths.Secret))
-	for _, list := range [][]string{p.paths.Writable, p.paths.Protected, p.paths.Secret} {
-		for _, pat := range list {
-			if _, lit, ok := builtinSecretOf(pat); ok {
-				p.paths.literals[pat] = lit
-			} else {
-				p.paths.literals[pat] = LiteralRun(pat)
-			}
-		}
 	}
 	switch pf.Grant {
 	case "", GrantDir:

@@ -83,11 +83,11 @@ func (p *Policy) FileWriteVerdict() Verdict { return p.paths.Write }
 // [GrantDir] or [GrantFile].
 func (p *Policy) PathGrant() string { return p.paths.Grant }
 
-// PathLiteral returns [LiteralRun] of one of the policy's path patterns,
-// found when the policy was compiled; false for a pattern the policy does
-// not have.
+// PathLiteral returns [LiteralRun] of a pattern of the built-in catalogue
+// of secrets, found when the catalogue was generated; false for any other
+// pattern, whose literal run the caller finds itself.
 func (p *Policy) PathLiteral(pat string) (string, bool) {
-	lit, ok := p.paths.literals[pat]
+	_, lit, ok := builtinSecretOf(pat)
 	return lit, ok
 }
 

@@ -65,3 +65,29 @@ func TestSecretsCatalogue(t *testing.T) {
 		}
 	}
 }
+
+// TestPathLiteral: the literal run the generated catalogue gives each of
+// its patterns is the one LiteralRun finds, and no other pattern has one.
+func TestPathLiteral(t *testing.T) {
+	p, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, pat := range p.SecretPaths() {
+		lit, ok := p.PathLiteral(pat)
+		if !ok {
+			continue
+		}
+		n++
+		if want := LiteralRun(pat); lit != want {
+			t.Errorf("%s: PathLiteral %q, LiteralRun %q", pat, lit, want)
+		}
+	}
+	if n < 300 {
+		t.Errorf("only %d of the default policy's secret patterns have a generated literal run", n)
+	}
+	if lit, ok := p.PathLiteral("~/not/a/catalogue/pattern"); ok {
+		t.Errorf("a pattern outside the catalogue has the literal run %q", lit)
+	}
+}
