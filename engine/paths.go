@@ -5,7 +5,6 @@ package engine
 import (
 	"errors"
 	"fmt"
-	"guard/policy"
 	"io/fs"
 	"path"
 	"runtime"
@@ -14,6 +13,8 @@ import (
 	"syscall"
 
 	"github.com/bmatcuk/doublestar/v4"
+
+	"guard/policy"
 )
 
 // access is how a call touches a path.
@@ -46,29 +47,36 @@ func (d *decider) expandPattern(p string) []string {
 			{policy.PhGuard, d.spellings([]string{d.call.Guard})},
 		}
 	}
-	out := []string{p}
-	phs := d.placeholders
+	// A {$NAME} whose variable is unset or relative has no spelling: the
+	// pattern matches nothing, and is not worth more work.
+	var envs []placeholder
 	for _, name := range policy.PatternEnv(p) {
 		var v string
 		if d.call.Getenv != nil {
 			v = d.call.Getenv(name)
 		}
-		phs = append(phs[:len(phs):len(phs)], placeholder{policy.EnvPlaceholder(name), d.spellings([]string{v})})
+		if !path.IsAbs(v) {
+			return nil
+		}
+		envs = append(envs, placeholder{policy.EnvPlaceholder(name), d.spellings([]string{v})})
 	}
-	for _, ph := range phs {
-		if !strings.Contains(p, ph.name) {
-			continue
-		}
-		next := make([]string, 0, len(out)*len(ph.values))
-		for _, v := range ph.values {
-			for _, o := range out {
-				// A home of / makes ~/.ssh //.ssh, which is /.ssh: the
-				// pattern is /.ssh/**, not //.ssh/**, which nothing matches.
-				o = strings.ReplaceAll(o, ph.name+"/", strings.TrimSuffix(v, "/")+"/")
-				next = append(next, strings.ReplaceAll(o, ph.name, v))
+	out := []string{p}
+	for _, phs := range [][]placeholder{d.placeholders, envs} {
+		for _, ph := range phs {
+			if !strings.Contains(p, ph.name) {
+				continue
 			}
+			next := make([]string, 0, len(out)*len(ph.values))
+			for _, v := range ph.values {
+				for _, o := range out {
+					// A home of / makes ~/.ssh //.ssh, which is /.ssh: the
+					// pattern is /.ssh/**, not //.ssh/**, which nothing matches.
+					o = strings.ReplaceAll(o, ph.name+"/", strings.TrimSuffix(v, "/")+"/")
+					next = append(next, strings.ReplaceAll(o, ph.name, v))
+				}
+			}
+			out = next
 		}
-		out = next
 	}
 	return out
 }
@@ -167,6 +175,9 @@ func matchAnyFold(d *decider, patterns []string, paths []string, fold bool) stri
 	d.cands = literalIndex(patterns, fold, d.literal).candidates(paths, d.cands)
 	for _, k := range d.cands {
 		c := &list[k]
+		if !c.ready {
+			*c = d.compilePattern(patterns[k], fold)
+		}
 		if c.prefixes != nil && !slices.ContainsFunc(paths, func(p string) bool {
 			return slices.ContainsFunc(c.prefixes, func(dir string) bool { return inDir(p, dir) })
 		}) {
@@ -209,6 +220,7 @@ type compiledPattern struct {
 	pattern, literal string
 	expanded         []expanded
 	prefixes         []string
+	ready            bool // made ready: a pattern is, when it is first a candidate
 }
 
 // listKey names a list of patterns by its first element: the lists are the
@@ -224,9 +236,9 @@ type listKey struct {
 // plan every file of a tree.
 const compileAfter = 32
 
-// compiled returns the patterns made ready for matching, once per
-// decision; nil while the list has been matched fewer than compileAfter
-// times.
+// compiled returns the list's patterns to be made ready for matching,
+// each when it is first a candidate, once per decision; nil while the
+// list has been matched fewer than compileAfter times.
 func (d *decider) compiled(patterns []string, fold bool) []compiledPattern {
 	key := listKey{&patterns[0], len(patterns), fold}
 	if c, ok := d.lists[key]; ok {
@@ -239,26 +251,28 @@ func (d *decider) compiled(patterns []string, fold bool) []compiledPattern {
 		return nil
 	}
 	out := make([]compiledPattern, len(patterns))
-	for i, pat := range patterns {
-		c := compiledPattern{pattern: pat, literal: d.literal(pat, fold), prefixes: []string{}}
-		for _, e := range d.expand(pat) {
-			if fold {
-				e = foldExpanded(e)
-			}
-			c.expanded = append(c.expanded, e)
-			if e.prefix == "" {
-				c.prefixes = nil
-			} else if c.prefixes != nil {
-				c.prefixes = append(c.prefixes, e.prefix)
-			}
-		}
-		out[i] = c
-	}
 	if d.lists == nil {
 		d.lists = map[listKey][]compiledPattern{}
 	}
 	d.lists[key] = out
 	return out
+}
+
+// compilePattern makes a pattern of a list ready for matching many paths.
+func (d *decider) compilePattern(pat string, fold bool) compiledPattern {
+	c := compiledPattern{pattern: pat, literal: d.literal(pat, fold), prefixes: []string{}, ready: true}
+	for _, e := range d.expand(pat) {
+		if fold {
+			e = foldExpanded(e)
+		}
+		c.expanded = append(c.expanded, e)
+		if e.prefix == "" {
+			c.prefixes = nil
+		} else if c.prefixes != nil {
+			c.prefixes = append(c.prefixes, e.prefix)
+		}
+	}
+	return c
 }
 
 // literal returns policy.LiteralRun of a pattern: the policy's own
