@@ -162,6 +162,7 @@ var awkCases = []struct {
 // regexps they stand for, on every string of up to five bytes from an
 // alphabet of the bytes they tell apart.
 func TestAwkMatchers(t *testing.T) {
+	t.Parallel() // the package's slowest under -race; pure, or in its own temp dir
 	name := regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*`)
 	number := regexp.MustCompile(`^(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?`)
 	assign := regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`)

@@ -95,6 +95,7 @@ func (h catalogueHome) concrete(t *testing.T, pat string) (path, expanded string
 // and read-only mode, in every built-in profile, with or without the
 // sandbox; the refusal names the entry's tool.
 func TestCatalogue(t *testing.T) {
+	t.Parallel() // the package's slowest under -race; pure, or in its own temp dir
 	h := newCatalogueHome(t)
 	def, err := policy.Default()
 	if err != nil {
