@@ -69,14 +69,15 @@ func AgentNames() []string {
 }
 
 // Hook reads one event of an agent's hook from r, up to [MaxInput], and
-// decides it: a PreToolUse call, a
-// PermissionRequest (decided as its call), a PostToolUse report (the
-// session is granted what the user approved of the session tier), or a
-// SessionEnd (the session's grants end). It returns what to write on
-// stdout, and a *Denial when the call is denied: guard hook then exits 2
-// with it on stderr. Every event is a line of the decision log; a line
-// that cannot be written is said on o.Warn, and denies the call where the
-// policy says log_required.
+// decides it: a PreToolUse call, a PermissionRequest (decided as its
+// call), a PostToolUse report (the session is granted what the user
+// approved of the session tier), or a SessionEnd (the session's grants
+// end). It returns what to write on stdout, and an error when the call is
+// denied, a *Denial where guard has its reason and hints: guard hook then
+// writes the stdout it got (an agent that reads its deny from JSON) and
+// exits 2 with the reason on stderr. Every event is a line of the decision
+// log; a line that cannot be written is said on o.Warn, and denies the
+// call where the policy says log_required.
 func Hook(r io.Reader, o HookOptions) ([]byte, error) {
 	env := setup.Getenv(o.Env)
 	if env == nil {
