@@ -510,29 +510,29 @@ func awkBracketEnd(prog string, i int) (int, error) {
 // makes of them. It returns no operands for the rule's own path checks.
 func (m *matcher) awk(n *policy.Rule, present map[string]bool, operands []shellparse.Word, r *result) []shellparse.Word {
 	if present["-f"] || present["--file"] {
-		r.add(policy.Ask, n.ID, fmt.Sprintf("%s -f: guard cannot check a program in a file", n.ID), "give the program on the command line")
+		r.add(policy.Ask, n.ID(), fmt.Sprintf("%s -f: guard cannot check a program in a file", n.ID()), "give the program on the command line")
 		return nil
 	}
 	if len(operands) == 0 {
-		r.add(n.Unknown, n.ID, fmt.Sprintf("%s without a program", n.ID), "give the program in single quotes before the files: awk '{print $1}' FILE")
+		r.add(n.Unknown(), n.ID(), fmt.Sprintf("%s without a program", n.ID()), "give the program in single quotes before the files: awk '{print $1}' FILE")
 		return nil
 	}
 	o := operands[0]
 	if !o.Constant() {
-		r.add(n.Unknown, n.ID, fmt.Sprintf("%s: the program %s is not known until run time, or is a glob the shell may expand", n.ID, o.Source), "quote the program")
+		r.add(n.Unknown(), n.ID(), fmt.Sprintf("%s: the program %s is not known until run time, or is a glob the shell may expand", n.ID(), o.Source), "quote the program")
 		return nil
 	}
 	if v, err := awkProgram(o.Value); err != nil {
-		r.add(v, n.ID, fmt.Sprintf("%s: %v", n.ID, err), "print to standard output; use cut, grep or jq where awk would reach further")
+		r.add(v, n.ID(), fmt.Sprintf("%s: %v", n.ID(), err), "print to standard output; use cut, grep or jq where awk would reach further")
 	} else if m.d.tr != nil {
-		m.d.tr.note(policy.Allow, n.ID, fmt.Sprintf("%s: the program only reads its input and prints to standard output", n.ID))
+		m.d.tr.note(policy.Allow, n.ID(), fmt.Sprintf("%s: the program only reads its input and prints to standard output", n.ID()))
 	}
 	for _, f := range operands[1:] {
 		if f.Constant() && awkIsAssign(f.Value) || f.Constant() && f.Value == "-" {
 			continue
 		}
 		if f.Constant() && gawkNetwork(f.Value) {
-			r.add(policy.Ask, n.ID, fmt.Sprintf("%s: gawk reads %s from a network connection to the host it names", n.ID, f.Source), "read files; ask the user to reach the network")
+			r.add(policy.Ask, n.ID(), fmt.Sprintf("%s: gawk reads %s from a network connection to the host it names", n.ID(), f.Source), "read files; ask the user to reach the network")
 			continue
 		}
 		m.operandPath(n, f, readAccess, r)

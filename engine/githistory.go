@@ -97,7 +97,7 @@ type historyRead struct {
 // command names, and for a read that prints what files hold, what it
 // reaches. dashdash is the number of operands before --, or -1.
 func (m *matcher) revPaths(n *policy.Rule, operands []shellparse.Word, dashdash int, present map[string]bool, values map[string][]string, r *result) {
-	h := &historyRead{m: m, n: n, sub: strings.TrimPrefix(n.ID, "git "), present: present, values: values, r: r}
+	h := &historyRead{m: m, n: n, sub: strings.TrimPrefix(n.ID(), "git "), present: present, values: values, r: r}
 	before := dashdash
 	if before < 0 {
 		before = len(operands)
@@ -117,7 +117,7 @@ func (m *matcher) revPaths(n *policy.Rule, operands []shellparse.Word, dashdash 
 			// The shell makes it a path in the home.
 			abs := m.d.absPaths(v, true, nil)
 			if len(abs) == 0 {
-				r.add(n.Unknown, n.ID, fmt.Sprintf("%s: %s is in a home guard does not know", n.ID, o.Source), "name the path inside the project")
+				r.add(n.Unknown(), n.ID(), fmt.Sprintf("%s: %s is in a home guard does not know", n.ID(), o.Source), "name the path inside the project")
 				return
 			}
 			v, o.Tilde = path.Clean(abs[0]), false
@@ -162,7 +162,7 @@ func (h *historyRead) named(o shellparse.Word, v string) bool {
 	if i := strings.IndexByte(v, '{'); i >= 0 && strings.Contains(v[i:], ":") {
 		// git reads a : inside REV's braces (HEAD^{/x:y}) as the
 		// revision's, not the start of the path: guard does not split it.
-		h.r.add(h.n.Unknown, h.n.ID, fmt.Sprintf("%s: %s has a : after a {, which guard does not read as git does", h.n.ID, o.Source), h.hint())
+		h.r.add(h.n.Unknown(), h.n.ID(), fmt.Sprintf("%s: %s has a : after a {, which guard does not read as git does", h.n.ID(), o.Source), h.hint())
 		return true
 	}
 	if rev, p, ok := strings.Cut(v, ":"); ok {
@@ -184,8 +184,8 @@ func (h *historyRead) named(o shellparse.Word, v string) bool {
 		}
 		return h.namedPath(o, p, false, where)
 	}
-	if h.n.ID == "git cat-file" && isObjectName(v) {
-		h.r.add(h.n.Unknown, h.n.ID, fmt.Sprintf("%s: %s names an object by its hash, which may be any file's contents, a secret too", h.n.ID, o.Source), "name it as REV:PATH")
+	if h.n.ID() == "git cat-file" && isObjectName(v) {
+		h.r.add(h.n.Unknown(), h.n.ID(), fmt.Sprintf("%s: %s names an object by its hash, which may be any file's contents, a secret too", h.n.ID(), o.Source), "name it as REV:PATH")
 		return true
 	}
 	return h.namedPath(o, v, o.Tilde, h.m.where)
@@ -199,10 +199,10 @@ func (h *historyRead) namedPath(o shellparse.Word, p string, tilde bool, where [
 	pc := h.m.d.checkPath(p, tilde, where, readAccess, policy.Allow)
 	switch {
 	case pc.verdict == policy.Deny && strings.HasPrefix(pc.rule, "paths.secret"):
-		h.r.add(policy.Deny, pc.rule, fmt.Sprintf("%s %s: git prints what it stores for %s", h.n.ID, o.Source, pc.why), pathHint(pc.rule, readAccess))
+		h.r.add(policy.Deny, pc.rule, fmt.Sprintf("%s %s: git prints what it stores for %s", h.n.ID(), o.Source, pc.why), pathHint(pc.rule, readAccess))
 		return false
 	case pc.verdict != policy.Allow && pc.rule == "":
-		h.r.add(h.n.Unknown, h.n.ID, fmt.Sprintf("%s %s: %s", h.n.ID, o.Source, pc.why), "name the path literally")
+		h.r.add(h.n.Unknown(), h.n.ID(), fmt.Sprintf("%s %s: %s", h.n.ID(), o.Source, pc.why), "name the path literally")
 	}
 	return true
 }
@@ -247,7 +247,7 @@ func (h *historyRead) namedSpec() bool {
 				forms := []string{gitTopPath(top, it.match)}
 				if pat := matchAnyFold(h.m.d, h.m.d.p.SecretPaths(), forms, foldCase || it.icase); pat != "" {
 					why := fmt.Sprintf("%s is a secret file (%s): guard does not let it be read or written", it.match, h.m.d.secretNamed(pat))
-					h.r.add(policy.Deny, "paths.secret "+pat, fmt.Sprintf("%s %s: git prints what it stores for %s", h.n.ID, h.spec[i], why), pathHint("paths.secret", readAccess))
+					h.r.add(policy.Deny, "paths.secret "+pat, fmt.Sprintf("%s %s: git prints what it stores for %s", h.n.ID(), h.spec[i], why), pathHint("paths.secret", readAccess))
 					return false
 				}
 			}
@@ -356,7 +356,7 @@ func (h *historyRead) treeRead(dir, what, why, hint string) bool {
 	default:
 		return true
 	}
-	h.r.add(h.n.Unknown, h.n.ID, fmt.Sprintf("%s: %s %s %s", h.n.ID, what, dir, why), hint)
+	h.r.add(h.n.Unknown(), h.n.ID(), fmt.Sprintf("%s: %s %s %s", h.n.ID(), what, dir, why), hint)
 	return false
 }
 
@@ -370,7 +370,7 @@ func (h *historyRead) noIndex(dir string) bool {
 	for _, v := range slices.Concat(h.revs, h.spec) {
 		pc := d.checkPath(v, false, []string{dir}, readAccess, policy.Allow)
 		if pc.verdict != policy.Allow {
-			h.r.add(pc.verdict, cmpOr(pc.rule, h.n.ID), fmt.Sprintf("%s compares the files it names, as --no-index does: %s", h.n.ID, pc.why), pathHint(pc.rule, readAccess))
+			h.r.add(pc.verdict, cmpOr(pc.rule, h.n.ID()), fmt.Sprintf("%s compares the files it names, as --no-index does: %s", h.n.ID(), pc.why), pathHint(pc.rule, readAccess))
 			return false
 		}
 		for _, a := range d.absPaths(v, false, []string{dir}) {
@@ -438,7 +438,7 @@ func (h *historyRead) proveIn(gitDir, top, rel string) bool {
 		if f.commit != "" {
 			where = "in commit " + hex.EncodeToString([]byte(f.commit))[:12]
 		}
-		h.r.add(policy.Deny, "paths.secret "+f.pattern, fmt.Sprintf("%s prints what git stores for %s (%s), a secret file (%s): guard does not let it be read", h.n.ID, f.path, where, h.m.d.secretNamed(f.pattern)),
+		h.r.add(policy.Deny, "paths.secret "+f.pattern, fmt.Sprintf("%s prints what git stores for %s (%s), a secret file (%s): guard does not let it be read", h.n.ID(), f.path, where, h.m.d.secretNamed(f.pattern)),
 			"guard never lets a secret file be read, from the history either: name the paths you need, which leave it out, or read names only; "+h.hint())
 		return false
 	case err != nil:
@@ -450,7 +450,7 @@ func (h *historyRead) proveIn(gitDir, top, rel string) bool {
 
 // unknown refuses a read guard cannot follow to its end.
 func (h *historyRead) unknown(err error) {
-	h.r.add(h.n.Unknown, h.n.ID, fmt.Sprintf("%s prints what files hold, and guard cannot show that none of those it reaches is secret: %v", h.n.ID, err), h.hint())
+	h.r.add(h.n.Unknown(), h.n.ID(), fmt.Sprintf("%s prints what files hold, and guard cannot show that none of those it reaches is secret: %v", h.n.ID(), err), h.hint())
 }
 
 // hint names a read that does what the command was for without reaching

@@ -48,16 +48,16 @@ const stdinWords = "(words read from standard input)"
 
 func (m *matcher) globRead(n *policy.Rule, o shellparse.Word, r *result) {
 	if o.Source == stdinWords && o.Value == "/**" {
-		r.add(n.Unknown, n.ID, fmt.Sprintf("%s reads the files named on standard input, which guard cannot see: they may be secret", n.ID), "name the files on the command line")
+		r.add(n.Unknown(), n.ID(), fmt.Sprintf("%s reads the files named on standard input, which guard cannot see: they may be secret", n.ID()), "name the files on the command line")
 		return
 	}
 	if slices.Contains(strings.Split(o.Value, "/"), "..") {
-		r.add(n.Unknown, n.ID, fmt.Sprintf("%s: the glob %s goes up with .., which a link makes go elsewhere", n.ID, o.Source), "name the files")
+		r.add(n.Unknown(), n.ID(), fmt.Sprintf("%s: the glob %s goes up with .., which a link makes go elsewhere", n.ID(), o.Source), "name the files")
 		return
 	}
 	pats := m.d.globPatterns(o, m.where)
 	if pats == nil {
-		r.add(n.Unknown, n.ID, fmt.Sprintf("%s: the glob %s is in a directory guard does not know", n.ID, o.Source), "name the files")
+		r.add(n.Unknown(), n.ID(), fmt.Sprintf("%s: the glob %s is in a directory guard does not know", n.ID(), o.Source), "name the files")
 		return
 	}
 	if o.Source == findNames {
@@ -67,18 +67,18 @@ func (m *matcher) globRead(n *policy.Rule, o shellparse.Word, r *result) {
 			found, err := m.d.treeSecret(root)
 			switch {
 			case err != nil:
-				r.add(n.Unknown, n.ID, fmt.Sprintf("%s: the files find passes it are under %s: %v", n.ID, root, err), "name the files")
+				r.add(n.Unknown(), n.ID(), fmt.Sprintf("%s: the files find passes it are under %s: %v", n.ID(), root, err), "name the files")
 				return
 			case found == root || found != "" && !strings.HasPrefix(found, root+"/"):
-				r.add(policy.Deny, "paths.secret", fmt.Sprintf("%s: the files find passes it are under %s, which is secret (%s)", n.ID, root, found), "search a directory without secrets")
+				r.add(policy.Deny, "paths.secret", fmt.Sprintf("%s: the files find passes it are under %s, which is secret (%s)", n.ID(), root, found), "search a directory without secrets")
 				return
 			case found != "" && m.d.sandboxHides(root, true):
 				r.sandbox = append(r.sandbox, "read-only")
-				r.add(policy.Allow, n.ID, fmt.Sprintf("%s: the files find passes it are under %s, which holds the secret %s: allowed in the read-only sandbox, which hides it", n.ID, root, found), "")
+				r.add(policy.Allow, n.ID(), fmt.Sprintf("%s: the files find passes it are under %s, which holds the secret %s: allowed in the read-only sandbox, which hides it", n.ID(), root, found), "")
 			case found != "":
 				// find's own tests (-name '*.go') may leave it out; guard
 				// does not judge them.
-				r.add(n.Unknown, n.ID, fmt.Sprintf("%s: the files find passes it are under %s, which holds the secret %s", n.ID, root, found), "search a directory without secrets, or name the files")
+				r.add(n.Unknown(), n.ID(), fmt.Sprintf("%s: the files find passes it are under %s, which holds the secret %s", n.ID(), root, found), "search a directory without secrets, or name the files")
 				return
 			}
 		}
@@ -87,11 +87,11 @@ func (m *matcher) globRead(n *policy.Rule, o shellparse.Word, r *result) {
 	for _, pat := range pats {
 		// A glob whose literal directory is secret surely reads a secret.
 		if pc := m.d.checkPath(globDir(pat), false, nil, readAccess, policy.Allow); pc.verdict == policy.Deny {
-			r.add(policy.Deny, pc.rule, fmt.Sprintf("%s: the glob %s reaches into %s: %s", n.ID, o.Source, globDir(pat), pc.why), "name the files")
+			r.add(policy.Deny, pc.rule, fmt.Sprintf("%s: the glob %s reaches into %s: %s", n.ID(), o.Source, globDir(pat), pc.why), "name the files")
 			return
 		}
 		if sec := m.d.globMayBeSecret(pat); sec != "" {
-			r.add(n.Unknown, n.ID, fmt.Sprintf("%s: the glob %s could match a secret path (%s)", n.ID, o.Source, sec), "name the files")
+			r.add(n.Unknown(), n.ID(), fmt.Sprintf("%s: the glob %s could match a secret path (%s)", n.ID(), o.Source, sec), "name the files")
 			return
 		}
 		matches, err := expandGlob(m.d.fsys, pat, false)
@@ -105,12 +105,12 @@ func (m *matcher) globRead(n *policy.Rule, o shellparse.Word, r *result) {
 			}
 		}
 		if err != nil {
-			r.add(n.Unknown, n.ID, fmt.Sprintf("%s: the glob %s: %v", n.ID, o.Source, err), "name the files")
+			r.add(n.Unknown(), n.ID(), fmt.Sprintf("%s: the glob %s: %v", n.ID(), o.Source, err), "name the files")
 			return
 		}
 		for _, f := range matches {
 			if pc := m.d.checkPath(f, false, nil, readAccess, policy.Allow); pc.verdict != policy.Allow {
-				r.add(pc.verdict, pc.rule, fmt.Sprintf("%s: the glob %s matches %s: %s", n.ID, o.Source, f, pc.why), "name the files")
+				r.add(pc.verdict, pc.rule, fmt.Sprintf("%s: the glob %s matches %s: %s", n.ID(), o.Source, f, pc.why), "name the files")
 				return
 			}
 		}
@@ -568,7 +568,7 @@ func (a anchor) reachesInto(root string) bool {
 // one (a .env, a link to ~/.aws) is not allowed. Hidden secrets count only
 // when the command reads hidden files.
 func (m *matcher) recursiveRead(n *policy.Rule, present map[string]bool, values map[string][]string, operands []shellparse.Word, r *result) {
-	rc := n.Recursive
+	rc := n.Recursive()
 	if !rc.On(present, values) {
 		return
 	}
@@ -597,7 +597,7 @@ func (m *matcher) recursiveRead(n *policy.Rule, present map[string]bool, values 
 	// (tree -I PATTERN): then the working directory is read.
 	if len(ops) == 0 || !exists {
 		if m.where == nil {
-			r.add(n.Unknown, n.ID, fmt.Sprintf("%s reads the files under a directory guard does not know", n.ID), "name the directory literally, inside the project")
+			r.add(n.Unknown(), n.ID(), fmt.Sprintf("%s reads the files under a directory guard does not know", n.ID()), "name the directory literally, inside the project")
 			return
 		}
 		roots = m.where
@@ -605,19 +605,19 @@ func (m *matcher) recursiveRead(n *policy.Rule, present map[string]bool, values 
 	hidden := len(rc.HiddenWith) == 0 || slices.ContainsFunc(rc.HiddenWith, func(f string) bool { return present[f] })
 	for _, root := range roots {
 		if mp := m.d.madeUnder(root); mp != nil {
-			r.add(policy.Stricter(Ask, m.d.p.DefaultVerdict()), "paths.made", fmt.Sprintf("%s reads every file under %s, where %s in the same command may make a link guard cannot see", n.ID, root, mp.what), madeHint)
+			r.add(policy.Stricter(Ask, m.d.p.DefaultVerdict()), "paths.made", fmt.Sprintf("%s reads every file under %s, where %s in the same command may make a link guard cannot see", n.ID(), root, mp.what), madeHint)
 			return
 		}
 		found, err := m.d.treeSecretHidden(root, hidden)
 		switch {
 		case err != nil:
-			r.add(n.Unknown, n.ID, fmt.Sprintf("%s reads every file under %s: %v", n.ID, root, err), "search a smaller directory")
+			r.add(n.Unknown(), n.ID(), fmt.Sprintf("%s reads every file under %s: %v", n.ID(), root, err), "search a smaller directory")
 			return
 		case found != "" && m.d.sandboxHides(root, hidden):
 			r.sandbox = append(r.sandbox, "read-only")
-			r.add(policy.Allow, n.ID, fmt.Sprintf("%s reads every file under %s, which holds the secret %s: allowed in the read-only sandbox, which hides it", n.ID, root, found), "")
+			r.add(policy.Allow, n.ID(), fmt.Sprintf("%s reads every file under %s, which holds the secret %s: allowed in the read-only sandbox, which hides it", n.ID(), root, found), "")
 		case found != "":
-			r.add(n.Unknown, n.ID, fmt.Sprintf("%s reads every file under %s, which holds the secret %s", n.ID, root, found), "search the directories without secrets, or name the files")
+			r.add(n.Unknown(), n.ID(), fmt.Sprintf("%s reads every file under %s, which holds the secret %s", n.ID(), root, found), "search the directories without secrets, or name the files")
 			return
 		}
 	}

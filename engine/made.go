@@ -52,7 +52,7 @@ var makers = map[string]bool{
 
 // noteMade records what a command that matched the rule n may make.
 func (m *matcher) noteMade(n *policy.Rule, present map[string]bool, values map[string][]string, operands []shellparse.Word) {
-	if !makers[n.ID] || m.d.madeKnown {
+	if !makers[n.ID()] || m.d.madeKnown {
 		return
 	}
 	d := m.d
@@ -66,7 +66,7 @@ func (m *matcher) noteMade(n *policy.Rule, present map[string]bool, values map[s
 			if a == "" {
 				a = "/"
 			}
-			d.made = append(d.made, made{path: path.Clean(a), by: d.cmdSeq, what: n.ID, again: d.again})
+			d.made = append(d.made, made{path: path.Clean(a), by: d.cmdSeq, what: n.ID(), again: d.again})
 		}
 	}
 	// Where it writes: a directory option, else its last operand.
@@ -93,7 +93,7 @@ func (m *matcher) noteMade(n *policy.Rule, present map[string]bool, values map[s
 		}
 		return d.absPaths(w.Value, w.Tilde, m.where)
 	}
-	switch n.ID {
+	switch n.ID() {
 	case "cp", "install", "mv", "rsync":
 		// A copy or move of regular files makes regular files: reading
 		// one reads what was copied, which was judged. Links (-s, -l, a

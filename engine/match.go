@@ -99,7 +99,7 @@ func (d *decider) argv(args []shellparse.Word, where []string, shellDepth, wrapD
 		return r
 	}
 	if n != nil {
-		named(n.ID)
+		named(n.ID())
 		r := m.match(n, args[1:])
 		r.programs = append([]string{name}, r.programs...)
 		return r
@@ -115,7 +115,7 @@ func (d *decider) argv(args []shellparse.Word, where []string, shellDepth, wrapD
 			if br.verdict == policy.Deny {
 				r.add(policy.Deny, br.rule, fmt.Sprintf("%s is %s by its path: %s", name, name[i+1:], br.why), br.hint)
 			}
-			d.tr.check("judged by its base name, only to deny", n.ID, mark)
+			d.tr.check("judged by its base name, only to deny", n.ID(), mark)
 		}
 	}
 	return r
@@ -133,21 +133,21 @@ type matcher struct {
 }
 
 func (m *matcher) match(n *policy.Rule, args []shellparse.Word) result {
-	r := result{children: n.Children, tr: m.d.tr}
-	if n.Grant == policy.GrantCall {
-		m.d.noteGrant(n.ID, n.Grant)
+	r := result{children: n.Children(), tr: m.d.tr}
+	if n.Grant() == policy.GrantCall {
+		m.d.noteGrant(n.ID(), n.Grant())
 	}
-	if n.Sandbox != "" {
-		r.sandbox = []string{n.Sandbox}
+	if n.Sandbox() != "" {
+		r.sandbox = []string{n.Sandbox()}
 	}
-	if !n.ReadOnly {
-		r.notRO = []string{n.ID} // dropped again when a subcommand decides
-		r.writes = n.Sandbox == ""
+	if !n.ReadOnly() {
+		r.notRO = []string{n.ID()} // dropped again when a subcommand decides
+		r.writes = n.Sandbox() == ""
 	}
-	if !n.HasSubs() && n.HasVerdict && n.Verdict == policy.Deny {
+	if !n.HasSubs() && n.HasVerdict() && n.Verdict() == policy.Deny {
 		mark := m.d.tr.mark()
-		r.add(policy.Deny, n.ID, n.Why(policy.Deny), n.Hint)
-		m.d.tr.check("the rule's own verdict, whatever follows", n.ID, mark)
+		r.add(policy.Deny, n.ID(), n.Why(policy.Deny), n.Hint())
+		m.d.tr.check("the rule's own verdict, whatever follows", n.ID(), mark)
 		return r
 	}
 	present := map[string]bool{}
@@ -158,27 +158,27 @@ func (m *matcher) match(n *policy.Rule, args []shellparse.Word) result {
 	tr := m.d.tr
 	for i := 0; i < len(args); {
 		w, start, mark := args[i], i, tr.mark()
-		if n.OptionsFirst && len(operands) > 0 {
+		if n.OptionsFirst() && len(operands) > 0 {
 			endOpts = true
 		}
 		if w.Dynamic != "" {
 			as := "an argument known only at run time"
-			if n.AnyValue && m.d.anyValue(n.ID, w) {
+			if n.AnyValue() && m.d.anyValue(n.ID(), w) {
 				as = "an operand known only at run time, which the rule takes whatever its value (any_value)"
 			} else {
-				r.add(n.Unknown, n.ID, fmt.Sprintf("%s: argument %s is not known until run time (%s)", n.ID, w.Source, w.Dynamic), "write the argument out literally")
+				r.add(n.Unknown(), n.ID(), fmt.Sprintf("%s: argument %s is not known until run time (%s)", n.ID(), w.Source, w.Dynamic), "write the argument out literally")
 			}
 			operands = append(operands, w)
 			i++
-			tr.read(args[start:i], as, n.ID, mark)
+			tr.read(args[start:i], as, n.ID(), mark)
 			continue
 		}
-		if !endOpts && !w.Glob && n.Exec[w.Value] {
-			tr.read(args[i:i+1], "an option that runs the command after it, up to ; or +, judged as a command of its own", n.ID, mark)
+		if !endOpts && !w.Glob && n.ExecOption(w.Value) {
+			tr.read(args[i:i+1], "an option that runs the command after it, up to ; or +, judged as a command of its own", n.ID(), mark)
 			opt, mark := w.Value, tr.mark()
 			i = m.exec(n, args, i, operands, &r)
 			if tr != nil {
-				tr.check("the end of the command "+opt+" runs", n.ID, mark)
+				tr.check("the end of the command "+opt+" runs", n.ID(), mark)
 			}
 			continue
 		}
@@ -186,18 +186,18 @@ func (m *matcher) match(n *policy.Rule, args []shellparse.Word) result {
 			if w.Value == "--" {
 				endOpts, dashdash = true, len(operands)
 				i++
-				if n.Rest != nil {
-					tr.read(args[start:i], "the end of options: the rest is read by the rule for what follows --", n.ID, mark)
-					r.merge(m.match(n.Rest, args[i:]))
+				if n.Rest() != nil {
+					tr.read(args[start:i], "the end of options: the rest is read by the rule for what follows --", n.ID(), mark)
+					r.merge(m.match(n.Rest(), args[i:]))
 					i = len(args)
 				} else {
-					tr.read(args[start:i], "the end of options: the rest are operands", n.ID, mark)
+					tr.read(args[start:i], "the end of options: the rest are operands", n.ID(), mark)
 				}
 				continue
 			}
 			i = m.option(n, args, i, present, values, &r)
 			if tr != nil {
-				tr.read(args[start:i], optionAs(n, w.Value, i-start), n.ID, mark)
+				tr.read(args[start:i], optionAs(n, w.Value, i-start), n.ID(), mark)
 			}
 			continue
 		}
@@ -212,21 +212,21 @@ func (m *matcher) match(n *policy.Rule, args []shellparse.Word) result {
 				}
 			}
 			if err != nil {
-				r.add(policy.Deny, n.ID, fmt.Sprintf("the policy's rule for %s %s does not compile: %v", n.ID, w.Value, err), "fix the policy file")
-				tr.read(args[i:i+1], "a subcommand", n.ID, mark)
+				r.add(policy.Deny, n.ID(), fmt.Sprintf("the policy's rule for %s %s does not compile: %v", n.ID(), w.Value, err), "fix the policy file")
+				tr.read(args[i:i+1], "a subcommand", n.ID(), mark)
 				return r
 			}
 			if sub == nil {
-				r.add(n.Unknown, n.ID, fmt.Sprintf("no rule for %s %s", n.ID, w.Source), n.SubcommandHint(w.Value))
-				tr.read(args[i:i+1], "a subcommand the policy has no rule for", n.ID, mark)
+				r.add(n.Unknown(), n.ID(), fmt.Sprintf("no rule for %s %s", n.ID(), w.Source), n.SubcommandHint(w.Value))
+				tr.read(args[i:i+1], "a subcommand the policy has no rule for", n.ID(), mark)
 				return r
 			}
 			r.notRO, r.writes = nil, false // the subcommand's own mark decides
-			if n.Config != "" {
+			if n.Config() != "" {
 				m.programConfig(n, values, &r)
 			}
 			if tr != nil {
-				tr.read(args[i:i+1], "a subcommand: the rule for "+sub.ID+" reads the rest", n.ID, mark)
+				tr.read(args[i:i+1], "a subcommand: the rule for "+sub.ID()+" reads the rest", n.ID(), mark)
 			}
 			if m.outer == nil {
 				m.outer = present
@@ -234,19 +234,19 @@ func (m *matcher) match(n *policy.Rule, args []shellparse.Word) result {
 			r.merge(m.match(sub, args[i+1:]))
 			return r
 		}
-		if n.Wrap != nil && !slices.ContainsFunc(n.Wrap.Lookup, func(o string) bool { return present[o] }) {
+		if n.Wrap() != nil && !slices.ContainsFunc(n.Wrap().Lookup, func(o string) bool { return present[o] }) {
 			m.escalate(n, present, values, nil, &r)
 			if tr != nil {
-				tr.read(nil, "the command "+n.ID+" runs, from here on, judged as a command of its own", n.ID, mark)
+				tr.read(nil, "the command "+n.ID()+" runs, from here on, judged as a command of its own", n.ID(), mark)
 			}
 			mark = tr.mark()
 			r.merge(m.wrapped(n, args[i:], present, values, where))
 			if tr != nil {
-				tr.check("what "+n.ID+" does to the command it runs", n.ID, mark)
+				tr.check("what "+n.ID()+" does to the command it runs", n.ID(), mark)
 			}
 			mark = tr.mark()
-			r.add(n.Verdict, n.ID, n.Why(n.Verdict), n.Hint)
-			tr.check("the wrapper's own rule", n.ID, mark)
+			r.add(n.Verdict(), n.ID(), n.Why(n.Verdict()), n.Hint())
+			tr.check("the wrapper's own rule", n.ID(), mark)
 			return r
 		}
 		operands = append(operands, w)
@@ -255,96 +255,96 @@ func (m *matcher) match(n *policy.Rule, args []shellparse.Word) result {
 		if w.Glob {
 			as = "an operand with a glob"
 		}
-		tr.read(args[start:i], as, n.ID, mark)
+		tr.read(args[start:i], as, n.ID(), mark)
 	}
 	mark := tr.mark()
-	if n.HasSubs() && !n.HasVerdict {
-		r.add(n.Unknown, n.ID, fmt.Sprintf("%s needs a subcommand", n.ID), n.SubcommandHint(""))
-		tr.check("the command as a whole", n.ID, mark)
+	if n.HasSubs() && !n.HasVerdict() {
+		r.add(n.Unknown(), n.ID(), fmt.Sprintf("%s needs a subcommand", n.ID()), n.SubcommandHint(""))
+		tr.check("the command as a whole", n.ID(), mark)
 		return r
 	}
-	if n.Wrap != nil && len(operands) == 0 {
-		r.add(n.Unknown, n.ID, fmt.Sprintf("%s without a command", n.ID), cmpOr(n.Hint, "give it the command to run"))
+	if n.Wrap() != nil && len(operands) == 0 {
+		r.add(n.Unknown(), n.ID(), fmt.Sprintf("%s without a command", n.ID()), cmpOr(n.Hint(), "give it the command to run"))
 	}
 	// The rule's own deny and ask rules first: their reasons say most.
 	m.escalate(n, present, values, operands, &r)
 	switch {
-	case n.Args == policy.ArgsNone && len(operands) > 0:
-		r.add(n.Unknown, n.ID, fmt.Sprintf("%s takes no operands here, got %s", n.ID, operands[0].Source), n.OptionHint())
-	case len(n.ArgsWith) > 0 && len(operands) > 0 && !slices.ContainsFunc(n.ArgsWith, func(o string) bool { return present[o] }):
-		r.add(n.Unknown, n.ID, fmt.Sprintf("%s takes operands only with %s, got %s", n.ID, strings.Join(n.ArgsWith, " or "), operands[0].Source), fmt.Sprintf("add %s, or leave the operands out", strings.Join(n.ArgsWith, " or ")))
-	case n.MaxArgs > 0 && len(operands) > n.MaxArgs:
-		r.add(n.Unknown, n.ID, fmt.Sprintf("%s takes at most %d operands, got %d", n.ID, n.MaxArgs, len(operands)), fmt.Sprintf("run it once for every %d operands", n.MaxArgs))
+	case n.Args() == policy.ArgsNone && len(operands) > 0:
+		r.add(n.Unknown(), n.ID(), fmt.Sprintf("%s takes no operands here, got %s", n.ID(), operands[0].Source), n.OptionHint())
+	case len(n.ArgsWith()) > 0 && len(operands) > 0 && !slices.ContainsFunc(n.ArgsWith(), func(o string) bool { return present[o] }):
+		r.add(n.Unknown(), n.ID(), fmt.Sprintf("%s takes operands only with %s, got %s", n.ID(), strings.Join(n.ArgsWith(), " or "), operands[0].Source), fmt.Sprintf("add %s, or leave the operands out", strings.Join(n.ArgsWith(), " or ")))
+	case n.MaxArgs() > 0 && len(operands) > n.MaxArgs():
+		r.add(n.Unknown(), n.ID(), fmt.Sprintf("%s takes at most %d operands, got %d", n.ID(), n.MaxArgs(), len(operands)), fmt.Sprintf("run it once for every %d operands", n.MaxArgs()))
 	}
 	for _, o := range operands {
-		if o.Glob && o.GlobLead && !n.Globs {
-			r.add(n.Unknown, n.ID, fmt.Sprintf("%s: %s is a glob, and a file name it matches could act as an option", n.ID, o.Source), "prefix the pattern with a directory (./*.txt), quote it, or name the files")
+		if o.Glob && o.GlobLead && !n.Globs() {
+			r.add(n.Unknown(), n.ID(), fmt.Sprintf("%s: %s is a glob, and a file name it matches could act as an option", n.ID(), o.Source), "prefix the pattern with a directory (./*.txt), quote it, or name the files")
 			break
 		}
 	}
-	if n.Args == policy.ArgsPath {
+	if n.Args() == policy.ArgsPath {
 		for _, o := range operands {
 			if !m.d.inProject(m.d.paths(m.where, o)) {
-				r.add(n.Unknown, n.ID, fmt.Sprintf("%s: %s is outside the project, or not known until run time", n.ID, o.Source), "name paths inside the project, literally")
+				r.add(n.Unknown(), n.ID(), fmt.Sprintf("%s: %s is outside the project, or not known until run time", n.ID(), o.Source), "name paths inside the project, literally")
 				break
 			}
 		}
 	}
-	tr.check("the rule's deny and ask rules, and its operands", n.ID, mark)
+	tr.check("the rule's deny and ask rules, and its operands", n.ID(), mark)
 	mark = tr.mark()
-	switch n.Script {
+	switch n.Script() {
 	case "sed":
 		operands = m.sed(n, present, values, operands, &r)
-		tr.check("the sed script, read as GNU sed 4.9 reads it, and the files it reads", n.ID, mark)
+		tr.check("the sed script, read as GNU sed 4.9 reads it, and the files it reads", n.ID(), mark)
 	case "awk":
 		operands = m.awk(n, present, operands, &r)
-		tr.check("the awk program, read as mawk, gawk and the one true awk read it, and the files it reads", n.ID, mark)
+		tr.check("the awk program, read as mawk, gawk and the one true awk read it, and the files it reads", n.ID(), mark)
 	}
 	mark = tr.mark()
-	if n.PathMode != "" {
+	if n.PathMode() != "" {
 		for i, o := range operands {
 			acc := readAccess
-			if n.PathMode == "write" || n.PathMode == "copy" && i == len(operands)-1 {
+			if n.PathMode() == "write" || n.PathMode() == "copy" && i == len(operands)-1 {
 				acc = writeAccess
 			}
 			m.operandPath(n, o, acc, &r)
 		}
 	}
 	m.noteMade(n, present, values, operands)
-	if n.WritesCwd {
+	if n.WritesCwd() {
 		m.cwdOutput(n, operands, values, &r)
 	}
-	if n.Config != "" {
+	if n.Config() != "" {
 		m.programConfig(n, values, &r)
 	}
-	if n.RevPaths {
+	if n.RevPaths() {
 		m.revPaths(n, operands, dashdash, present, values, &r)
 	}
-	if n.Recursive != nil {
+	if n.Recursive() != nil {
 		m.recursiveRead(n, present, values, operands, &r)
 	}
-	tr.check("the paths, repositories and toolchains it reaches", n.ID, mark)
+	tr.check("the paths, repositories and toolchains it reaches", n.ID(), mark)
 	mark = tr.mark()
-	if len(n.Require) > 0 && !slices.ContainsFunc(n.Require, func(o string) bool { return present[o] || restHas(args, o) }) {
-		hint := n.Hint // what the rule says to do instead, else add what it needs
+	if len(n.Require()) > 0 && !slices.ContainsFunc(n.Require(), func(o string) bool { return present[o] || restHas(args, o) }) {
+		hint := n.Hint() // what the rule says to do instead, else add what it needs
 		if hint == "" {
-			hint = fmt.Sprintf("add %s", n.Require[0])
+			hint = fmt.Sprintf("add %s", n.Require()[0])
 		}
-		r.add(n.Unknown, n.ID, fmt.Sprintf("%s is allowed only with %s", n.ID, strings.Join(n.Require, " or ")), hint)
+		r.add(n.Unknown(), n.ID(), fmt.Sprintf("%s is allowed only with %s", n.ID(), strings.Join(n.Require(), " or ")), hint)
 	}
 	// Without a script an interpreter runs the code on its standard input:
 	// denied, unless the rule allows it only in the sandbox, which bounds
 	// that code as it bounds a script.
-	if n.Interp && n.Sandbox == "" && (len(operands) == 0 || operands[0].Constant() && operands[0].Value == "-") && !valueOptionPresent(n, present) {
-		r.add(policy.Deny, n.ID, fmt.Sprintf("%s reads code from standard input, which guard cannot check", n.ID), "write the code to a file with the edit tools, and ask to run it")
+	if n.Interp() && n.Sandbox() == "" && (len(operands) == 0 || operands[0].Constant() && operands[0].Value == "-") && !valueOptionPresent(n, present) {
+		r.add(policy.Deny, n.ID(), fmt.Sprintf("%s reads code from standard input, which guard cannot check", n.ID()), "write the code to a file with the edit tools, and ask to run it")
 	}
-	if n.Shell != "" {
+	if n.Shell() != "" {
 		m.shell(n, present, operands, &r)
 	}
-	tr.check("what the rule requires, and the scripts it runs (bash -c)", n.ID, mark)
+	tr.check("what the rule requires, and the scripts it runs (bash -c)", n.ID(), mark)
 	mark = tr.mark()
-	r.add(n.Verdict, n.ID, n.Why(n.Verdict), n.Hint)
-	tr.check("the rule's own verdict", n.ID, mark)
+	r.add(n.Verdict(), n.ID(), n.Why(n.Verdict()), n.Hint())
+	tr.check("the rule's own verdict", n.ID(), mark)
 	return r
 }
 
@@ -353,12 +353,12 @@ func (m *matcher) match(n *policy.Rule, args []shellparse.Word) result {
 func optionAs(n *policy.Rule, tok string, words int) string {
 	name := tok
 	switch {
-	case n.Style == policy.StyleGo:
+	case n.Style() == policy.StyleGo:
 		name, _, _ = strings.Cut(tok, "=")
 		if strings.HasPrefix(name, "--") {
 			name = name[1:]
 		}
-	case n.Style == policy.StyleFind:
+	case n.Style() == policy.StyleFind:
 	case strings.HasPrefix(tok, "--"):
 		name, _, _ = strings.Cut(tok, "=")
 	case tok[0] == '+':
@@ -366,9 +366,9 @@ func optionAs(n *policy.Rule, tok string, words int) string {
 	case len(tok) > 2:
 		return bundleAs(n, tok)
 	}
-	o := n.Options[name]
+	o := n.Option(name)
 	switch {
-	case o == nil && n.Digits && strings.Trim(tok[1:], "0123456789") == "":
+	case o == nil && n.Digits() && strings.Trim(tok[1:], "0123456789") == "":
 		return "a count, as -N"
 	case o == nil:
 		return "an option not in the rule's accept-list"
@@ -400,7 +400,7 @@ func optionAs(n *policy.Rule, tok string, words int) string {
 func bundleAs(n *policy.Rule, tok string) string {
 	var names []string
 	for j := 1; j < len(tok); j++ {
-		o := n.Options["-"+tok[j:j+1]]
+		o := n.Option("-" + tok[j:j+1])
 		if o == nil {
 			return fmt.Sprintf("short options in one word: -%s is not in the rule's accept-list", tok[j:j+1])
 		}
@@ -422,19 +422,19 @@ func bundleAs(n *policy.Rule, tok string) string {
 func (m *matcher) programConfig(n *policy.Rule, values map[string][]string, r *result) {
 	dirs := m.where // after -C, which moved it
 	if dirs == nil {
-		r.add(n.Unknown, n.ID, fmt.Sprintf("%s runs in a directory guard does not know, so guard cannot tell what configuration it reads there", n.ID), "run it from the project's own directory, named literally")
+		r.add(n.Unknown(), n.ID(), fmt.Sprintf("%s runs in a directory guard does not know, so guard cannot tell what configuration it reads there", n.ID()), "run it from the project's own directory, named literally")
 		return
 	}
 	for _, dir := range dirs {
-		switch n.Config {
+		switch n.Config() {
 		case "git":
 			if v, why := m.d.checkGit(dir); v != policy.Allow {
-				r.add(v, "git.repository", fmt.Sprintf("%s: %s", n.ID, why), "run git from the project's own working tree")
+				r.add(v, "git.repository", fmt.Sprintf("%s: %s", n.ID(), why), "run git from the project's own working tree")
 				return
 			}
 		case "go":
 			if v, why := m.d.checkGo(dir); v != policy.Allow {
-				r.add(v, "go.toolchain", fmt.Sprintf("%s: %s", n.ID, why), "ask the user to install that go, or to run with GOTOOLCHAIN=local")
+				r.add(v, "go.toolchain", fmt.Sprintf("%s: %s", n.ID(), why), "ask the user to install that go, or to run with GOTOOLCHAIN=local")
 				return
 			}
 		case "rust":
@@ -453,11 +453,11 @@ func (m *matcher) programConfig(n *policy.Rule, values map[string][]string, r *r
 // (one that exists, or a name that ends in /) that gets the same names.
 func (m *matcher) cwdOutput(n *policy.Rule, operands []shellparse.Word, values map[string][]string, r *result) {
 	var names []string
-	goNames := n.Style == policy.StyleGo // names found by reading the packages, in every directory of where
+	goNames := n.Style() == policy.StyleGo // names found by reading the packages, in every directory of where
 	for _, o := range operands {
 		switch {
 		case !o.Constant():
-			r.add(n.Unknown, n.ID, fmt.Sprintf("%s writes a file named after %s into its directory, which guard cannot name", n.ID, o.Source), "name the package literally, or build with -o into the project")
+			r.add(n.Unknown(), n.ID(), fmt.Sprintf("%s writes a file named after %s into its directory, which guard cannot name", n.ID(), o.Source), "name the package literally, or build with -o into the project")
 			return
 		case goNames:
 			names = append(names, o.Value)
@@ -474,17 +474,17 @@ func (m *matcher) cwdOutput(n *policy.Rule, operands []shellparse.Word, values m
 		names = append(names, ".")
 	}
 	if m.where == nil {
-		r.add(policy.Deny, "paths.writable", fmt.Sprintf("%s writes into a directory guard does not know", n.ID), "run it from the project, or build with -o into the project")
+		r.add(policy.Deny, "paths.writable", fmt.Sprintf("%s writes into a directory guard does not know", n.ID()), "run it from the project, or build with -o into the project")
 		return
 	}
 	var outDirs []string // where -o puts the outputs; nil: the working directory
-	if o := n.Options["-o"]; o != nil && o.Type == "write" && len(values["-o"]) > 0 {
+	if o := n.Option("-o"); o != nil && o.Type == "write" && len(values["-o"]) > 0 {
 		out := values["-o"][len(values["-o"])-1]
 		if dir := path.Base(out); !strings.HasSuffix(out, "/") && dir != "." && dir != ".." && !m.d.mayBeDir(m.where, out) {
 			return
 		}
 		if outDirs = m.d.chdirAll(m.where, out); outDirs == nil {
-			r.add(policy.Deny, "paths.writable", fmt.Sprintf("%s writes into %s, which guard cannot resolve", n.ID, out), "build with -o into the project")
+			r.add(policy.Deny, "paths.writable", fmt.Sprintf("%s writes into %s, which guard cannot resolve", n.ID(), out), "build with -o into the project")
 			return
 		}
 	}
@@ -495,7 +495,7 @@ func (m *matcher) cwdOutput(n *policy.Rule, operands []shellparse.Word, values m
 			for _, op := range names {
 				found, ok := m.d.goExecNames(dir, op)
 				if !ok {
-					r.add(n.Unknown, n.ID, fmt.Sprintf("%s may write the commands %s names, which guard cannot name", n.ID, op), "build with -o into a directory of the project, naming the packages literally")
+					r.add(n.Unknown(), n.ID(), fmt.Sprintf("%s may write the commands %s names, which guard cannot name", n.ID(), op), "build with -o into a directory of the project, naming the packages literally")
 					return
 				}
 				for _, f := range found {
@@ -519,7 +519,7 @@ func (m *matcher) cwdOutput(n *policy.Rule, operands []shellparse.Word, values m
 			}
 			for _, t := range targets {
 				if pc := m.d.checkPath(t, false, nil, writeAccess, policy.Allow); pc.verdict != policy.Allow {
-					r.add(pc.verdict, pc.rule, fmt.Sprintf("%s writes its output into its directory: %s", n.ID, pc.why), "build with -o into the project, or from the project's root")
+					r.add(pc.verdict, pc.rule, fmt.Sprintf("%s writes its output into its directory: %s", n.ID(), pc.why), "build with -o into the project, or from the project's root")
 					return
 				}
 			}
@@ -549,11 +549,11 @@ func (m *matcher) operandPath(n *policy.Rule, o shellparse.Word, acc access, r *
 		// The directory the glob starts in must be writable at least.
 		if dir := globDir(o.Value); dir != "" {
 			if pc := m.d.checkPath(dir, o.Tilde, m.where, writeAccess, policy.Allow); pc.verdict == policy.Deny {
-				r.add(policy.Deny, pc.rule, fmt.Sprintf("%s: the glob %s: %s", n.ID, o.Source, pc.why), pathHint(pc.rule, writeAccess))
+				r.add(policy.Deny, pc.rule, fmt.Sprintf("%s: the glob %s: %s", n.ID(), o.Source, pc.why), pathHint(pc.rule, writeAccess))
 				return
 			}
 		}
-		r.add(n.Unknown, n.ID, fmt.Sprintf("%s writes to the files the glob %s names, which guard cannot check", n.ID, o.Source), "name the files")
+		r.add(n.Unknown(), n.ID(), fmt.Sprintf("%s writes to the files the glob %s names, which guard cannot check", n.ID(), o.Source), "name the files")
 		return
 	case o.Glob:
 		m.globRead(n, o, r)
@@ -561,11 +561,11 @@ func (m *matcher) operandPath(n *policy.Rule, o shellparse.Word, acc access, r *
 	}
 	pc := m.d.checkPath(o.Value, o.Tilde, m.where, acc, policy.Allow)
 	if pc.verdict != policy.Allow {
-		r.add(pc.verdict, pc.rule, fmt.Sprintf("%s: %s", n.ID, pc.why), pathHint(pc.rule, acc))
+		r.add(pc.verdict, pc.rule, fmt.Sprintf("%s: %s", n.ID(), pc.why), pathHint(pc.rule, acc))
 		return
 	}
 	if m.d.tr != nil {
-		m.d.tr.note(policy.Allow, pc.rule, fmt.Sprintf("%s: %s: %s", n.ID, pc.why, allowedPath[acc]))
+		m.d.tr.note(policy.Allow, pc.rule, fmt.Sprintf("%s: %s: %s", n.ID(), pc.why, allowedPath[acc]))
 	}
 }
 
@@ -580,7 +580,7 @@ var allowedPath = map[access]string{
 // (python -m module), so it does not read standard input.
 func valueOptionPresent(n *policy.Rule, present map[string]bool) bool {
 	for name := range present {
-		if o := n.Options[name]; o != nil && o.Accepted && o.Value != policy.ValueNone {
+		if o := n.Option(name); o != nil && o.Accepted && o.Value != policy.ValueNone {
 			return true
 		}
 	}
@@ -599,31 +599,31 @@ func restHas(args []shellparse.Word, opt string) bool {
 func (m *matcher) option(n *policy.Rule, args []shellparse.Word, i int, present map[string]bool, values map[string][]string, r *result) int {
 	tok := args[i].Value
 	unknown := func(why string) int {
-		r.add(n.Unknown, n.ID, why, n.OptionHintFor(tok))
+		r.add(n.Unknown(), n.ID(), why, n.OptionHintFor(tok))
 		return i + 1
 	}
 	if tok[0] == '+' {
-		o := n.Options["+"]
+		o := n.Option("+")
 		present["+"] = true
 		return m.value(n, o, tok[1:], true, args, i, values, r)
 	}
-	if n.Digits && strings.Trim(tok[1:], "0123456789") == "" {
+	if n.Digits() && strings.Trim(tok[1:], "0123456789") == "" {
 		present["-#"] = true
 		values["-#"] = append(values["-#"], tok[1:]) // -5: a count, as -n 5
 		return i + 1
 	}
-	switch n.Style {
+	switch n.Style() {
 	case policy.StyleGo, policy.StyleFind:
 		name, val, hasEq := tok, "", false
-		if n.Style == policy.StyleGo {
+		if n.Style() == policy.StyleGo {
 			name, val, hasEq = strings.Cut(tok, "=")
 			if strings.HasPrefix(name, "--") {
 				name = name[1:]
 			}
 		}
-		o := n.Options[name]
+		o := n.Option(name)
 		if o == nil {
-			return unknown(fmt.Sprintf("%s: option %s is not in the accept-list", n.ID, tok))
+			return unknown(fmt.Sprintf("%s: option %s is not in the accept-list", n.ID(), tok))
 		}
 		present[o.Name] = true
 		if !o.Accepted {
@@ -631,7 +631,7 @@ func (m *matcher) option(n *policy.Rule, args []shellparse.Word, i int, present 
 		}
 		if o.Value == policy.ValueNone {
 			if hasEq && val != "true" && val != "false" {
-				return unknown(fmt.Sprintf("%s: flag %s takes no value", n.ID, name))
+				return unknown(fmt.Sprintf("%s: flag %s takes no value", n.ID(), name))
 			}
 			return i + 1
 		}
@@ -639,7 +639,7 @@ func (m *matcher) option(n *policy.Rule, args []shellparse.Word, i int, present 
 	}
 	if strings.HasPrefix(tok, "--") {
 		name, val, hasEq := strings.Cut(tok, "=")
-		o := n.Options[name]
+		o := n.Option(name)
 		if o == nil {
 			// GNU tools and git take any unique prefix of a long option.
 			var cands []string
@@ -650,9 +650,9 @@ func (m *matcher) option(n *policy.Rule, args []shellparse.Word, i int, present 
 				}
 			}
 			if len(cands) > 0 {
-				return unknown(fmt.Sprintf("%s: %s may be an abbreviation of %s; write options in full", n.ID, name, strings.Join(cands, " or ")))
+				return unknown(fmt.Sprintf("%s: %s may be an abbreviation of %s; write options in full", n.ID(), name, strings.Join(cands, " or ")))
 			}
-			return unknown(fmt.Sprintf("%s: option %s is not in the accept-list", n.ID, name))
+			return unknown(fmt.Sprintf("%s: option %s is not in the accept-list", n.ID(), name))
 		}
 		present[name] = true
 		if !o.Accepted {
@@ -660,7 +660,7 @@ func (m *matcher) option(n *policy.Rule, args []shellparse.Word, i int, present 
 		}
 		if o.Value == policy.ValueNone {
 			if hasEq {
-				return unknown(fmt.Sprintf("%s: flag %s takes no value", n.ID, name))
+				return unknown(fmt.Sprintf("%s: flag %s takes no value", n.ID(), name))
 			}
 			return i + 1
 		}
@@ -670,15 +670,15 @@ func (m *matcher) option(n *policy.Rule, args []shellparse.Word, i int, present 
 	for j := 1; j < len(tok); j++ {
 		c := tok[j]
 		if c >= 0x80 {
-			return unknown(fmt.Sprintf("%s: option %s is not in the accept-list", n.ID, tok))
+			return unknown(fmt.Sprintf("%s: option %s is not in the accept-list", n.ID(), tok))
 		}
 		name := "-" + string(c)
-		o := n.Options[name]
+		o := n.Option(name)
 		if o == nil {
 			// The rest may be this option's value or more options; an
 			// escalation on any of them applies.
 			for _, rc := range tok[j+1:] {
-				if e := n.Options["-"+string(rc)]; e != nil && !e.Accepted {
+				if e := n.Option("-" + string(rc)); e != nil && !e.Accepted {
 					present[e.Name] = true
 				}
 			}
@@ -686,7 +686,7 @@ func (m *matcher) option(n *policy.Rule, args []shellparse.Word, i int, present 
 			if len(tok) > 2 {
 				what = fmt.Sprintf("%s (in %s)", name, tok)
 			}
-			return unknown(fmt.Sprintf("%s: option %s is not in the accept-list", n.ID, what))
+			return unknown(fmt.Sprintf("%s: option %s is not in the accept-list", n.ID(), what))
 		}
 		present[name] = true
 		if !o.Accepted || o.Value == policy.ValueNone {
@@ -706,7 +706,7 @@ func (m *matcher) option(n *policy.Rule, args []shellparse.Word, i int, present 
 func (m *matcher) value(n *policy.Rule, o *policy.Option, val string, attached bool, args []shellparse.Word, i int, values map[string][]string, r *result) int {
 	next := i + 1
 	bad := func(why string) int {
-		r.add(n.Unknown, n.ID, fmt.Sprintf("%s: %s", n.ID, why), n.OptionHint())
+		r.add(n.Unknown(), n.ID(), fmt.Sprintf("%s: %s", n.ID(), why), n.OptionHint())
 		return next
 	}
 	if attached && args[i].Glob {
@@ -727,7 +727,7 @@ func (m *matcher) value(n *policy.Rule, o *policy.Option, val string, attached b
 			return bad(fmt.Sprintf("the value %s of %s is not known until run time (%s)", w.Source, o.Name, w.Dynamic))
 		case w.Glob:
 			return bad(fmt.Sprintf("the value %s of %s is a glob", w.Source, o.Name))
-		case strings.HasPrefix(w.Value, "-") && o.Type != "int" && n.Style != policy.StyleFind:
+		case strings.HasPrefix(w.Value, "-") && o.Type != "int" && n.Style() != policy.StyleFind:
 			// find takes the next word as the value, whatever it is
 			// (find -mtime -1), and takes no -opt=value; another program's
 			// parser may read such a word as an option.
@@ -750,7 +750,7 @@ func (m *matcher) value(n *policy.Rule, o *policy.Option, val string, attached b
 	case "dir", "path":
 		w := shellparse.Word{Value: val, Tilde: val == "~" || strings.HasPrefix(val, "~/")}
 		if pc := m.d.checkPath(val, w.Tilde, m.where, readAccess, policy.Allow); pc.verdict != policy.Allow {
-			r.add(pc.verdict, pc.rule, fmt.Sprintf("%s %s: %s", n.ID, o.Name, pc.why), pathHint(pc.rule, readAccess))
+			r.add(pc.verdict, pc.rule, fmt.Sprintf("%s %s: %s", n.ID(), o.Name, pc.why), pathHint(pc.rule, readAccess))
 		}
 		dirs := m.d.chdirAll(m.where, val)
 		if o.Type == "dir" {
@@ -774,9 +774,9 @@ func (m *matcher) value(n *policy.Rule, o *policy.Option, val string, attached b
 		}
 		tilde := val == "~" || strings.HasPrefix(val, "~/")
 		if pc := m.d.checkPath(val, tilde, m.where, writeAccess, policy.Allow); pc.verdict != policy.Allow {
-			r.add(pc.verdict, pc.rule, fmt.Sprintf("%s %s: %s", n.ID, o.Name, pc.why), pathHint(pc.rule, writeAccess))
+			r.add(pc.verdict, pc.rule, fmt.Sprintf("%s %s: %s", n.ID(), o.Name, pc.why), pathHint(pc.rule, writeAccess))
 		} else if m.d.tr != nil {
-			m.d.tr.note(policy.Allow, pc.rule, fmt.Sprintf("%s %s: %s: %s", n.ID, o.Name, pc.why, allowedPath[writeAccess]))
+			m.d.tr.note(policy.Allow, pc.rule, fmt.Sprintf("%s %s: %s: %s", n.ID(), o.Name, pc.why, allowedPath[writeAccess]))
 		}
 	}
 	return next
@@ -784,7 +784,7 @@ func (m *matcher) value(n *policy.Rule, o *policy.Option, val string, attached b
 
 // escalate applies the node's deny and ask rules.
 func (m *matcher) escalate(n *policy.Rule, present map[string]bool, values map[string][]string, operands []shellparse.Word, r *result) {
-	for _, e := range n.Escalations {
+	for _, e := range n.Escalations() {
 		matched := "" // what triggered the rule, for the message
 		flagHit := len(e.Flags) == 0
 		for _, f := range e.Flags {
@@ -823,12 +823,12 @@ func (m *matcher) escalate(n *policy.Rule, present map[string]bool, values map[s
 		if flagHit && argHit {
 			hint := e.Hint
 			if hint == "" {
-				hint = n.Hint
+				hint = n.Hint()
 			}
-			if n.Grant == policy.GrantCall {
-				m.d.noteGrant(e.ID, n.Grant)
+			if n.Grant() == policy.GrantCall {
+				m.d.noteGrant(e.ID, n.Grant())
 			}
-			r.add(e.Verdict, e.ID, fmt.Sprintf("%s %s: %s", n.ID, matched, e.Reason), hint)
+			r.add(e.Verdict, e.ID, fmt.Sprintf("%s %s: %s", n.ID(), matched, e.Reason), hint)
 		}
 	}
 }

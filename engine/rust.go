@@ -88,11 +88,11 @@ func (m *matcher) rustRunner(n *policy.Rule, why string, r *result) {
 		r.sandbox = []string{"build"}
 	}
 	if len(m.d.call.Run) == 0 {
-		r.add(policy.Ask, "rust.toolchain", fmt.Sprintf("%s: %s; it runs only in the sandbox, and the sandbox cannot run here: %s", n.ID, why, cmpOr(m.d.call.NoRun, "guard run is not available")),
+		r.add(policy.Ask, "rust.toolchain", fmt.Sprintf("%s: %s; it runs only in the sandbox, and the sandbox cannot run here: %s", n.ID(), why, cmpOr(m.d.call.NoRun, "guard run is not available")),
 			"run it where guard run can confine it, or ask the user to run it")
 		return
 	}
 	if m.d.tr != nil {
-		m.d.tr.note(policy.Allow, "rust.toolchain", fmt.Sprintf("%s: %s: it runs only in the sandbox", n.ID, why))
+		m.d.tr.note(policy.Allow, "rust.toolchain", fmt.Sprintf("%s: %s: it runs only in the sandbox", n.ID(), why))
 	}
 }

@@ -392,24 +392,24 @@ func (p *sedParser) substFlags() error {
 func (m *matcher) sed(n *policy.Rule, present map[string]bool, values map[string][]string, operands []shellparse.Word, r *result) []shellparse.Word {
 	switch {
 	case present["-f"] || present["--file"]:
-		r.add(policy.Ask, n.ID, fmt.Sprintf("%s -f: guard cannot check a script in a file", n.ID), "give the script with -e")
+		r.add(policy.Ask, n.ID(), fmt.Sprintf("%s -f: guard cannot check a script in a file", n.ID()), "give the script with -e")
 		return nil
 	case len(values["-e"]) > 0 && len(values["--expression"]) > 0:
 		// sed joins them in the order written, which guard keeps only per
 		// option.
-		r.add(n.Unknown, n.ID, fmt.Sprintf("%s: both -e and --expression give scripts", n.ID), "give every script with -e")
+		r.add(n.Unknown(), n.ID(), fmt.Sprintf("%s: both -e and --expression give scripts", n.ID()), "give every script with -e")
 		return nil
 	}
 	scripts := append(values["-e"], values["--expression"]...)
 	if len(scripts) == 0 {
 		if len(operands) == 0 {
-			r.add(n.Unknown, n.ID, fmt.Sprintf("%s without a script", n.ID), "give the script in single quotes before the files: sed -n '1,20p' FILE")
+			r.add(n.Unknown(), n.ID(), fmt.Sprintf("%s without a script", n.ID()), "give the script in single quotes before the files: sed -n '1,20p' FILE")
 			return nil
 		}
 		o := operands[0]
 		operands = operands[1:]
 		if !o.Constant() {
-			r.add(n.Unknown, n.ID, fmt.Sprintf("%s: the script %s is not known until run time, or is a glob the shell may expand", n.ID, o.Source), "quote the script")
+			r.add(n.Unknown(), n.ID(), fmt.Sprintf("%s: the script %s is not known until run time, or is a glob the shell may expand", n.ID(), o.Source), "quote the script")
 			return nil
 		}
 		scripts = []string{o.Value}
@@ -419,15 +419,15 @@ func (m *matcher) sed(n *policy.Rule, present map[string]bool, values map[string
 		if strings.Contains(err.Error(), "shell command") {
 			v = policy.Deny
 		}
-		r.add(v, n.ID, fmt.Sprintf("%s: %v", n.ID, err), "print to standard output, and write files with the edit tools")
+		r.add(v, n.ID(), fmt.Sprintf("%s: %v", n.ID(), err), "print to standard output, and write files with the edit tools")
 	} else if m.d.tr != nil {
-		m.d.tr.note(policy.Allow, n.ID, fmt.Sprintf("%s: the script writes no file, reads no other file and runs nothing", n.ID))
+		m.d.tr.note(policy.Allow, n.ID(), fmt.Sprintf("%s: the script writes no file, reads no other file and runs nothing", n.ID()))
 	}
 	acc := readAccess
 	inPlace := present["-i"] || present["--in-place"]
 	if inPlace {
 		acc = writeAccess
-		r.notRO = append(r.notRO, n.ID+" -i") // read-only mode denies it
+		r.notRO = append(r.notRO, n.ID()+" -i") // read-only mode denies it
 		r.writes = true
 	}
 	suffix := ""
@@ -435,11 +435,11 @@ func (m *matcher) sed(n *policy.Rule, present map[string]bool, values map[string
 		suffix = v
 	}
 	if strings.ContainsAny(suffix, "/*") {
-		r.add(n.Unknown, n.ID, fmt.Sprintf("%s: the backup suffix %q names a place of its own for the backups", n.ID, suffix), "use a plain suffix, -i.bak")
+		r.add(n.Unknown(), n.ID(), fmt.Sprintf("%s: the backup suffix %q names a place of its own for the backups", n.ID(), suffix), "use a plain suffix, -i.bak")
 		return nil
 	}
 	if inPlace && len(operands) == 0 {
-		r.add(n.Unknown, n.ID, fmt.Sprintf("%s -i without a file", n.ID), "name the file to change")
+		r.add(n.Unknown(), n.ID(), fmt.Sprintf("%s -i without a file", n.ID()), "name the file to change")
 	}
 	for _, o := range operands {
 		m.operandPath(n, o, acc, r)

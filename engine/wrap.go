@@ -21,14 +21,14 @@ const (
 // runs.
 func (m *matcher) wrapped(n *policy.Rule, args []shellparse.Word, present map[string]bool, values map[string][]string, where []string) result {
 	r := result{tr: m.d.tr}
-	w := n.Wrap
+	w := n.Wrap()
 	if len(args) < w.Skip {
-		r.add(n.Unknown, n.ID, fmt.Sprintf("%s needs %d operands before the command", n.ID, w.Skip), "give its operands, then the command")
+		r.add(n.Unknown(), n.ID(), fmt.Sprintf("%s needs %d operands before the command", n.ID(), w.Skip), "give its operands, then the command")
 		return r
 	}
 	for _, a := range args[:w.Skip] {
 		if !a.Constant() {
-			r.add(n.Unknown, n.ID, fmt.Sprintf("%s: operand %s is not known until run time", n.ID, a.Source), "write the operand out literally")
+			r.add(n.Unknown(), n.ID(), fmt.Sprintf("%s: operand %s is not known until run time", n.ID(), a.Source), "write the operand out literally")
 		}
 	}
 	inner := slices.Clone(args[w.Skip:])
@@ -47,7 +47,7 @@ func (m *matcher) wrapped(n *policy.Rule, args []shellparse.Word, present map[st
 		}
 	}
 	if len(inner) == 0 {
-		r.add(n.Unknown, n.ID, fmt.Sprintf("%s without a command", n.ID), "give it the command to run")
+		r.add(n.Unknown(), n.ID(), fmt.Sprintf("%s without a command", n.ID()), "give it the command to run")
 		return r
 	}
 	if w.Stdin {
@@ -75,7 +75,7 @@ func (m *matcher) wrapped(n *policy.Rule, args []shellparse.Word, present map[st
 		}
 	}
 	for name, vs := range values {
-		if o := n.Options[name]; o != nil && o.Type == "dir" && len(vs) > 0 {
+		if o := n.Option(name); o != nil && o.Type == "dir" && len(vs) > 0 {
 			where = m.d.chdirAll(where, vs[len(vs)-1])
 		}
 	}
@@ -106,7 +106,7 @@ func (m *matcher) exec(n *policy.Rule, args []shellparse.Word, i int, roots []sh
 		a := args[j]
 		if a.Constant() && (a.Value == ";" || a.Value == "+" && len(inner) > 0 && inner[len(inner)-1].Value == "{}") {
 			if len(inner) == 0 {
-				r.add(n.Unknown, n.ID, fmt.Sprintf("%s %s without a command", n.ID, opt), fmt.Sprintf("give %s the command to run, ended by \\; or +", opt))
+				r.add(n.Unknown(), n.ID(), fmt.Sprintf("%s %s without a command", n.ID(), opt), fmt.Sprintf("give %s the command to run, ended by \\; or +", opt))
 				return j + 1
 			}
 			if len(braces) == 0 {
@@ -130,7 +130,7 @@ func (m *matcher) exec(n *policy.Rule, args []shellparse.Word, i int, roots []sh
 		}
 		inner = append(inner, a)
 	}
-	r.add(n.Unknown, n.ID, fmt.Sprintf("%s %s has no ; or + to end its command", n.ID, opt), fmt.Sprintf("end the command of %s with \\; or +", opt))
+	r.add(n.Unknown(), n.ID(), fmt.Sprintf("%s %s has no ; or + to end its command", n.ID(), opt), fmt.Sprintf("end the command of %s with \\; or +", opt))
 	return len(args)
 }
 
@@ -138,32 +138,32 @@ func (m *matcher) exec(n *policy.Rule, args []shellparse.Word, i int, roots []sh
 func (m *matcher) shell(n *policy.Rule, present map[string]bool, operands []shellparse.Word, r *result) {
 	switch {
 	case !present["-c"] && len(operands) > 0:
-		r.add(n.Unknown, n.ID, fmt.Sprintf("%s runs the script file %s, which guard cannot check", n.ID, operands[0].Source), "run the commands of the script directly")
+		r.add(n.Unknown(), n.ID(), fmt.Sprintf("%s runs the script file %s, which guard cannot check", n.ID(), operands[0].Source), "run the commands of the script directly")
 		return
 	case !present["-c"]:
-		r.add(policy.Deny, n.ID, fmt.Sprintf("%s reads commands from standard input, which guard cannot check", n.ID), "pass the commands with -c '...'")
+		r.add(policy.Deny, n.ID(), fmt.Sprintf("%s reads commands from standard input, which guard cannot check", n.ID()), "pass the commands with -c '...'")
 		return
 	case len(operands) == 0:
-		r.add(n.Unknown, n.ID, fmt.Sprintf("%s -c without a script", n.ID), "give the script after -c, in quotes")
+		r.add(n.Unknown(), n.ID(), fmt.Sprintf("%s -c without a script", n.ID()), "give the script after -c, in quotes")
 		return
 	}
 	script := operands[0]
 	if !script.Constant() {
-		r.add(policy.Deny, n.ID, fmt.Sprintf("the script of %s -c is not known until run time", n.ID), "pass the script as one quoted string")
+		r.add(policy.Deny, n.ID(), fmt.Sprintf("the script of %s -c is not known until run time", n.ID()), "pass the script as one quoted string")
 		return
 	}
 	if m.shellDepth >= maxShellNesting {
-		r.add(policy.Deny, n.ID, fmt.Sprintf("shells nest more than %d deep", maxShellNesting), "run the inner commands directly")
+		r.add(policy.Deny, n.ID(), fmt.Sprintf("shells nest more than %d deep", maxShellNesting), "run the inner commands directly")
 		return
 	}
 	dialect := shellparse.Bash
-	if n.Shell == "sh" {
+	if n.Shell() == "sh" {
 		dialect = shellparse.POSIX
 	}
 	before := len(m.d.leaves)
 	if m.d.tr != nil {
 		outer := m.d.scriptCtx
-		m.d.scriptCtx = append(slices.Clip(outer), fmt.Sprintf("the script of %s -c at %s", n.ID, script.Pos))
+		m.d.scriptCtx = append(slices.Clip(outer), fmt.Sprintf("the script of %s -c at %s", n.ID(), script.Pos))
 		defer func() { m.d.scriptCtx = outer }()
 	}
 	m.d.script(script.Value, m.where, dialect, false, m.shellDepth+1)
@@ -175,6 +175,6 @@ func (m *matcher) shell(n *policy.Rule, present map[string]bool, operands []shel
 		}
 	}
 	if deciding != nil && worst != policy.Allow {
-		r.add(worst, deciding.Rule, fmt.Sprintf("in the script of %s -c: %s", n.ID, deciding.Why), deciding.Hint)
+		r.add(worst, deciding.Rule, fmt.Sprintf("in the script of %s -c: %s", n.ID(), deciding.Why), deciding.Hint)
 	}
 }

@@ -382,7 +382,7 @@ func allowedCommands(cmds map[string]*Rule) []string {
 		if n.HasSubs() {
 			var subs []string
 			for _, s := range sortedKeys(n.subs) {
-				if n.subs[s].HasVerdict && n.subs[s].Verdict == Allow {
+				if n.subs[s].hasVerdict && n.subs[s].verdict == Allow {
 					subs = append(subs, s)
 				}
 			}
@@ -391,7 +391,7 @@ func allowedCommands(cmds map[string]*Rule) []string {
 			}
 			continue
 		}
-		if n.HasVerdict && n.Verdict == Allow && n.Wrap == nil && n.Shell == "" {
+		if n.hasVerdict && n.verdict == Allow && n.wrap == nil && n.shell == "" {
 			parts = append(parts, name)
 		}
 	}

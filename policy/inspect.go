@@ -48,8 +48,8 @@ func (p *Policy) Commands() []CommandInfo {
 		for _, s := range sortedKeys(n.subs) {
 			walk(name+" "+s, n.subs[s])
 		}
-		if n.Rest != nil {
-			walk(name+" --", n.Rest)
+		if n.rest != nil {
+			walk(name+" --", n.rest)
 		}
 	}
 	for _, name := range sortedKeys(p.commands) {
@@ -59,13 +59,13 @@ func (p *Policy) Commands() []CommandInfo {
 }
 
 func (n *Rule) info(name string) CommandInfo {
-	ci := CommandInfo{Name: name, Verdict: n.Unknown, Digits: n.Digits, Wrapper: n.Wrap != nil, Shell: n.Shell != ""}
-	if n.HasVerdict {
-		ci.Verdict = n.Verdict
+	ci := CommandInfo{Name: name, Verdict: n.unknown, Digits: n.digits, Wrapper: n.wrap != nil, Shell: n.shell != ""}
+	if n.hasVerdict {
+		ci.Verdict = n.verdict
 	}
-	ci.Style = [...]string{styleGNU: "gnu", StyleGo: "go", StyleFind: "find", styleNone: "none"}[n.Style]
-	for _, o := range sortedKeys(n.Options) {
-		opt := n.Options[o]
+	ci.Style = [...]string{styleGNU: "gnu", StyleGo: "go", StyleFind: "find", styleNone: "none"}[n.style]
+	for _, o := range sortedKeys(n.options) {
+		opt := n.options[o]
 		oi := OptionInfo{Name: opt.Name, Values: slices.Clone(opt.Values), Accepted: opt.Accepted}
 		if opt.Value != ValueNone {
 			oi.Value, oi.Type = "required", opt.Type
@@ -75,20 +75,20 @@ func (n *Rule) info(name string) CommandInfo {
 		}
 		ci.Options = append(ci.Options, oi)
 	}
-	if n.Hint != "" {
-		ci.Hints = append(ci.Hints, n.Hint)
+	if n.hint != "" {
+		ci.Hints = append(ci.Hints, n.hint)
 	}
-	for _, e := range n.Escalations {
+	for _, e := range n.escalations {
 		if e.Hint != "" {
 			ci.Hints = append(ci.Hints, e.Hint)
-		} else if n.Hint == "" {
+		} else if n.hint == "" {
 			ci.Unhinted = append(ci.Unhinted, e.ID)
 		}
 	}
-	if n.Hint == "" && ci.Verdict != Allow && (n.HasVerdict || !n.HasSubs()) {
+	if n.hint == "" && ci.Verdict != Allow && (n.hasVerdict || !n.HasSubs()) {
 		ci.Unhinted = append(ci.Unhinted, name)
 	}
-	for e := range n.Exec {
+	for e := range n.exec {
 		ci.Exec = append(ci.Exec, e)
 	}
 	slices.Sort(ci.Exec)

@@ -128,14 +128,14 @@ func (p *Policy) Describe(w io.Writer) {
 
 func describeNode(n *Rule) string {
 	v := "(by subcommand)"
-	if n.HasVerdict {
-		v = n.Verdict.String()
+	if n.hasVerdict {
+		v = n.verdict.String()
 	}
-	s := n.ID + ": " + v
-	if n.ReadOnly {
+	s := n.id + ": " + v
+	if n.readOnly {
 		s += ", read-only"
 	}
-	if n.Wrap != nil || n.Shell != "" {
+	if n.wrap != nil || n.shell != "" {
 		s += ", checks the command it runs"
 	}
 	return s

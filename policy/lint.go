@@ -193,8 +193,8 @@ func newLinter(p *Policy) *linter {
 		for _, s := range sortedKeys(n.subs) {
 			below = walk(append(slices.Clone(words), s), n.subs[s], true) || below
 		}
-		if n.Rest != nil {
-			walk(append(slices.Clone(words), "--"), n.Rest, l.nodes[i].allows)
+		if n.rest != nil {
+			walk(append(slices.Clone(words), "--"), n.rest, l.nodes[i].allows)
 		}
 		l.nodes[i].below = below
 		return below || l.nodes[i].allows
@@ -253,7 +253,7 @@ func (nd *lintNode) base() string { return path.Base(nd.words[0]) }
 func (nd *lintNode) sub() string { return strings.Join(nd.words[1:], " ") }
 
 func (nd *lintNode) hit(msg, fix string) hit {
-	return hit{key: nd.n.subKey, rule: nd.n.ID, msg: msg, fix: fix}
+	return hit{key: nd.n.subKey, rule: nd.n.id, msg: msg, fix: fix}
 }
 
 // named reports whether a node is the rule for words, its program given by
@@ -274,11 +274,11 @@ func matchesName(patterns []string, name string) bool {
 
 // allows reports whether a rule's own verdict lets a call run: allow, or
 // session, which allows every call of the rule once one is approved.
-func allows(n *Rule) bool { return n.HasVerdict && (n.Verdict == Allow || n.Verdict == Session) }
+func allows(n *Rule) bool { return n.hasVerdict && (n.verdict == Allow || n.verdict == Session) }
 
 // allowed says how a rule allows, for messages.
 func allowed(n *Rule) string {
-	if n.Verdict == Session {
+	if n.verdict == Session {
 		return "allowed for the session once approved"
 	}
 	return "allowed"
@@ -286,26 +286,26 @@ func allowed(n *Rule) string {
 
 // takesOperands reports whether a rule lets a call have operands: a rule
 // with subcommands gives its first operand to one of them.
-func takesOperands(n *Rule) bool { return n.Args != ArgsNone && !n.HasSubs() }
+func takesOperands(n *Rule) bool { return n.args != ArgsNone && !n.HasSubs() }
 
 // stops reports whether a rule keeps an option from being allowed: it is
 // not among its options (an unknown option gets the rule's unknown
 // verdict, ask or deny), or a deny or ask rule names it, whatever its
 // value. Under style = "none" an option is an operand like any other.
 func stops(n *Rule, opt string) bool {
-	if n.Style == styleNone {
-		return n.Args == ArgsNone
+	if n.style == styleNone {
+		return n.args == ArgsNone
 	}
-	if n.Style == StyleGo {
+	if n.style == StyleGo {
 		opt = strings.TrimPrefix(opt, "-") // go style reads --name as -name
 		if !strings.HasPrefix(opt, "-") {
 			opt = "-" + opt
 		}
 	}
-	if n.Options[opt] == nil {
+	if n.options[opt] == nil {
 		return true
 	}
-	return slices.ContainsFunc(n.Escalations, func(e *escalation) bool {
+	return slices.ContainsFunc(n.escalations, func(e *escalation) bool {
 		return e.Verdict <= Ask && len(e.Values) == 0 && len(e.Args) == 0 && slices.Contains(e.Flags, opt)
 	})
 }
@@ -347,10 +347,10 @@ func checkShells(l *linter) []hit {
 		n := nd.n
 		switch {
 		case dialect == "":
-			out = append(out, nd.hit(fmt.Sprintf("%s is %s, and guard cannot read its scripts: every script it runs goes unchecked", n.ID, allowed(n)),
+			out = append(out, nd.hit(fmt.Sprintf("%s is %s, and guard cannot read its scripts: every script it runs goes unchecked", n.id, allowed(n)),
 				`verdict = "deny", as the default policy has it`))
-		case n.Shell == "":
-			out = append(out, nd.hit(fmt.Sprintf("%s is %s without shell = %q: the script files, -c scripts and standard input it runs go unchecked", n.ID, allowed(n), dialect),
+		case n.shell == "":
+			out = append(out, nd.hit(fmt.Sprintf("%s is %s without shell = %q: the script files, -c scripts and standard input it runs go unchecked", n.id, allowed(n), dialect),
 				fmt.Sprintf(`shell = %q, with -c among its flags: guard then checks the script of -c and refuses the rest`, dialect)))
 		}
 	}
@@ -402,36 +402,36 @@ func checkInterpreters(l *linter) []hit {
 				break
 			}
 		}
-		if !known && !n.Interp {
+		if !known && !n.interp {
 			continue
 		}
 		if slices.Contains(it.evals, nd.sub()) {
-			out = append(out, nd.hit(fmt.Sprintf("%s is %s: it runs code from its command line or standard input, which guard cannot check", n.ID, allowed(n)),
+			out = append(out, nd.hit(fmt.Sprintf("%s is %s: it runs code from its command line or standard input, which guard cannot check", n.id, allowed(n)),
 				`verdict = "deny"`))
 			continue
 		}
-		if (it.scripts == nil || slices.Contains(it.scripts, nd.sub())) && takesOperands(n) && n.Sandbox == "" && n.Shell == "" {
-			out = append(out, nd.hit(fmt.Sprintf("%s is %s outside the sandbox with any script: the script runs code guard never reads", n.ID, allowed(n)),
+		if (it.scripts == nil || slices.Contains(it.scripts, nd.sub())) && takesOperands(n) && n.sandbox == "" && n.shell == "" {
+			out = append(out, nd.hit(fmt.Sprintf("%s is %s outside the sandbox with any script: the script runs code guard never reads", n.id, allowed(n)),
 				`verdict = "ask", or sandbox = "test" to run it in the sandbox`))
 		}
 		for _, o := range it.inline {
 			// In the read-only sandbox code on the command line is bounded
 			// as a script is; in another it could write the project.
-			if !stops(n, o) && n.Sandbox != "read-only" {
-				out = append(out, nd.hit(fmt.Sprintf("%s is %s and accepts %s: the code on its command line runs unchecked", n.ID, allowed(n), o),
+			if !stops(n, o) && n.sandbox != "read-only" {
+				out = append(out, nd.hit(fmt.Sprintf("%s is %s and accepts %s: the code on its command line runs unchecked", n.id, allowed(n), o),
 					fmt.Sprintf(`deny = [{ flags = [%q], reason = "it runs code from the command line" }], or sandbox = "read-only"`, o)))
 			}
 		}
-		if n.Sandbox == "" {
+		if n.sandbox == "" {
 			for _, o := range it.modules {
 				if !stops(n, o) {
-					out = append(out, nd.hit(fmt.Sprintf("%s is %s outside the sandbox and accepts %s: it runs the module or file the option names", n.ID, allowed(n), o),
+					out = append(out, nd.hit(fmt.Sprintf("%s is %s outside the sandbox and accepts %s: it runs the module or file the option names", n.id, allowed(n), o),
 						fmt.Sprintf("take %s out of its options, or deny it", o)))
 				}
 			}
 		}
-		if known && len(nd.words) == 1 && !it.noStdin && !n.Interp {
-			out = append(out, nd.hit(fmt.Sprintf("%s is %s without interpreter = true: with no script operand it runs the code on its standard input", n.ID, allowed(n)),
+		if known && len(nd.words) == 1 && !it.noStdin && !n.interp {
+			out = append(out, nd.hit(fmt.Sprintf("%s is %s without interpreter = true: with no script operand it runs the code on its standard input", n.id, allowed(n)),
 				"interpreter = true: guard then denies it without a script"))
 		}
 	}
@@ -564,7 +564,7 @@ func runnerOf(nd *lintNode) *runner {
 func runsUnbounded(nd *lintNode) bool {
 	r := runnerOf(nd)
 	n := nd.n
-	return r != nil && (r.kind == runsNamed || r.kind == runsTargets) && nd.allows && takesOperands(n) && n.Sandbox == "" && n.Wrap == nil
+	return r != nil && (r.kind == runsNamed || r.kind == runsTargets) && nd.allows && takesOperands(n) && n.sandbox == "" && n.wrap == nil
 }
 
 // riskyOption is an option of a program that runs a program or writes a
@@ -612,27 +612,27 @@ func checkRunners(l *linter) []hit {
 			switch r.kind {
 			case runsCommand:
 				switch {
-				case n.Wrap == nil && takesOperands(n):
-					out = append(out, nd.hit(fmt.Sprintf("%s is %s and runs its operands as a command, but the rule has no wrap: the command it runs is never checked", n.ID, allowed(n)),
+				case n.wrap == nil && takesOperands(n):
+					out = append(out, nd.hit(fmt.Sprintf("%s is %s and runs its operands as a command, but the rule has no wrap: the command it runs is never checked", n.id, allowed(n)),
 						r.wrap+": guard then checks the command as if it stood alone"))
-				case n.Wrap != nil && nd.base() == "xargs" && !n.Wrap.Stdin:
-					out = append(out, nd.hit(fmt.Sprintf("%s is %s with wrap, but without stdin = true: guard checks its command without the operands it reads from standard input", n.ID, allowed(n)),
+				case n.wrap != nil && nd.base() == "xargs" && !n.wrap.Stdin:
+					out = append(out, nd.hit(fmt.Sprintf("%s is %s with wrap, but without stdin = true: guard checks its command without the operands it reads from standard input", n.id, allowed(n)),
 						r.wrap))
-				case n.Wrap != nil && nd.base() == "xargs":
+				case n.wrap != nil && nd.base() == "xargs":
 					for _, o := range []string{"-I", "-i", "--replace"} {
-						if !stops(n, o) && !slices.Contains(n.Wrap.Replace, o) {
-							out = append(out, nd.hit(fmt.Sprintf("%s accepts %s, which puts words from standard input into its command, but wrap replace does not list it: guard checks the command as written", n.ID, o),
+						if !stops(n, o) && !slices.Contains(n.wrap.Replace, o) {
+							out = append(out, nd.hit(fmt.Sprintf("%s accepts %s, which puts words from standard input into its command, but wrap replace does not list it: guard checks the command as written", n.id, o),
 								r.wrap))
 						}
 					}
 				}
 			case runsShellLine:
 				if takesOperands(n) || r.stdin {
-					out = append(out, nd.hit(fmt.Sprintf("%s is %s and runs a command line guard never sees", n.ID, allowed(n)),
+					out = append(out, nd.hit(fmt.Sprintf("%s is %s and runs a command line guard never sees", n.id, allowed(n)),
 						`verdict = "deny": no rule field lets guard read the commands it runs`))
 				}
 			case runsAsUser:
-				out = append(out, nd.hit(fmt.Sprintf("%s is %s: it runs commands with another user's rights, which guard's checks do not account for", n.ID, allowed(n)),
+				out = append(out, nd.hit(fmt.Sprintf("%s is %s: it runs commands with another user's rights, which guard's checks do not account for", n.id, allowed(n)),
 					`verdict = "deny": ask the user to run it`))
 			case runsNamed, runsTargets:
 				if runsUnbounded(nd) {
@@ -640,16 +640,16 @@ func checkRunners(l *linter) []hit {
 					if r.kind == runsTargets {
 						what = "whatever targets its operands name"
 					}
-					out = append(out, nd.hit(fmt.Sprintf("%s is %s outside the sandbox with any operands: it runs %s, code guard never reads", n.ID, allowed(n), what),
+					out = append(out, nd.hit(fmt.Sprintf("%s is %s outside the sandbox with any operands: it runs %s, code guard never reads", n.id, allowed(n), what),
 						`sandbox = "test", or allow only named subcommands, each with args = "none"`))
 				}
 			}
 		}
-		if modes, ok := writers[nd.base()]; ok && len(nd.words) == 1 && nd.allows && takesOperands(n) && !slices.Contains(modes, n.PathMode) {
+		if modes, ok := writers[nd.base()]; ok && len(nd.words) == 1 && nd.allows && takesOperands(n) && !slices.Contains(modes, n.pathMode) {
 			if len(modes) == 0 {
-				out = append(out, nd.hit(fmt.Sprintf("%s is %s and writes the file of= names, which no paths mode has guard check", n.ID, allowed(n)), `verdict = "deny"`))
+				out = append(out, nd.hit(fmt.Sprintf("%s is %s and writes the file of= names, which no paths mode has guard check", n.id, allowed(n)), `verdict = "deny"`))
 			} else {
-				out = append(out, nd.hit(fmt.Sprintf("%s is %s and writes the files its operands name, but without paths = %q guard does not check them against the writable and protected paths", n.ID, allowed(n), modes[0]),
+				out = append(out, nd.hit(fmt.Sprintf("%s is %s and writes the files its operands name, but without paths = %q guard does not check them against the writable and protected paths", n.id, allowed(n), modes[0]),
 					fmt.Sprintf("paths = %q", modes[0])))
 			}
 		}
@@ -668,7 +668,7 @@ func checkRunners(l *linter) []hit {
 				if ro.exec {
 					fix = fmt.Sprintf("exec = [%q], so that guard checks the command it starts, or deny it", o)
 				}
-				out = append(out, nd.hit(fmt.Sprintf("%s accepts %s, which %s, and no deny or ask rule names it", n.ID, o, ro.does), fix))
+				out = append(out, nd.hit(fmt.Sprintf("%s accepts %s, which %s, and no deny or ask rule names it", n.id, o, ro.does), fix))
 			}
 		}
 	}
@@ -719,25 +719,25 @@ func checkLanguages(l *linter) []hit {
 			}
 			switch {
 			case lang.script != "":
-				if n.Script != lang.script {
-					out = append(out, nd.hit(fmt.Sprintf("%s is %s without script = %q: guard does not read its program, where %s", n.ID, allowed(n), lang.script, lang.does),
+				if n.script != lang.script {
+					out = append(out, nd.hit(fmt.Sprintf("%s is %s without script = %q: guard does not read its program, where %s", n.id, allowed(n), lang.script, lang.does),
 						fmt.Sprintf("script = %q", lang.script)))
 				}
 			case lang.samples != nil:
 				for _, s := range lang.samples {
 					if takesOperands(n) && !catches(n, s) {
-						out = append(out, nd.hit(fmt.Sprintf("%s is %s, and no deny or ask rule on its operands catches the program %s: %s", n.ID, allowed(n), strconv.Quote(s), lang.does),
+						out = append(out, nd.hit(fmt.Sprintf("%s is %s, and no deny or ask rule on its operands catches the program %s: %s", n.id, allowed(n), strconv.Quote(s), lang.does),
 							"an ask rule whose args match it, as the default policy's jq rule has"))
 					}
 				}
 				for _, o := range lang.files {
 					if !stops(n, o) {
-						out = append(out, nd.hit(fmt.Sprintf("%s is %s and accepts %s: it reads its program from a file, which guard cannot check", n.ID, allowed(n), o),
+						out = append(out, nd.hit(fmt.Sprintf("%s is %s and accepts %s: it reads its program from a file, which guard cannot check", n.id, allowed(n), o),
 							fmt.Sprintf(`ask = [{ flags = [%q], reason = "guard cannot check the program in the file" }]`, o)))
 					}
 				}
 			default:
-				out = append(out, nd.hit(fmt.Sprintf("%s is %s, and its program is in a language guard does not read: %s", n.ID, allowed(n), lang.does),
+				out = append(out, nd.hit(fmt.Sprintf("%s is %s, and its program is in a language guard does not read: %s", n.id, allowed(n), lang.does),
 					`verdict = "ask"`))
 			}
 		}
@@ -748,7 +748,7 @@ func checkLanguages(l *linter) []hit {
 // catches reports whether a deny or ask rule of n on operands alone
 // matches the operand s.
 func catches(n *Rule, s string) bool {
-	return slices.ContainsFunc(n.Escalations, func(e *escalation) bool {
+	return slices.ContainsFunc(n.escalations, func(e *escalation) bool {
 		return e.Verdict <= Ask && len(e.Flags) == 0 && slices.ContainsFunc(e.Args, func(pat string) bool { return Wildcard(pat, s) })
 	})
 }
@@ -941,15 +941,15 @@ func checkSandbox(l *linter) []hit {
 	for i := range l.nodes {
 		nd := &l.nodes[i]
 		n := nd.n
-		if !nd.allows || n.Sandbox != "" || runsUnbounded(nd) || slices.Contains(nd.words, "--") {
+		if !nd.allows || n.sandbox != "" || runsUnbounded(nd) || slices.Contains(nd.words, "--") {
 			continue // the arguments after -- go to the script its rule decides
 		}
 		switch {
 		case slices.ContainsFunc(packageScripts, nd.under):
-			out = append(out, nd.hit(fmt.Sprintf("%s is %s outside the sandbox: it runs the project's own scripts, which guard never reads", n.ID, allowed(n)),
+			out = append(out, nd.hit(fmt.Sprintf("%s is %s outside the sandbox: it runs the project's own scripts, which guard never reads", n.id, allowed(n)),
 				`sandbox = "test": guard run then bounds what the script reaches`))
 		case slices.ContainsFunc(compilers, nd.under):
-			out = append(out, nd.hit(fmt.Sprintf("%s is %s outside the sandbox: it compiles or tests the project, which runs the project's code (tests, build scripts, macros, cgo), which guard never reads", n.ID, allowed(n)),
+			out = append(out, nd.hit(fmt.Sprintf("%s is %s outside the sandbox: it compiles or tests the project, which runs the project's code (tests, build scripts, macros, cgo), which guard never reads", n.id, allowed(n)),
 				`sandbox = "build", or "test" for what runs tests: guard run then bounds what that code reaches`))
 		}
 	}
@@ -997,36 +997,36 @@ func checkShadowed(l *linter) []hit {
 				out = append(out, hit{key: group(e), rule: e.ID, msg: msg, fix: fix})
 			}
 		}
-		for i, e := range n.Escalations {
+		for i, e := range n.escalations {
 			switch {
-			case !n.HasSubs() && n.HasVerdict && n.Verdict == Deny:
-				report(e, fmt.Sprintf("%s is denied outright, so its %s rule %q is never reached", n.ID, e.Verdict, e.ID),
+			case !n.HasSubs() && n.hasVerdict && n.verdict == Deny:
+				report(e, fmt.Sprintf("%s is denied outright, so its %s rule %q is never reached", n.id, e.Verdict, e.ID),
 					"take it out, or give the rule a verdict other than deny")
-			case !n.HasSubs() && n.HasVerdict && e.Verdict > n.Verdict:
-				report(e, fmt.Sprintf("%s: its %s rule %q never decides: the rule's own verdict, %s, is stricter", n.ID, e.Verdict, e.ID, n.Verdict),
+			case !n.HasSubs() && n.hasVerdict && e.Verdict > n.verdict:
+				report(e, fmt.Sprintf("%s: its %s rule %q never decides: the rule's own verdict, %s, is stricter", n.id, e.Verdict, e.ID, n.verdict),
 					"make it stricter than the rule's verdict, or take it out")
-			case n.Style == styleNone && len(e.Args) == 0:
-				report(e, fmt.Sprintf("%s reads no options (style = \"none\"), so its %s rule %q never matches", n.ID, e.Verdict, e.ID),
+			case n.style == styleNone && len(e.Args) == 0:
+				report(e, fmt.Sprintf("%s reads no options (style = \"none\"), so its %s rule %q never matches", n.id, e.Verdict, e.ID),
 					"match the words as args, or take the rule out")
-			case n.HasSubs() && len(e.Args) > 0 && (!n.HasVerdict || n.Rest != nil):
-				report(e, fmt.Sprintf("%s has subcommands, which its first operand picks, so its %s rule %q never sees an operand", n.ID, e.Verdict, e.ID),
+			case n.HasSubs() && len(e.Args) > 0 && (!n.hasVerdict || n.rest != nil):
+				report(e, fmt.Sprintf("%s has subcommands, which its first operand picks, so its %s rule %q never sees an operand", n.id, e.Verdict, e.ID),
 					"put the rule in the subcommands it is for")
 			}
 			// Escalations are in the order deny, ask, session; of two that
 			// match, the stricter decides, and the first of two alike.
-			for _, f := range n.Escalations[:i] {
+			for _, f := range n.escalations[:i] {
 				if f.Verdict <= e.Verdict && covers(f, e) {
-					report(e, fmt.Sprintf("%s: its %s rule %q never decides: the %s rule %q matches whenever it does", n.ID, e.Verdict, e.ID, f.Verdict, f.ID),
+					report(e, fmt.Sprintf("%s: its %s rule %q never decides: the %s rule %q matches whenever it does", n.id, e.Verdict, e.ID, f.Verdict, f.ID),
 						"take it out, or make it match what the other does not")
 				}
 			}
 		}
-		if n.Style == styleNone && n.Rest != nil && l.written(append(slices.Clone(n.subKey), "rest")) {
-			out = append(out, hit{key: append(slices.Clone(n.subKey), "rest"), rule: n.Rest.ID,
-				msg: fmt.Sprintf("%s reads -- as an operand (style = \"none\"), so its rest rule is never reached", n.ID),
+		if n.style == styleNone && n.rest != nil && l.written(append(slices.Clone(n.subKey), "rest")) {
+			out = append(out, hit{key: append(slices.Clone(n.subKey), "rest"), rule: n.rest.id,
+				msg: fmt.Sprintf("%s reads -- as an operand (style = \"none\"), so its rest rule is never reached", n.id),
 				fix: "take the rest rule out, or give the rule a style that reads options"})
 		}
-		if len(nd.words) == 1 && (!n.HasVerdict || n.Verdict != Deny || nd.below) {
+		if len(nd.words) == 1 && (!n.hasVerdict || n.verdict != Deny || nd.below) {
 			if kind := fixedConstruct(nd.words[0]); kind != "" {
 				out = append(out, nd.hit(fmt.Sprintf("the shell construct %s is always denied, so the rule for %s never decides", kind, nd.words[0]),
 					"take the rule out"))
@@ -1086,8 +1086,8 @@ func spellings(l *linter, nd lintNode) []hit {
 	var out []hit
 	for _, s := range n.SubNames() {
 		if other := sameLower(n.SubNames(), s); other != "" {
-			out = append(out, hit{key: append(slices.Clone(n.subKey), "sub", s), rule: n.ID + " " + s,
-				msg: fmt.Sprintf("%s has subcommands %q and %q, one word where file names ignore case: which rule decides depends on the spelling", n.ID, other, s),
+			out = append(out, hit{key: append(slices.Clone(n.subKey), "sub", s), rule: n.id + " " + s,
+				msg: fmt.Sprintf("%s has subcommands %q and %q, one word where file names ignore case: which rule decides depends on the spelling", n.id, other, s),
 				fix: "keep one rule, named in lower case"})
 		}
 	}
@@ -1143,10 +1143,10 @@ func checkExamples(l *linter) []hit {
 	var out []hit
 	for _, nd := range l.nodes {
 		n := nd.n
-		if len(nd.words) != 1 || withExamples[nd.words[0]] || n.HasVerdict && n.Verdict == Deny && !n.HasSubs() {
+		if len(nd.words) != 1 || withExamples[nd.words[0]] || n.hasVerdict && n.verdict == Deny && !n.HasSubs() {
 			continue
 		}
-		out = append(out, nd.hit(fmt.Sprintf("%s has no examples: guard test cannot tell when a change alters what it decides", n.ID),
+		out = append(out, nd.hit(fmt.Sprintf("%s has no examples: guard test cannot tell when a change alters what it decides", n.id),
 			`examples = { allow = ["..."], ask = ["..."], deny = ["..."] }`))
 	}
 	return out

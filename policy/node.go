@@ -11,44 +11,44 @@ import (
 
 // Rule is a compiled command rule: a program, or one of its subcommands.
 type Rule struct {
-	ID           string // "git log", or the rule's own id
-	Verdict      Verdict
-	HasVerdict   bool
+	id           string // "git log", or the rule's own id
+	verdict      Verdict
+	hasVerdict   bool
 	reason       string
-	Hint         string
-	Style        style
-	Options      map[string]*Option
-	Digits       bool // -NUM is accepted (head -5, git log -3)
-	Args         argsKind
-	ArgsWith     []string // operands are allowed only with one of these options
-	MaxArgs      int      // 0: no limit
-	Globs        bool
-	Unknown      Verdict  // for an unknown option, a dynamic word, a glob where none is allowed
-	Require      []string // at least one of these options must be present
-	Children     []string // programs it may start itself: base-name or path patterns
-	ReadOnly     bool     // it neither writes files nor runs other code (read-only mode may allow it)
-	PathMode     string   // its operands are paths it reads ("read"), writes ("write"), or reads and then writes the last ("copy")
-	WritesCwd    bool     // without an output option it writes a file named after its operand into its working directory (go build)
-	Config       string   // "git", "go" or "rust": the configuration it reads where it runs (the repository, go.mod's toolchain, rustup's toolchain file), which guard checks
-	RevPaths     bool     // its operands are revisions, REV:PATH and paths whose contents git prints from its object store
-	AnyValue     bool     // any value of its operands is harmless: $(...) of an allowed command, or a read-only variable, may give them
-	Script       string   // "sed" or "awk": the program it runs (sed's -e scripts, else the first operand) is read by guard, and allowed only when it only reads its input and prints
-	Recursive    *recursion
-	OptionsFirst bool // options end at the first operand (xxd, POSIX getopt)
-	Escalations  []*escalation
+	hint         string
+	style        style
+	options      map[string]*Option
+	digits       bool // -NUM is accepted (head -5, git log -3)
+	args         argsKind
+	argsWith     []string // operands are allowed only with one of these options
+	maxArgs      int      // 0: no limit
+	globs        bool
+	unknown      Verdict  // for an unknown option, a dynamic word, a glob where none is allowed
+	require      []string // at least one of these options must be present
+	children     []string // programs it may start itself: base-name or path patterns
+	readOnly     bool     // it neither writes files nor runs other code (read-only mode may allow it)
+	pathMode     string   // its operands are paths it reads ("read"), writes ("write"), or reads and then writes the last ("copy")
+	writesCwd    bool     // without an output option it writes a file named after its operand into its working directory (go build)
+	config       string   // "git", "go" or "rust": the configuration it reads where it runs (the repository, go.mod's toolchain, rustup's toolchain file), which guard checks
+	revPaths     bool     // its operands are revisions, REV:PATH and paths whose contents git prints from its object store
+	anyValue     bool     // any value of its operands is harmless: $(...) of an allowed command, or a read-only variable, may give them
+	script       string   // "sed" or "awk": the program it runs (sed's -e scripts, else the first operand) is read by guard, and allowed only when it only reads its input and prints
+	recursive    *recursion
+	optionsFirst bool // options end at the first operand (xxd, POSIX getopt)
+	escalations  []*escalation
 	subFiles     subSource        // subcommand rules, compiled when first named
 	subKey       []string         // the policy key of this rule, for errors
 	subs         map[string]*Rule // the compiled ones; guarded by Policy.mu
-	Rest         *Rule            // the arguments after --
-	Wrap         *wrapFile
-	Exec         map[string]bool // find -exec style: these options start a command ended by ; or +
-	Shell        string          // "bash" or "sh": -c SCRIPT is parsed and checked
-	Interp       bool            // without a script operand, it runs code from standard input
-	Sandbox      string          // the sandbox profile it is allowed in, "" when it needs none
-	// Grant is what a grant of its session tier covers: GrantRule (every
+	rest         *Rule            // the arguments after --
+	wrap         *wrapFile
+	exec         map[string]bool // find -exec style: these options start a command ended by ; or +
+	shell        string          // "bash" or "sh": -c SCRIPT is parsed and checked
+	interp       bool            // without a script operand, it runs code from standard input
+	sandbox      string          // the sandbox profile it is allowed in, "" when it needs none
+	// grant is what a grant of its session tier covers: GrantRule (every
 	// call this rule decides, in the session) or GrantCall (the same
 	// command line again).
-	Grant string
+	grant string
 }
 
 // What a grant of the session tier covers.
@@ -119,16 +119,16 @@ func (c *compiler) compileNode(p *Policy, id string, parent *Rule, rf *ruleFile,
 		}
 		rf = merged
 	}
-	n := &Rule{ID: id, Options: make(map[string]*Option, len(rf.Flags)+len(rf.Options)), reason: rf.Reason, Hint: rf.Hint, Globs: rf.Globs, WritesCwd: rf.WritesCwd, Config: rf.Config, RevPaths: rf.RevPaths, OptionsFirst: rf.OptionsFirst, Script: rf.Script, AnyValue: rf.AnyValue}
+	n := &Rule{id: id, options: make(map[string]*Option, len(rf.Flags)+len(rf.Options)), reason: rf.Reason, hint: rf.Hint, globs: rf.Globs, writesCwd: rf.WritesCwd, config: rf.Config, revPaths: rf.RevPaths, optionsFirst: rf.OptionsFirst, script: rf.Script, anyValue: rf.AnyValue}
 	if rf.Recursive || len(rf.RecursiveWith) > 0 {
-		n.Recursive = &recursion{always: rf.Recursive, with: rf.RecursiveWith, HiddenWith: rf.HiddenWith, PatternFirst: rf.PatternFirst}
+		n.recursive = &recursion{always: rf.Recursive, with: rf.RecursiveWith, HiddenWith: rf.HiddenWith, PatternFirst: rf.PatternFirst}
 	}
 	if rf.ID != "" {
 		if where, dup := c.ids[rf.ID]; dup {
 			return nil, c.ruleErrorf(id, key, "id %q is already used by %s", rf.ID, where)
 		}
 		c.ids[rf.ID] = id
-		n.ID = rf.ID
+		n.id = rf.ID
 	}
 	if err := c.compileVerdicts(p, n, parent, rf, key); err != nil {
 		return nil, err
@@ -154,11 +154,11 @@ func (c *compiler) compileNode(p *Policy, id string, parent *Rule, rf *ruleFile,
 	if err := c.compileNested(p, n, rf, key, eager); err != nil {
 		return nil, err
 	}
-	if !n.HasVerdict && !rf.hasSubs() {
-		return nil, c.ruleErrorf(n.ID, key, "no verdict: the rule matches nothing")
+	if !n.hasVerdict && !rf.hasSubs() {
+		return nil, c.ruleErrorf(n.id, key, "no verdict: the rule matches nothing")
 	}
-	if rf.hasSubs() && n.Args == ArgsNone {
-		return nil, c.ruleErrorf(n.ID, append(key, "args"), "args = \"none\" leaves no room for a subcommand")
+	if rf.hasSubs() && n.args == ArgsNone {
+		return nil, c.ruleErrorf(n.id, append(key, "args"), "args = \"none\" leaves no room for a subcommand")
 	}
 
 	exs := []struct {
@@ -167,7 +167,7 @@ func (c *compiler) compileNode(p *Policy, id string, parent *Rule, rf *ruleFile,
 	}{{rf.Examples.Allow, Allow}, {rf.Examples.Ask, Ask}, {rf.Examples.Deny, Deny}}
 	for _, ex := range exs {
 		for _, cmd := range ex.list {
-			p.examples = append(p.examples, Example{File: rf.origin, Rule: n.ID, Command: cmd, Want: ex.want, key: append(slices.Clone(key), "examples")})
+			p.examples = append(p.examples, Example{File: rf.origin, Rule: n.id, Command: cmd, Want: ex.want, key: append(slices.Clone(key), "examples")})
 		}
 	}
 	return n, nil
@@ -183,20 +183,20 @@ func (c *compiler) compileVerdicts(p *Policy, n, parent *Rule, rf *ruleFile, key
 	if rf.Verdict != "" {
 		v, err := ParseVerdict(rf.Verdict)
 		if err != nil {
-			return c.ruleErrorf(n.ID, append(key, "verdict"), "%v", err)
+			return c.ruleErrorf(n.id, append(key, "verdict"), "%v", err)
 		}
-		n.Verdict, n.HasVerdict = v, true
+		n.verdict, n.hasVerdict = v, true
 	}
-	n.Unknown = p.fallback
+	n.unknown = p.fallback
 	if parent != nil {
-		n.Unknown = parent.Unknown
+		n.unknown = parent.unknown
 	}
 	if rf.Unknown != "" {
 		v, err := ParseVerdict(rf.Unknown)
 		if err != nil || v == Allow || v == Session {
-			return c.ruleErrorf(n.ID, append(key, "unknown"), "unknown = %q: want ask or deny", rf.Unknown)
+			return c.ruleErrorf(n.id, append(key, "unknown"), "unknown = %q: want ask or deny", rf.Unknown)
 		}
-		n.Unknown = v
+		n.unknown = v
 	}
 	return nil
 }
@@ -206,36 +206,36 @@ func (c *compiler) compileVerdicts(p *Policy, n, parent *Rule, rf *ruleFile, key
 func (c *compiler) compileArgs(n *Rule, rf *ruleFile, key []string) error {
 	switch rf.Style {
 	case "", "gnu":
-		n.Style = styleGNU
+		n.style = styleGNU
 	case "go":
-		n.Style = StyleGo
+		n.style = StyleGo
 	case "find":
-		n.Style = StyleFind
+		n.style = StyleFind
 	case "none":
-		n.Style = styleNone
+		n.style = styleNone
 		if len(rf.Flags) > 0 || len(rf.Options) > 0 || len(rf.Require) > 0 {
-			return c.ruleErrorf(n.ID, append(key, "style"), "style = \"none\" takes no options, but flags or options are listed")
+			return c.ruleErrorf(n.id, append(key, "style"), "style = \"none\" takes no options, but flags or options are listed")
 		}
 	default:
-		return c.ruleErrorf(n.ID, append(key, "style"), "style %q: want gnu, go, find or none", rf.Style)
+		return c.ruleErrorf(n.id, append(key, "style"), "style %q: want gnu, go, find or none", rf.Style)
 	}
 	switch rf.Args {
 	case "", "any":
-		n.Args = argsAny
+		n.args = argsAny
 	case "none":
-		n.Args = ArgsNone
+		n.args = ArgsNone
 		if rf.MaxArgs != 0 {
-			return c.ruleErrorf(n.ID, append(key, "max_args"), "max_args with args = \"none\" can never match")
+			return c.ruleErrorf(n.id, append(key, "max_args"), "max_args with args = \"none\" can never match")
 		}
 	case "path":
-		n.Args = ArgsPath
+		n.args = ArgsPath
 	default:
-		return c.ruleErrorf(n.ID, append(key, "args"), "args = %q: want any, none or path", rf.Args)
+		return c.ruleErrorf(n.id, append(key, "args"), "args = %q: want any, none or path", rf.Args)
 	}
 	if rf.MaxArgs < 0 {
-		return c.ruleErrorf(n.ID, append(key, "max_args"), "max_args = %d: want a positive number", rf.MaxArgs)
+		return c.ruleErrorf(n.id, append(key, "max_args"), "max_args = %d: want a positive number", rf.MaxArgs)
 	}
-	n.MaxArgs = rf.MaxArgs
+	n.maxArgs = rf.MaxArgs
 	return nil
 }
 
@@ -244,11 +244,11 @@ func (c *compiler) compileArgs(n *Rule, rf *ruleFile, key []string) error {
 func (c *compiler) compileOptions(n *Rule, rf *ruleFile, key []string) error {
 	for _, f := range rf.Flags {
 		if f == "-#" {
-			n.Digits = true
+			n.digits = true
 			continue
 		}
 		if err := n.addOption(f, ValueNone, "", nil, true); err != nil {
-			return c.ruleErrorf(n.ID, append(key, "flags"), "%v", err)
+			return c.ruleErrorf(n.id, append(key, "flags"), "%v", err)
 		}
 	}
 	for _, name := range sortedKeys(rf.Options) {
@@ -260,11 +260,11 @@ func (c *compiler) compileOptions(n *Rule, rf *ruleFile, key []string) error {
 				kind, vtype = ValueOptional, strings.TrimSuffix(vtype, "?")
 			}
 			if !slices.Contains(valueTypes, vtype) {
-				return c.ruleErrorf(n.ID, append(key, "options", name), "option %s: value type %q: want one of %s, a trailing ? for an optional value, or a list of values", name, spec.Type, strings.Join(valueTypes, ", "))
+				return c.ruleErrorf(n.id, append(key, "options", name), "option %s: value type %q: want one of %s, a trailing ? for an optional value, or a list of values", name, spec.Type, strings.Join(valueTypes, ", "))
 			}
 		}
 		if err := n.addOption(name, kind, vtype, spec.Values, true); err != nil {
-			return c.ruleErrorf(n.ID, append(key, "options", name), "%v", err)
+			return c.ruleErrorf(n.id, append(key, "options", name), "%v", err)
 		}
 	}
 	return nil
@@ -281,12 +281,12 @@ func (c *compiler) compileEscalations(n *Rule, rf *ruleFile, key []string) error
 		for i, ef := range group.list {
 			e, err := c.compileEscalation(n, ef, group.verdict, i)
 			if err != nil {
-				return c.ruleErrorf(n.ID, append(key, group.key), "%v", err)
+				return c.ruleErrorf(n.id, append(key, group.key), "%v", err)
 			}
-			if len(e.Args) > 0 && n.Args == ArgsNone {
-				return c.ruleErrorf(n.ID, append(key, group.key), "%s rule matches operands, but the command takes none: it can never match", group.key)
+			if len(e.Args) > 0 && n.args == ArgsNone {
+				return c.ruleErrorf(n.id, append(key, group.key), "%s rule matches operands, but the command takes none: it can never match", group.key)
 			}
-			n.Escalations = append(n.Escalations, e)
+			n.escalations = append(n.escalations, e)
 		}
 	}
 	return nil
@@ -296,13 +296,13 @@ func (c *compiler) compileEscalations(n *Rule, rf *ruleFile, key []string) error
 // the command takes no operands.
 func (c *compiler) compileArgsWith(n *Rule, rf *ruleFile, key []string) error {
 	for _, a := range rf.ArgsWith {
-		if o := n.Options[a]; o == nil || !o.Accepted {
-			return c.ruleErrorf(n.ID, append(key, "args_with"), "args_with %q: the option must be among the flags or options", a)
+		if o := n.options[a]; o == nil || !o.Accepted {
+			return c.ruleErrorf(n.id, append(key, "args_with"), "args_with %q: the option must be among the flags or options", a)
 		}
-		if n.Args == ArgsNone {
-			return c.ruleErrorf(n.ID, append(key, "args_with"), "args_with with args = \"none\" can never match")
+		if n.args == ArgsNone {
+			return c.ruleErrorf(n.id, append(key, "args_with"), "args_with with args = \"none\" can never match")
 		}
-		n.ArgsWith = append(n.ArgsWith, a)
+		n.argsWith = append(n.argsWith, a)
 	}
 	return nil
 }
@@ -312,39 +312,39 @@ func (c *compiler) compileArgsWith(n *Rule, rf *ruleFile, key []string) error {
 // grant of it covers. The sandbox and the grant are the parent's unless
 // the rule says; a rest (id "... --") of a read-only rule is read-only.
 func (c *compiler) compileEffects(p *Policy, n, parent *Rule, id string, rf *ruleFile, key []string) error {
-	n.Interp = rf.Interpreter
+	n.interp = rf.Interpreter
 	switch _, own := p.sandbox.Profiles[rf.Sandbox]; {
 	case rf.Sandbox == "" || builtinProfile(rf.Sandbox) || own:
-		n.Sandbox = rf.Sandbox
+		n.sandbox = rf.Sandbox
 	default:
-		return c.ruleErrorf(n.ID, append(key, "sandbox"), "sandbox = %q: want read-only, build, test or a profile of the policy's [sandbox]", rf.Sandbox)
+		return c.ruleErrorf(n.id, append(key, "sandbox"), "sandbox = %q: want read-only, build, test or a profile of the policy's [sandbox]", rf.Sandbox)
 	}
 	switch rf.Grant {
 	case "":
-		n.Grant = GrantRule
+		n.grant = GrantRule
 		if parent != nil {
-			n.Grant = parent.Grant
+			n.grant = parent.grant
 		}
 	case GrantRule, GrantCall:
-		n.Grant = rf.Grant
+		n.grant = rf.Grant
 	default:
-		return c.ruleErrorf(n.ID, append(key, "grant"), "grant = %q: want rule or call", rf.Grant)
+		return c.ruleErrorf(n.id, append(key, "grant"), "grant = %q: want rule or call", rf.Grant)
 	}
-	if n.Sandbox == "" && parent != nil {
-		n.Sandbox = parent.Sandbox
+	if n.sandbox == "" && parent != nil {
+		n.sandbox = parent.sandbox
 	}
-	n.ReadOnly = rf.ReadOnly || parent != nil && parent.ReadOnly && strings.HasSuffix(id, " --")
+	n.readOnly = rf.ReadOnly || parent != nil && parent.readOnly && strings.HasSuffix(id, " --")
 	if rf.Config != "" && rf.Config != "git" && rf.Config != "go" && rf.Config != "rust" {
-		return c.ruleErrorf(n.ID, append(key, "config"), "config = %q: want git, go or rust", rf.Config)
+		return c.ruleErrorf(n.id, append(key, "config"), "config = %q: want git, go or rust", rf.Config)
 	}
 	if rf.Script != "" && rf.Script != "sed" && rf.Script != "awk" {
-		return c.ruleErrorf(n.ID, append(key, "script"), "script = %q: want sed or awk", rf.Script)
+		return c.ruleErrorf(n.id, append(key, "script"), "script = %q: want sed or awk", rf.Script)
 	}
 	switch rf.Paths {
 	case "", "read", "write", "copy":
-		n.PathMode = rf.Paths
+		n.pathMode = rf.Paths
 	default:
-		return c.ruleErrorf(n.ID, append(key, "paths"), "paths = %q: want read, write or copy", rf.Paths)
+		return c.ruleErrorf(n.id, append(key, "paths"), "paths = %q: want read, write or copy", rf.Paths)
 	}
 	return nil
 }
@@ -355,34 +355,34 @@ func (c *compiler) compileEffects(p *Policy, n, parent *Rule, id string, rf *rul
 func (c *compiler) compileRuns(n *Rule, rf *ruleFile, key []string) error {
 	for _, ch := range rf.Children {
 		if _, err := path.Match(ch, ""); err != nil || ch == "" {
-			return c.ruleErrorf(n.ID, append(key, "children"), "children: %q is not a valid pattern", ch)
+			return c.ruleErrorf(n.id, append(key, "children"), "children: %q is not a valid pattern", ch)
 		}
 	}
-	n.Children = rf.Children
+	n.children = rf.Children
 	for _, r := range rf.Require {
-		if o := n.Options[r]; o == nil || !o.Accepted {
-			return c.ruleErrorf(n.ID, append(key, "require"), "require %q: the option must be among the flags or options", r)
+		if o := n.options[r]; o == nil || !o.Accepted {
+			return c.ruleErrorf(n.id, append(key, "require"), "require %q: the option must be among the flags or options", r)
 		}
-		n.Require = append(n.Require, r)
+		n.require = append(n.require, r)
 	}
 	if len(rf.Exec) > 0 {
-		n.Exec = map[string]bool{}
+		n.exec = map[string]bool{}
 		for _, e := range rf.Exec {
-			if !strings.HasPrefix(e, "-") || n.Options[e] != nil {
-				return c.ruleErrorf(n.ID, append(key, "exec"), "exec %q: want an option name that is not also a flag or option", e)
+			if !strings.HasPrefix(e, "-") || n.options[e] != nil {
+				return c.ruleErrorf(n.id, append(key, "exec"), "exec %q: want an option name that is not also a flag or option", e)
 			}
-			n.Exec[e] = true
+			n.exec[e] = true
 		}
 	}
 	switch rf.Shell {
 	case "":
 	case "bash", "sh":
-		n.Shell = rf.Shell
-		if o := n.Options["-c"]; o == nil || !o.Accepted || o.Value != ValueNone {
-			return c.ruleErrorf(n.ID, append(key, "shell"), "shell = %q needs -c among the flags", rf.Shell)
+		n.shell = rf.Shell
+		if o := n.options["-c"]; o == nil || !o.Accepted || o.Value != ValueNone {
+			return c.ruleErrorf(n.id, append(key, "shell"), "shell = %q needs -c among the flags", rf.Shell)
 		}
 	default:
-		return c.ruleErrorf(n.ID, append(key, "shell"), "shell = %q: want bash or sh", rf.Shell)
+		return c.ruleErrorf(n.id, append(key, "shell"), "shell = %q: want bash or sh", rf.Shell)
 	}
 	return nil
 }
@@ -392,24 +392,24 @@ func (c *compiler) compileRuns(n *Rule, rf *ruleFile, key []string) error {
 // the rule of the arguments after --.
 func (c *compiler) compileNested(p *Policy, n *Rule, rf *ruleFile, key []string, eager bool) error {
 	if rf.Wrap != nil {
-		if rf.hasSubs() || n.Shell != "" || rf.Rest != nil {
-			return c.ruleErrorf(n.ID, append(key, "wrap"), "a wrapper has no subcommands, shell or rest")
+		if rf.hasSubs() || n.shell != "" || rf.Rest != nil {
+			return c.ruleErrorf(n.id, append(key, "wrap"), "a wrapper has no subcommands, shell or rest")
 		}
 		if rf.Wrap.Skip < 0 {
-			return c.ruleErrorf(n.ID, append(key, "wrap"), "wrap skip = %d: want 0 or more", rf.Wrap.Skip)
+			return c.ruleErrorf(n.id, append(key, "wrap"), "wrap skip = %d: want 0 or more", rf.Wrap.Skip)
 		}
 		w := *rf.Wrap
 		for _, o := range append(slices.Clone(w.Replace), w.Lookup...) {
-			if opt := n.Options[o]; opt == nil || !opt.Accepted {
-				return c.ruleErrorf(n.ID, append(key, "wrap"), "wrap: option %q must be among the flags or options", o)
+			if opt := n.options[o]; opt == nil || !opt.Accepted {
+				return c.ruleErrorf(n.id, append(key, "wrap"), "wrap: option %q must be among the flags or options", o)
 			}
 		}
-		n.Wrap = &w
+		n.wrap = &w
 	}
 	n.subFiles, n.subKey = rf.subs(), key
 	for _, name := range n.subFiles.names {
 		if name == "" || strings.HasPrefix(name, "-") || !validProgram(name) {
-			return c.ruleErrorf(n.ID, append(key, "sub", name), "subcommand %q can never match: it is empty, an option, or has shell characters", name)
+			return c.ruleErrorf(n.id, append(key, "sub", name), "subcommand %q can never match: it is empty, an option, or has shell characters", name)
 		}
 	}
 	if eager {
@@ -424,11 +424,11 @@ func (c *compiler) compileNested(p *Policy, n *Rule, rf *ruleFile, key []string,
 		if rest.Verdict == "" {
 			rest.Verdict = "allow" // the command's own verdict decides
 		}
-		rn, err := c.compileNode(p, n.ID+" --", n, &rest, append(slices.Clone(key), "rest"), eager)
+		rn, err := c.compileNode(p, n.id+" --", n, &rest, append(slices.Clone(key), "rest"), eager)
 		if err != nil {
 			return err
 		}
-		n.Rest = rn
+		n.rest = rn
 	}
 	return nil
 }
@@ -437,13 +437,13 @@ func (n *Rule) addOption(name string, kind valueKind, vtype string, values []str
 	if !validOptionName(name) {
 		return fmt.Errorf("%q is not an option name (want -x, --name, or + for +toolchain)", name)
 	}
-	if n.Options[name] != nil {
+	if n.options[name] != nil {
 		return fmt.Errorf("option %s is listed twice", name)
 	}
-	if n.Style == styleGNU && len(name) > 2 && name[1] != '-' && name[0] == '-' {
+	if n.style == styleGNU && len(name) > 2 && name[1] != '-' && name[0] == '-' {
 		return fmt.Errorf("option %s: a single-dash long option needs style = \"go\" or \"find\"", name)
 	}
-	n.Options[name] = &Option{Name: name, Value: kind, Type: vtype, Values: slices.Clone(values), Accepted: accepted}
+	n.options[name] = &Option{Name: name, Value: kind, Type: vtype, Values: slices.Clone(values), Accepted: accepted}
 	return nil
 }
 
@@ -470,14 +470,14 @@ func (c *compiler) compileEscalation(n *Rule, ef escalationFile, v Verdict, i in
 		// The rule's first flag or operand pattern names it: "git push -f".
 		first := append(slices.Clone(ef.Flags), ef.Args...)
 		if len(first) > 0 {
-			e.ID = n.ID + " " + first[0]
+			e.ID = n.id + " " + first[0]
 		}
 	} else {
 		if where, dup := c.ids[e.ID]; dup {
 			return nil, fmt.Errorf("id %q is already used by %s", e.ID, where)
 		}
-		c.ids[e.ID] = n.ID
-		e.ID = n.ID + ": " + e.ID
+		c.ids[e.ID] = n.id
+		e.ID = n.id + ": " + e.ID
 	}
 	if len(ef.Flags) == 0 && len(ef.Args) == 0 {
 		return nil, fmt.Errorf("%s rule %d names no flags and no args", v, i+1)
@@ -486,7 +486,7 @@ func (c *compiler) compileEscalation(n *Rule, ef escalationFile, v Verdict, i in
 		return nil, fmt.Errorf("%s rule %q: a reason is required", v, e.ID)
 	}
 	for _, f := range ef.Flags {
-		if o := n.Options[f]; o != nil {
+		if o := n.options[f]; o != nil {
 			continue
 		}
 		if err := n.addOption(f, ValueNone, "", nil, false); err != nil {
@@ -498,7 +498,7 @@ func (c *compiler) compileEscalation(n *Rule, ef escalationFile, v Verdict, i in
 			return nil, fmt.Errorf("%s rule %q: values need the options whose values they match", v, e.ID)
 		}
 		for _, f := range ef.Flags {
-			if o := n.Options[f]; o == nil || o.Value == ValueNone {
+			if o := n.options[f]; o == nil || o.Value == ValueNone {
 				return nil, fmt.Errorf("%s rule %q: values match option values, but %s takes no value: it can never match", v, e.ID, f)
 			}
 		}
@@ -542,7 +542,7 @@ func (c *compiler) compileSub(p *Policy, n *Rule, name string, eager bool) (*Rul
 	if !ok {
 		return nil, nil
 	}
-	sn, err := c.compileNode(p, n.ID+" "+name, n, &rf, append(slices.Clone(n.subKey), "sub", name), eager)
+	sn, err := c.compileNode(p, n.id+" "+name, n, &rf, append(slices.Clone(n.subKey), "sub", name), eager)
 	if err != nil {
 		return nil, err
 	}
@@ -560,8 +560,8 @@ func (c *compiler) compileSubs(p *Policy, n *Rule) error {
 			return err
 		}
 	}
-	if n.Rest != nil {
-		return c.compileSubs(p, n.Rest)
+	if n.rest != nil {
+		return c.compileSubs(p, n.rest)
 	}
 	return nil
 }
@@ -682,7 +682,7 @@ func Wildcard(pattern, s string) bool {
 // options, sorted.
 func (n *Rule) LongNames() []string {
 	var out []string
-	for name := range n.Options {
+	for name := range n.options {
 		if strings.HasPrefix(name, "--") {
 			out = append(out, name)
 		}
@@ -694,7 +694,7 @@ func (n *Rule) LongNames() []string {
 // acceptedList returns the accepted options of the node, for hints.
 func (n *Rule) acceptedList() []string {
 	var out []string
-	for name, o := range n.Options {
+	for name, o := range n.options {
 		if !o.Accepted {
 			continue
 		}
@@ -707,7 +707,7 @@ func (n *Rule) acceptedList() []string {
 		out = append(out, name)
 	}
 	slices.Sort(out)
-	if n.Digits {
+	if n.digits {
 		out = append([]string{"-NUM"}, out...)
 	}
 	return out
@@ -716,17 +716,17 @@ func (n *Rule) acceptedList() []string {
 // why describes a node's own verdict.
 func (n *Rule) Why(v Verdict) string {
 	if n.reason != "" {
-		return fmt.Sprintf("%s: %s", n.ID, n.reason)
+		return fmt.Sprintf("%s: %s", n.id, n.reason)
 	}
 	switch v {
 	case Allow:
-		return fmt.Sprintf("%s is allowed", n.ID)
+		return fmt.Sprintf("%s is allowed", n.id)
 	case Ask:
-		return fmt.Sprintf("%s needs approval", n.ID)
+		return fmt.Sprintf("%s needs approval", n.id)
 	case Session:
-		return fmt.Sprintf("%s needs approval once in this session", n.ID)
+		return fmt.Sprintf("%s needs approval once in this session", n.id)
 	}
-	return fmt.Sprintf("%s is not allowed by policy", n.ID)
+	return fmt.Sprintf("%s is not allowed by policy", n.id)
 }
 
 func (n *Rule) OptionHint() string { return n.OptionHintFor("") }
@@ -737,13 +737,13 @@ func (n *Rule) OptionHint() string { return n.OptionHintFor("") }
 func (n *Rule) OptionHintFor(word string) string {
 	list := n.acceptedList()
 	if len(list) == 0 {
-		return fmt.Sprintf("%s takes no options", n.ID)
+		return fmt.Sprintf("%s takes no options", n.id)
 	}
 	if len(list) <= 6 {
-		return fmt.Sprintf("%s accepts: %s", n.ID, strings.Join(list, ", "))
+		return fmt.Sprintf("%s accepts: %s", n.id, strings.Join(list, ", "))
 	}
 	name, _, _ := strings.Cut(word, "=")
-	return fmt.Sprintf("%s accepts %d options, such as %s", n.ID, len(list), strings.Join(Nearest(name, list, 4), ", "))
+	return fmt.Sprintf("%s accepts %d options, such as %s", n.id, len(list), strings.Join(Nearest(name, list, 4), ", "))
 }
 
 // SubcommandHint says what subcommands a rule has rules for, for a word
@@ -751,9 +751,9 @@ func (n *Rule) OptionHintFor(word string) string {
 func (n *Rule) SubcommandHint(word string) string {
 	names := n.SubNames()
 	if len(names) <= 6 {
-		return fmt.Sprintf("rules exist for: %s %s", n.ID, strings.Join(names, "|"))
+		return fmt.Sprintf("rules exist for: %s %s", n.id, strings.Join(names, "|"))
 	}
-	return fmt.Sprintf("rules exist for %d subcommands of %s, such as %s", len(names), n.ID, strings.Join(Nearest(word, names, 4), ", "))
+	return fmt.Sprintf("rules exist for %d subcommands of %s, such as %s", len(names), n.id, strings.Join(Nearest(word, names, 4), ", "))
 }
 
 // Nearest returns the k names nearest to word by edit distance, the
@@ -783,11 +783,11 @@ func Nearest(word string, names []string, k int) []string {
 
 // isOption reports whether a word is an option in the node's style.
 func (n *Rule) IsOption(s string) bool {
-	if len(s) < 2 || n.Style == styleNone {
+	if len(s) < 2 || n.style == styleNone {
 		return false
 	}
 	if s[0] == '+' {
-		return n.Options["+"] != nil
+		return n.options["+"] != nil
 	}
 	return s[0] == '-'
 }

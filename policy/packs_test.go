@@ -101,7 +101,7 @@ func TestIncludeOwnRulesWin(t *testing.T) {
 		t.Fatal(err)
 	}
 	r, err := p.Command("docker")
-	if err != nil || r == nil || r.Verdict != Deny || r.HasSubs() {
+	if err != nil || r == nil || r.verdict != Deny || r.HasSubs() {
 		t.Fatalf("docker: %+v, %v: want the file's own deny, without the pack's subcommands", r, err)
 	}
 	for _, ex := range p.Examples() {

@@ -40,7 +40,7 @@ func TestSandboxProfiles(t *testing.T) {
 	if !p.sandbox.Run || len(net.Read) != 1 || net.Write[0] != "{project}/../out" || len(net.Ports) != 2 || net.Ports[1] != 8080 || net.Env["MODE"] != "ci" {
 		t.Errorf("profile net: %+v", p.sandbox)
 	}
-	if r, err := p.Command("make"); err != nil || r.Sandbox != "net" {
+	if r, err := p.Command("make"); err != nil || r.sandbox != "net" {
 		t.Errorf("make: %+v, %v", r, err)
 	}
 	for _, tc := range []struct{ src, want string }{
