@@ -573,7 +573,7 @@ func (m *matcher) recursiveRead(n *policy.Rule, present map[string]bool, values 
 		return
 	}
 	ops := operands
-	if rc.PatternFirst && len(ops) > 0 && !present["-e"] && !present["--regexp"] && !present["-f"] && !present["--file"] && !present["--files"] {
+	if rc.PatternFirst() && len(ops) > 0 && !present["-e"] && !present["--regexp"] && !present["-f"] && !present["--file"] && !present["--files"] {
 		ops = ops[1:]
 	}
 	var roots []string
@@ -602,7 +602,7 @@ func (m *matcher) recursiveRead(n *policy.Rule, present map[string]bool, values 
 		}
 		roots = m.where
 	}
-	hidden := len(rc.HiddenWith) == 0 || slices.ContainsFunc(rc.HiddenWith, func(f string) bool { return present[f] })
+	hidden := len(rc.HiddenWith()) == 0 || slices.ContainsFunc(rc.HiddenWith(), func(f string) bool { return present[f] })
 	for _, root := range roots {
 		if mp := m.d.madeUnder(root); mp != nil {
 			r.add(policy.Stricter(Ask, m.d.p.DefaultVerdict()), "paths.made", fmt.Sprintf("%s reads every file under %s, where %s in the same command may make a link guard cannot see", n.ID(), root, mp.what), madeHint)

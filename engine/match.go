@@ -234,7 +234,7 @@ func (m *matcher) match(n *policy.Rule, args []shellparse.Word) result {
 			r.merge(m.match(sub, args[i+1:]))
 			return r
 		}
-		if n.Wrap() != nil && !slices.ContainsFunc(n.Wrap().Lookup, func(o string) bool { return present[o] }) {
+		if wf := n.Wrap(); wf != nil && !slices.ContainsFunc(wf.Lookup, func(o string) bool { return present[o] }) {
 			m.escalate(n, present, values, nil, &r)
 			if tr != nil {
 				tr.read(nil, "the command "+n.ID()+" runs, from here on, judged as a command of its own", n.ID(), mark)
@@ -372,18 +372,18 @@ func optionAs(n *policy.Rule, tok string, words int) string {
 		return "a count, as -N"
 	case o == nil:
 		return "an option not in the rule's accept-list"
-	case !o.Accepted:
+	case !o.Accepted():
 		return "an option that only a deny or ask rule names"
-	case o.Value == policy.ValueNone:
+	case o.Value() == policy.ValueNone:
 		return "an accepted flag"
-	case len(o.Values) > 0:
-		return "an accepted option, whose value must be one of " + strings.Join(o.Values, ", ")
+	case len(o.Values()) > 0:
+		return "an accepted option, whose value must be one of " + strings.Join(o.Values(), ", ")
 	}
 	as := "an accepted option with a value"
 	if words == 2 {
 		as = "an accepted option and its value"
 	}
-	switch o.Type {
+	switch o.Type() {
 	case "int":
 		as += ", a number"
 	case "dir", "path":
@@ -404,8 +404,8 @@ func bundleAs(n *policy.Rule, tok string) string {
 		if o == nil {
 			return fmt.Sprintf("short options in one word: -%s is not in the rule's accept-list", tok[j:j+1])
 		}
-		names = append(names, o.Name)
-		if o.Accepted && o.Value != policy.ValueNone {
+		names = append(names, o.Name())
+		if o.Accepted() && o.Value() != policy.ValueNone {
 			if j+1 < len(tok) {
 				return fmt.Sprintf("short options in one word: %s, the last with the value %s", strings.Join(names, " "), tok[j+1:])
 			}
@@ -478,7 +478,7 @@ func (m *matcher) cwdOutput(n *policy.Rule, operands []shellparse.Word, values m
 		return
 	}
 	var outDirs []string // where -o puts the outputs; nil: the working directory
-	if o := n.Option("-o"); o != nil && o.Type == "write" && len(values["-o"]) > 0 {
+	if o := n.Option("-o"); o != nil && o.Type() == "write" && len(values["-o"]) > 0 {
 		out := values["-o"][len(values["-o"])-1]
 		if dir := path.Base(out); !strings.HasSuffix(out, "/") && dir != "." && dir != ".." && !m.d.mayBeDir(m.where, out) {
 			return
@@ -580,7 +580,7 @@ var allowedPath = map[access]string{
 // (python -m module), so it does not read standard input.
 func valueOptionPresent(n *policy.Rule, present map[string]bool) bool {
 	for name := range present {
-		if o := n.Option(name); o != nil && o.Accepted && o.Value != policy.ValueNone {
+		if o := n.Option(name); o != nil && o.Accepted() && o.Value() != policy.ValueNone {
 			return true
 		}
 	}
@@ -625,11 +625,11 @@ func (m *matcher) option(n *policy.Rule, args []shellparse.Word, i int, present 
 		if o == nil {
 			return unknown(fmt.Sprintf("%s: option %s is not in the accept-list", n.ID(), tok))
 		}
-		present[o.Name] = true
-		if !o.Accepted {
+		present[o.Name()] = true
+		if !o.Accepted() {
 			return i + 1 // only an escalation names it; the escalation decides
 		}
-		if o.Value == policy.ValueNone {
+		if o.Value() == policy.ValueNone {
 			if hasEq && val != "true" && val != "false" {
 				return unknown(fmt.Sprintf("%s: flag %s takes no value", n.ID(), name))
 			}
@@ -655,10 +655,10 @@ func (m *matcher) option(n *policy.Rule, args []shellparse.Word, i int, present 
 			return unknown(fmt.Sprintf("%s: option %s is not in the accept-list", n.ID(), name))
 		}
 		present[name] = true
-		if !o.Accepted {
+		if !o.Accepted() {
 			return i + 1
 		}
-		if o.Value == policy.ValueNone {
+		if o.Value() == policy.ValueNone {
 			if hasEq {
 				return unknown(fmt.Sprintf("%s: flag %s takes no value", n.ID(), name))
 			}
@@ -678,8 +678,8 @@ func (m *matcher) option(n *policy.Rule, args []shellparse.Word, i int, present 
 			// The rest may be this option's value or more options; an
 			// escalation on any of them applies.
 			for _, rc := range tok[j+1:] {
-				if e := n.Option("-" + string(rc)); e != nil && !e.Accepted {
-					present[e.Name] = true
+				if e := n.Option("-" + string(rc)); e != nil && !e.Accepted() {
+					present[e.Name()] = true
 				}
 			}
 			what := name
@@ -689,7 +689,7 @@ func (m *matcher) option(n *policy.Rule, args []shellparse.Word, i int, present 
 			return unknown(fmt.Sprintf("%s: option %s is not in the accept-list", n.ID(), what))
 		}
 		present[name] = true
-		if !o.Accepted || o.Value == policy.ValueNone {
+		if !o.Accepted() || o.Value() == policy.ValueNone {
 			continue
 		}
 		if j+1 < len(tok) {
@@ -711,62 +711,62 @@ func (m *matcher) value(n *policy.Rule, o *policy.Option, val string, attached b
 	}
 	if attached && args[i].Glob {
 		// The shell expands the whole word, value and all.
-		return bad(fmt.Sprintf("the value of %s in %s is part of a glob", o.Name, args[i].Source))
+		return bad(fmt.Sprintf("the value of %s in %s is part of a glob", o.Name(), args[i].Source))
 	}
 	if !attached {
-		if o.Value == policy.ValueOptional {
+		if o.Value() == policy.ValueOptional {
 			return next
 		}
 		if next >= len(args) {
-			return bad(fmt.Sprintf("option %s needs a value", o.Name))
+			return bad(fmt.Sprintf("option %s needs a value", o.Name()))
 		}
 		w := args[next]
 		next++
 		switch {
 		case w.Dynamic != "":
-			return bad(fmt.Sprintf("the value %s of %s is not known until run time (%s)", w.Source, o.Name, w.Dynamic))
+			return bad(fmt.Sprintf("the value %s of %s is not known until run time (%s)", w.Source, o.Name(), w.Dynamic))
 		case w.Glob:
-			return bad(fmt.Sprintf("the value %s of %s is a glob", w.Source, o.Name))
-		case strings.HasPrefix(w.Value, "-") && o.Type != "int" && n.Style() != policy.StyleFind:
+			return bad(fmt.Sprintf("the value %s of %s is a glob", w.Source, o.Name()))
+		case strings.HasPrefix(w.Value, "-") && o.Type() != "int" && n.Style() != policy.StyleFind:
 			// find takes the next word as the value, whatever it is
 			// (find -mtime -1), and takes no -opt=value; another program's
 			// parser may read such a word as an option.
-			return bad(fmt.Sprintf("the value %s of %s starts with -; attach it as %s=%s", w.Source, o.Name, o.Name, w.Value))
+			return bad(fmt.Sprintf("the value %s of %s starts with -; attach it as %s=%s", w.Source, o.Name(), o.Name(), w.Value))
 		}
 		val = w.Value
 	}
-	values[o.Name] = append(values[o.Name], val)
-	if len(o.Values) > 0 {
-		if !slices.Contains(o.Values, val) {
-			return bad(fmt.Sprintf("%s %s: the value must be one of %s", o.Name, val, strings.Join(o.Values, ", ")))
+	values[o.Name()] = append(values[o.Name()], val)
+	if len(o.Values()) > 0 {
+		if !slices.Contains(o.Values(), val) {
+			return bad(fmt.Sprintf("%s %s: the value must be one of %s", o.Name(), val, strings.Join(o.Values(), ", ")))
 		}
 		return next
 	}
-	switch o.Type {
+	switch o.Type() {
 	case "int":
 		if _, err := strconv.ParseInt(val, 10, 64); err != nil {
-			return bad(fmt.Sprintf("%s %s: the value must be a number", o.Name, val))
+			return bad(fmt.Sprintf("%s %s: the value must be a number", o.Name(), val))
 		}
 	case "dir", "path":
 		w := shellparse.Word{Value: val, Tilde: val == "~" || strings.HasPrefix(val, "~/")}
 		if pc := m.d.checkPath(val, w.Tilde, m.where, readAccess, policy.Allow); pc.verdict != policy.Allow {
-			r.add(pc.verdict, pc.rule, fmt.Sprintf("%s %s: %s", n.ID(), o.Name, pc.why), pathHint(pc.rule, readAccess))
+			r.add(pc.verdict, pc.rule, fmt.Sprintf("%s %s: %s", n.ID(), o.Name(), pc.why), pathHint(pc.rule, readAccess))
 		}
 		dirs := m.d.chdirAll(m.where, val)
-		if o.Type == "dir" {
+		if o.Type() == "dir" {
 			// The program works there from now on (git -C, go -C, env
 			// --chdir, terraform -chdir): go build -C .git -o hooks/x
 			// writes .git/hooks/x, and every path after resolves there.
 			m.where = dirs
 		}
 		if !m.d.inProject(dirs) {
-			return bad(fmt.Sprintf("%s %s: the path is outside the project", o.Name, val))
+			return bad(fmt.Sprintf("%s %s: the path is outside the project", o.Name(), val))
 		}
 	case "env":
 		// The value names a variable the program sets for the commands it
 		// runs (xargs --process-slot-var=NAME): judged as an assignment.
 		l := m.d.assign(shellparse.Assign{Name: val, Value: shellparse.Word{Value: "0", Source: "0"}, Scope: shellparse.ScopeCommand})
-		l.Text = o.Name + "=" + val
+		l.Text = o.Name() + "=" + val
 		m.d.add(l)
 	case "write":
 		if path.Clean(val) == "/dev/null" {
@@ -774,9 +774,9 @@ func (m *matcher) value(n *policy.Rule, o *policy.Option, val string, attached b
 		}
 		tilde := val == "~" || strings.HasPrefix(val, "~/")
 		if pc := m.d.checkPath(val, tilde, m.where, writeAccess, policy.Allow); pc.verdict != policy.Allow {
-			r.add(pc.verdict, pc.rule, fmt.Sprintf("%s %s: %s", n.ID(), o.Name, pc.why), pathHint(pc.rule, writeAccess))
+			r.add(pc.verdict, pc.rule, fmt.Sprintf("%s %s: %s", n.ID(), o.Name(), pc.why), pathHint(pc.rule, writeAccess))
 		} else if m.d.tr != nil {
-			m.d.tr.note(policy.Allow, pc.rule, fmt.Sprintf("%s %s: %s: %s", n.ID(), o.Name, pc.why, allowedPath[writeAccess]))
+			m.d.tr.note(policy.Allow, pc.rule, fmt.Sprintf("%s %s: %s: %s", n.ID(), o.Name(), pc.why, allowedPath[writeAccess]))
 		}
 	}
 	return next
@@ -786,23 +786,23 @@ func (m *matcher) value(n *policy.Rule, o *policy.Option, val string, attached b
 func (m *matcher) escalate(n *policy.Rule, present map[string]bool, values map[string][]string, operands []shellparse.Word, r *result) {
 	for _, e := range n.Escalations() {
 		matched := "" // what triggered the rule, for the message
-		flagHit := len(e.Flags) == 0
-		for _, f := range e.Flags {
+		flagHit := len(e.Flags()) == 0
+		for _, f := range e.Flags() {
 			if !present[f] || flagHit {
 				continue
 			}
-			if len(e.Values) == 0 {
+			if len(e.Values()) == 0 {
 				flagHit, matched = true, f
 			}
 			for _, v := range values[f] {
-				for _, pat := range e.Values {
+				for _, pat := range e.Values() {
 					if !flagHit && policy.Wildcard(pat, v) {
 						flagHit, matched = true, f+"="+v
 					}
 				}
 			}
 		}
-		argHit := len(e.Args) == 0
+		argHit := len(e.Args()) == 0
 		for _, o := range operands {
 			if argHit {
 				break
@@ -810,7 +810,7 @@ func (m *matcher) escalate(n *policy.Rule, present map[string]bool, values map[s
 			if !o.Constant() {
 				continue // already short of allow; the rule's own verdict stands
 			}
-			for _, pat := range e.Args {
+			for _, pat := range e.Args() {
 				if policy.Wildcard(pat, o.Value) {
 					argHit = true
 					if matched == "" {
@@ -821,14 +821,14 @@ func (m *matcher) escalate(n *policy.Rule, present map[string]bool, values map[s
 			}
 		}
 		if flagHit && argHit {
-			hint := e.Hint
+			hint := e.Hint()
 			if hint == "" {
 				hint = n.Hint()
 			}
 			if n.Grant() == policy.GrantCall {
-				m.d.noteGrant(e.ID, n.Grant())
+				m.d.noteGrant(e.ID(), n.Grant())
 			}
-			r.add(e.Verdict, e.ID, fmt.Sprintf("%s %s: %s", n.ID(), matched, e.Reason), hint)
+			r.add(e.Verdict(), e.ID(), fmt.Sprintf("%s %s: %s", n.ID(), matched, e.Reason()), hint)
 		}
 	}
 }

@@ -75,7 +75,7 @@ func (m *matcher) wrapped(n *policy.Rule, args []shellparse.Word, present map[st
 		}
 	}
 	for name, vs := range values {
-		if o := n.Option(name); o != nil && o.Type == "dir" && len(vs) > 0 {
+		if o := n.Option(name); o != nil && o.Type() == "dir" && len(vs) > 0 {
 			where = m.d.chdirAll(where, vs[len(vs)-1])
 		}
 	}

@@ -9,10 +9,13 @@ import (
 	"testing"
 )
 
-// exposedMutable are the structs a method of Policy hands out by pointer
-// that still have exported fields, each with the reason. Shrink it; never
+// exposedMutable are the structs a method of Policy, or of a struct it
+// hands out, hands out by pointer that still have exported fields, each
+// with the reason. Shrink it; never
 // grow it.
-var exposedMutable = map[string]string{}
+var exposedMutable = map[string]string{
+	"wrapFile": "Rule.Wrap hands out a copy; the TOML decoder needs its fields exported",
+}
 
 // TestPolicyImmutable: a compiled Policy has no exported field, nor has a
 // struct it hands out by pointer, so that no importer can loosen a policy
@@ -27,28 +30,35 @@ func TestPolicyImmutable(t *testing.T) {
 		}
 	}
 
+	// The structs a method hands out by pointer, and theirs in turn.
 	mt := reflect.TypeFor[*Policy]()
-	for i := range mt.NumMethod() {
-		m := mt.Method(i)
-		for j := range m.Type.NumOut() {
-			out := m.Type.Out(j)
-			for out.Kind() == reflect.Slice || out.Kind() == reflect.Map || out.Kind() == reflect.Array {
-				out = out.Elem()
-			}
-			if out.Kind() != reflect.Pointer || out.Elem().Kind() != reflect.Struct {
-				continue
-			}
-			st := out.Elem()
-			if _, ok := exposedMutable[st.Name()]; ok {
-				continue
-			}
-			for k := range st.NumField() {
-				if f := st.Field(k); f.IsExported() {
-					t.Errorf("(*Policy).%s hands out *%s, whose field %s is exported and writable", m.Name, st.Name(), f.Name)
+	seen := map[reflect.Type]bool{mt: true}
+	var walk func(reflect.Type)
+	walk = func(rt reflect.Type) {
+		for i := range rt.NumMethod() {
+			m := rt.Method(i)
+			for j := range m.Type.NumOut() {
+				out := m.Type.Out(j)
+				for out.Kind() == reflect.Slice || out.Kind() == reflect.Map || out.Kind() == reflect.Array {
+					out = out.Elem()
 				}
+				if out.Kind() != reflect.Pointer || out.Elem().Kind() != reflect.Struct || seen[out] {
+					continue
+				}
+				seen[out] = true
+				st := out.Elem()
+				if _, ok := exposedMutable[st.Name()]; !ok {
+					for k := range st.NumField() {
+						if f := st.Field(k); f.IsExported() {
+							t.Errorf("(%s).%s hands out *%s, whose field %s is exported and writable", rt, m.Name, st.Name(), f.Name)
+						}
+					}
+				}
+				walk(out)
 			}
 		}
 	}
+	walk(mt)
 
 	p, err := Default()
 	if err != nil {
@@ -76,5 +86,19 @@ func TestPolicyImmutable(t *testing.T) {
 	pr.Read[0], pr.Env["MODE"] = "/", "x"
 	if pr, _ := p.SandboxProfile("net"); !slices.Equal(pr.Read, []string{"/a"}) || pr.Env["MODE"] != "ci" {
 		t.Errorf("a write to a SandboxProfile copy changed the policy's: %+v", pr)
+	}
+
+	// So is a copy of a wrapper.
+	p, err = Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := p.Command("timeout")
+	if err != nil || r == nil || r.Wrap() == nil {
+		t.Fatalf("timeout: %v, %v: want a wrapper", r, err)
+	}
+	r.Wrap().Skip = 99
+	if r.Wrap().Skip == 99 {
+		t.Error("a write to a Wrap copy changed the policy's")
 	}
 }

@@ -66,10 +66,10 @@ func (n *Rule) info(name string) CommandInfo {
 	ci.Style = [...]string{styleGNU: "gnu", StyleGo: "go", StyleFind: "find", styleNone: "none"}[n.style]
 	for _, o := range sortedKeys(n.options) {
 		opt := n.options[o]
-		oi := OptionInfo{Name: opt.Name, Values: slices.Clone(opt.Values), Accepted: opt.Accepted}
-		if opt.Value != ValueNone {
-			oi.Value, oi.Type = "required", opt.Type
-			if opt.Value == ValueOptional {
+		oi := OptionInfo{Name: opt.name, Values: slices.Clone(opt.values), Accepted: opt.accepted}
+		if opt.value != ValueNone {
+			oi.Value, oi.Type = "required", opt.typ
+			if opt.value == ValueOptional {
 				oi.Value = "optional"
 			}
 		}
@@ -79,10 +79,10 @@ func (n *Rule) info(name string) CommandInfo {
 		ci.Hints = append(ci.Hints, n.hint)
 	}
 	for _, e := range n.escalations {
-		if e.Hint != "" {
-			ci.Hints = append(ci.Hints, e.Hint)
+		if e.hint != "" {
+			ci.Hints = append(ci.Hints, e.hint)
 		} else if n.hint == "" {
-			ci.Unhinted = append(ci.Unhinted, e.ID)
+			ci.Unhinted = append(ci.Unhinted, e.id)
 		}
 	}
 	if n.hint == "" && ci.Verdict != Allow && (n.hasVerdict || !n.HasSubs()) {

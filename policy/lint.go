@@ -306,7 +306,7 @@ func stops(n *Rule, opt string) bool {
 		return true
 	}
 	return slices.ContainsFunc(n.escalations, func(e *escalation) bool {
-		return e.Verdict <= Ask && len(e.Values) == 0 && len(e.Args) == 0 && slices.Contains(e.Flags, opt)
+		return e.verdict <= Ask && len(e.values) == 0 && len(e.args) == 0 && slices.Contains(e.flags, opt)
 	})
 }
 
@@ -749,7 +749,7 @@ func checkLanguages(l *linter) []hit {
 // matches the operand s.
 func catches(n *Rule, s string) bool {
 	return slices.ContainsFunc(n.escalations, func(e *escalation) bool {
-		return e.Verdict <= Ask && len(e.Flags) == 0 && slices.ContainsFunc(e.Args, func(pat string) bool { return Wildcard(pat, s) })
+		return e.verdict <= Ask && len(e.flags) == 0 && slices.ContainsFunc(e.args, func(pat string) bool { return Wildcard(pat, s) })
 	})
 }
 
@@ -989,34 +989,34 @@ func checkShadowed(l *linter) []hit {
 	var out []hit
 	for _, nd := range l.nodes {
 		n := nd.n
-		group := func(e *escalation) []string { return append(slices.Clone(n.subKey), e.Verdict.String()) }
+		group := func(e *escalation) []string { return append(slices.Clone(n.subKey), e.verdict.String()) }
 		reported := map[*escalation]bool{}
 		report := func(e *escalation, msg, fix string) {
 			if !reported[e] && l.written(group(e)) {
 				reported[e] = true
-				out = append(out, hit{key: group(e), rule: e.ID, msg: msg, fix: fix})
+				out = append(out, hit{key: group(e), rule: e.id, msg: msg, fix: fix})
 			}
 		}
 		for i, e := range n.escalations {
 			switch {
 			case !n.HasSubs() && n.hasVerdict && n.verdict == Deny:
-				report(e, fmt.Sprintf("%s is denied outright, so its %s rule %q is never reached", n.id, e.Verdict, e.ID),
+				report(e, fmt.Sprintf("%s is denied outright, so its %s rule %q is never reached", n.id, e.verdict, e.id),
 					"take it out, or give the rule a verdict other than deny")
-			case !n.HasSubs() && n.hasVerdict && e.Verdict > n.verdict:
-				report(e, fmt.Sprintf("%s: its %s rule %q never decides: the rule's own verdict, %s, is stricter", n.id, e.Verdict, e.ID, n.verdict),
+			case !n.HasSubs() && n.hasVerdict && e.verdict > n.verdict:
+				report(e, fmt.Sprintf("%s: its %s rule %q never decides: the rule's own verdict, %s, is stricter", n.id, e.verdict, e.id, n.verdict),
 					"make it stricter than the rule's verdict, or take it out")
-			case n.style == styleNone && len(e.Args) == 0:
-				report(e, fmt.Sprintf("%s reads no options (style = \"none\"), so its %s rule %q never matches", n.id, e.Verdict, e.ID),
+			case n.style == styleNone && len(e.args) == 0:
+				report(e, fmt.Sprintf("%s reads no options (style = \"none\"), so its %s rule %q never matches", n.id, e.verdict, e.id),
 					"match the words as args, or take the rule out")
-			case n.HasSubs() && len(e.Args) > 0 && (!n.hasVerdict || n.rest != nil):
-				report(e, fmt.Sprintf("%s has subcommands, which its first operand picks, so its %s rule %q never sees an operand", n.id, e.Verdict, e.ID),
+			case n.HasSubs() && len(e.args) > 0 && (!n.hasVerdict || n.rest != nil):
+				report(e, fmt.Sprintf("%s has subcommands, which its first operand picks, so its %s rule %q never sees an operand", n.id, e.verdict, e.id),
 					"put the rule in the subcommands it is for")
 			}
 			// Escalations are in the order deny, ask, session; of two that
 			// match, the stricter decides, and the first of two alike.
 			for _, f := range n.escalations[:i] {
-				if f.Verdict <= e.Verdict && covers(f, e) {
-					report(e, fmt.Sprintf("%s: its %s rule %q never decides: the %s rule %q matches whenever it does", n.id, e.Verdict, e.ID, f.Verdict, f.ID),
+				if f.verdict <= e.verdict && covers(f, e) {
+					report(e, fmt.Sprintf("%s: its %s rule %q never decides: the %s rule %q matches whenever it does", n.id, e.verdict, e.id, f.verdict, f.id),
 						"take it out, or make it match what the other does not")
 				}
 			}
@@ -1041,14 +1041,14 @@ func checkShadowed(l *linter) []hit {
 // for the escalations that match on one thing alone: f's flags include
 // e's, or f's operand patterns include e's, without values.
 func covers(f, e *escalation) bool {
-	if len(f.Values) > 0 || len(e.Values) > 0 {
+	if len(f.values) > 0 || len(e.values) > 0 {
 		return false
 	}
 	switch {
-	case len(f.Args) == 0 && len(e.Args) == 0:
-		return len(e.Flags) > 0 && !slices.ContainsFunc(e.Flags, func(x string) bool { return !slices.Contains(f.Flags, x) })
-	case len(f.Flags) == 0 && len(e.Flags) == 0:
-		return len(e.Args) > 0 && !slices.ContainsFunc(e.Args, func(x string) bool { return !slices.Contains(f.Args, x) })
+	case len(f.args) == 0 && len(e.args) == 0:
+		return len(e.flags) > 0 && !slices.ContainsFunc(e.flags, func(x string) bool { return !slices.Contains(f.flags, x) })
+	case len(f.flags) == 0 && len(e.flags) == 0:
+		return len(e.args) > 0 && !slices.ContainsFunc(e.args, func(x string) bool { return !slices.Contains(f.args, x) })
 	}
 	return false
 }

@@ -85,25 +85,25 @@ const (
 	ValueOptional                  // --opt or --opt=v, -o or -ov
 )
 
-// option is an option a node knows: accepted, or named by an escalation.
+// Option is an option a rule knows: accepted, or named by an escalation.
 type Option struct {
-	Name     string
-	Value    valueKind
-	Type     string   // any, int, dir, path
-	Values   []string // if set, the value must be one of these
-	Accepted bool     // listed in flags or options; otherwise only an escalation names it
+	name     string
+	value    valueKind
+	typ      string   // any, int, dir, path
+	values   []string // if set, the value must be one of these
+	accepted bool     // listed in flags or options; otherwise only an escalation names it
 }
 
 // escalation makes a command stricter when a flag is present or an operand
 // matches a pattern.
 type escalation struct {
-	ID      string
-	Verdict Verdict
-	Reason  string
-	Hint    string
-	Flags   []string
-	Values  []string // patterns for the values of flags; empty: presence is enough
-	Args    []string // patterns: * matches any run of characters, ? one
+	id      string
+	verdict Verdict
+	reason  string
+	hint    string
+	flags   []string
+	values  []string // patterns for the values of flags; empty: presence is enough
+	args    []string // patterns: * matches any run of characters, ? one
 }
 
 var valueTypes = []string{"any", "int", "dir", "path", "write", "env"}
@@ -121,7 +121,7 @@ func (c *compiler) compileNode(p *Policy, id string, parent *Rule, rf *ruleFile,
 	}
 	n := &Rule{id: id, options: make(map[string]*Option, len(rf.Flags)+len(rf.Options)), reason: rf.Reason, hint: rf.Hint, globs: rf.Globs, writesCwd: rf.WritesCwd, config: rf.Config, revPaths: rf.RevPaths, optionsFirst: rf.OptionsFirst, script: rf.Script, anyValue: rf.AnyValue}
 	if rf.Recursive || len(rf.RecursiveWith) > 0 {
-		n.recursive = &recursion{always: rf.Recursive, with: rf.RecursiveWith, HiddenWith: rf.HiddenWith, PatternFirst: rf.PatternFirst}
+		n.recursive = &recursion{always: rf.Recursive, with: rf.RecursiveWith, hiddenWith: rf.HiddenWith, patternFirst: rf.PatternFirst}
 	}
 	if rf.ID != "" {
 		if where, dup := c.ids[rf.ID]; dup {
@@ -283,7 +283,7 @@ func (c *compiler) compileEscalations(n *Rule, rf *ruleFile, key []string) error
 			if err != nil {
 				return c.ruleErrorf(n.id, append(key, group.key), "%v", err)
 			}
-			if len(e.Args) > 0 && n.args == ArgsNone {
+			if len(e.args) > 0 && n.args == ArgsNone {
 				return c.ruleErrorf(n.id, append(key, group.key), "%s rule matches operands, but the command takes none: it can never match", group.key)
 			}
 			n.escalations = append(n.escalations, e)
@@ -296,7 +296,7 @@ func (c *compiler) compileEscalations(n *Rule, rf *ruleFile, key []string) error
 // the command takes no operands.
 func (c *compiler) compileArgsWith(n *Rule, rf *ruleFile, key []string) error {
 	for _, a := range rf.ArgsWith {
-		if o := n.options[a]; o == nil || !o.Accepted {
+		if o := n.options[a]; o == nil || !o.accepted {
 			return c.ruleErrorf(n.id, append(key, "args_with"), "args_with %q: the option must be among the flags or options", a)
 		}
 		if n.args == ArgsNone {
@@ -360,7 +360,7 @@ func (c *compiler) compileRuns(n *Rule, rf *ruleFile, key []string) error {
 	}
 	n.children = rf.Children
 	for _, r := range rf.Require {
-		if o := n.options[r]; o == nil || !o.Accepted {
+		if o := n.options[r]; o == nil || !o.accepted {
 			return c.ruleErrorf(n.id, append(key, "require"), "require %q: the option must be among the flags or options", r)
 		}
 		n.require = append(n.require, r)
@@ -378,7 +378,7 @@ func (c *compiler) compileRuns(n *Rule, rf *ruleFile, key []string) error {
 	case "":
 	case "bash", "sh":
 		n.shell = rf.Shell
-		if o := n.options["-c"]; o == nil || !o.Accepted || o.Value != ValueNone {
+		if o := n.options["-c"]; o == nil || !o.accepted || o.value != ValueNone {
 			return c.ruleErrorf(n.id, append(key, "shell"), "shell = %q needs -c among the flags", rf.Shell)
 		}
 	default:
@@ -400,7 +400,7 @@ func (c *compiler) compileNested(p *Policy, n *Rule, rf *ruleFile, key []string,
 		}
 		w := *rf.Wrap
 		for _, o := range append(slices.Clone(w.Replace), w.Lookup...) {
-			if opt := n.options[o]; opt == nil || !opt.Accepted {
+			if opt := n.options[o]; opt == nil || !opt.accepted {
 				return c.ruleErrorf(n.id, append(key, "wrap"), "wrap: option %q must be among the flags or options", o)
 			}
 		}
@@ -443,7 +443,7 @@ func (n *Rule) addOption(name string, kind valueKind, vtype string, values []str
 	if n.style == styleGNU && len(name) > 2 && name[1] != '-' && name[0] == '-' {
 		return fmt.Errorf("option %s: a single-dash long option needs style = \"go\" or \"find\"", name)
 	}
-	n.options[name] = &Option{Name: name, Value: kind, Type: vtype, Values: slices.Clone(values), Accepted: accepted}
+	n.options[name] = &Option{name: name, value: kind, typ: vtype, values: slices.Clone(values), accepted: accepted}
 	return nil
 }
 
@@ -465,25 +465,25 @@ func validOptionName(s string) bool {
 }
 
 func (c *compiler) compileEscalation(n *Rule, ef escalationFile, v Verdict, i int) (*escalation, error) {
-	e := &escalation{ID: ef.ID, Verdict: v, Reason: ef.Reason, Hint: ef.Hint, Flags: ef.Flags, Values: ef.Values, Args: ef.Args}
-	if e.ID == "" {
+	e := &escalation{id: ef.ID, verdict: v, reason: ef.Reason, hint: ef.Hint, flags: ef.Flags, values: ef.Values, args: ef.Args}
+	if e.id == "" {
 		// The rule's first flag or operand pattern names it: "git push -f".
 		first := append(slices.Clone(ef.Flags), ef.Args...)
 		if len(first) > 0 {
-			e.ID = n.id + " " + first[0]
+			e.id = n.id + " " + first[0]
 		}
 	} else {
-		if where, dup := c.ids[e.ID]; dup {
-			return nil, fmt.Errorf("id %q is already used by %s", e.ID, where)
+		if where, dup := c.ids[e.id]; dup {
+			return nil, fmt.Errorf("id %q is already used by %s", e.id, where)
 		}
-		c.ids[e.ID] = n.id
-		e.ID = n.id + ": " + e.ID
+		c.ids[e.id] = n.id
+		e.id = n.id + ": " + e.id
 	}
 	if len(ef.Flags) == 0 && len(ef.Args) == 0 {
 		return nil, fmt.Errorf("%s rule %d names no flags and no args", v, i+1)
 	}
 	if ef.Reason == "" {
-		return nil, fmt.Errorf("%s rule %q: a reason is required", v, e.ID)
+		return nil, fmt.Errorf("%s rule %q: a reason is required", v, e.id)
 	}
 	for _, f := range ef.Flags {
 		if o := n.options[f]; o != nil {
@@ -495,17 +495,17 @@ func (c *compiler) compileEscalation(n *Rule, ef escalationFile, v Verdict, i in
 	}
 	if len(ef.Values) > 0 {
 		if len(ef.Flags) == 0 {
-			return nil, fmt.Errorf("%s rule %q: values need the options whose values they match", v, e.ID)
+			return nil, fmt.Errorf("%s rule %q: values need the options whose values they match", v, e.id)
 		}
 		for _, f := range ef.Flags {
-			if o := n.options[f]; o == nil || o.Value == ValueNone {
-				return nil, fmt.Errorf("%s rule %q: values match option values, but %s takes no value: it can never match", v, e.ID, f)
+			if o := n.options[f]; o == nil || o.value == ValueNone {
+				return nil, fmt.Errorf("%s rule %q: values match option values, but %s takes no value: it can never match", v, e.id, f)
 			}
 		}
 	}
 	for _, a := range ef.Args {
 		if a == "" {
-			return nil, fmt.Errorf("%s rule %q: an empty args pattern matches only an empty operand", v, e.ID)
+			return nil, fmt.Errorf("%s rule %q: an empty args pattern matches only an empty operand", v, e.id)
 		}
 	}
 	return e, nil
@@ -695,13 +695,13 @@ func (n *Rule) LongNames() []string {
 func (n *Rule) acceptedList() []string {
 	var out []string
 	for name, o := range n.options {
-		if !o.Accepted {
+		if !o.accepted {
 			continue
 		}
-		if o.Value == valueRequired {
-			name += " " + strings.ToUpper(o.Type)
-			if len(o.Values) > 0 {
-				name = o.Name + " " + strings.Join(o.Values, "|")
+		if o.value == valueRequired {
+			name += " " + strings.ToUpper(o.typ)
+			if len(o.values) > 0 {
+				name = o.name + " " + strings.Join(o.values, "|")
 			}
 		}
 		out = append(out, name)
@@ -798,8 +798,8 @@ func (n *Rule) IsOption(s string) bool {
 type recursion struct {
 	always       bool
 	with         []string // options that make it recursive; NAME=VALUE for an option's value
-	HiddenWith   []string // it skips hidden files unless one of these is present; none: it reads them
-	PatternFirst bool     // the first operand is a pattern, unless -e, -f or --files is present
+	hiddenWith   []string // it skips hidden files unless one of these is present; none: it reads them
+	patternFirst bool     // the first operand is a pattern, unless -e, -f or --files is present
 }
 
 func (rc *recursion) On(present map[string]bool, values map[string][]string) bool {

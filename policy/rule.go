@@ -84,8 +84,16 @@ func (n *Rule) Escalations() []*escalation { return slices.Clip(n.escalations) }
 // Rest is the rule for the arguments after --, or nil.
 func (n *Rule) Rest() *Rule { return n.rest }
 
-// Wrap says how it wraps another command (timeout, xargs), or is nil.
-func (n *Rule) Wrap() *wrapFile { return n.wrap }
+// Wrap says how it wraps another command (timeout, xargs), or is nil. It
+// is a copy; its slices are the policy's: read them, never write them.
+func (n *Rule) Wrap() *wrapFile {
+	if n.wrap == nil {
+		return nil
+	}
+	w := *n.wrap
+	w.Replace, w.Lookup = slices.Clip(w.Replace), slices.Clip(w.Lookup)
+	return &w
+}
 
 // ExecOption says whether option name starts a command ended by ; or +
 // (find -exec).
@@ -102,3 +110,51 @@ func (n *Rule) Sandbox() string { return n.sandbox }
 
 // Grant is what a grant of its session tier covers: GrantRule or GrantCall.
 func (n *Rule) Grant() string { return n.grant }
+
+// The read methods of Option.
+
+// Name is the option as written: -v, --verbose.
+func (o *Option) Name() string { return o.name }
+
+// Value says whether the option takes a value: none, required or optional.
+func (o *Option) Value() valueKind { return o.value }
+
+// Type is the type of its value: any, int, dir, path, write or env.
+func (o *Option) Type() string { return o.typ }
+
+// Values, if any, are the values it may have. The slice is the policy's: read it, never write it.
+func (o *Option) Values() []string { return slices.Clip(o.values) }
+
+// Accepted says whether the rule lists it in flags or options; otherwise only an escalation names it.
+func (o *Option) Accepted() bool { return o.accepted }
+
+// The read methods of escalation.
+
+// ID names the escalation in decisions.
+func (e *escalation) ID() string { return e.id }
+
+// Verdict is what it makes the command.
+func (e *escalation) Verdict() Verdict { return e.verdict }
+
+// Reason says why.
+func (e *escalation) Reason() string { return e.reason }
+
+// Hint says what to do instead.
+func (e *escalation) Hint() string { return e.hint }
+
+// Flags are the options that trigger it. The slice is the policy's: read it, never write it.
+func (e *escalation) Flags() []string { return slices.Clip(e.flags) }
+
+// Values are patterns for the values of its flags; empty: presence is enough. The slice is the policy's: read it, never write it.
+func (e *escalation) Values() []string { return slices.Clip(e.values) }
+
+// Args are patterns for operands: * matches any run of characters, ? one. The slice is the policy's: read it, never write it.
+func (e *escalation) Args() []string { return slices.Clip(e.args) }
+
+// The read methods of recursion.
+
+// HiddenWith are the options without which it skips hidden files; none: it reads them. The slice is the policy's: read it, never write it.
+func (rc *recursion) HiddenWith() []string { return slices.Clip(rc.hiddenWith) }
+
+// PatternFirst says whether the first operand is a pattern, unless -e, -f or --files is present.
+func (rc *recursion) PatternFirst() bool { return rc.patternFirst }
