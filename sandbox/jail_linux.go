@@ -590,7 +590,8 @@ func Available() error {
 	return nil
 }
 
-// readProc reads a small file of /proc, up to 64 KiB, with plain system
+// readProc reads a file of /proc whole (up to 16 MiB: mountinfo grows
+// with the mounts, and a container may have thousands), with plain system
 // calls: os.ReadFile takes five more for each (its poller's registration
 // and a stat), and Available reads four of them at every hook call. ""
 // when it cannot be read.
@@ -601,7 +602,7 @@ func readProc(name string) string {
 	}
 	defer unix.Close(fd)
 	buf := make([]byte, 0, 4096)
-	for len(buf) < 64<<10 {
+	for len(buf) < 16<<20 {
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)]
 		}
