@@ -19,11 +19,6 @@ type journal struct {
 	warn io.Writer  // where a failure to log is said; nil says nothing
 }
 
-// errNoLog is the decision log's failure where guard has no state
-// directory ($HOME and $XDG_STATE_HOME unset): nothing is logged then, and
-// nothing is said of it, unless the policy requires the log.
-var errNoLog = errors.New("the decision log has no directory: set HOME or XDG_STATE_HOME")
-
 func newJournal(env setup.Getenv, warn io.Writer) journal {
 	return journal{log: setup.DecisionLog(env), warn: warn}
 }
@@ -31,7 +26,7 @@ func newJournal(env setup.Getenv, warn io.Writer) journal {
 // write appends the entries, in order.
 func (j journal) write(entries ...audit.Entry) error {
 	if j.log == nil {
-		return errNoLog
+		return setup.ErrNoLog
 	}
 	for _, e := range entries {
 		if err := j.log.Append(e); err != nil {
@@ -43,7 +38,7 @@ func (j journal) write(entries ...audit.Entry) error {
 
 // warnOf says err, unless it is nil or only that there is no log.
 func (j journal) warnOf(err error) {
-	if err == nil || errors.Is(err, errNoLog) || j.warn == nil {
+	if err == nil || errors.Is(err, setup.ErrNoLog) || j.warn == nil {
 		return
 	}
 	fmt.Fprintf(j.warn, "guard: warning: %v\n", err)

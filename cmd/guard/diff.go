@@ -204,7 +204,7 @@ func printChanges(s stdio, old, new string, n int, changes []diffChange) {
 func loggedCommands(env getenv) ([]diffCall, error) {
 	dlog := setup.DecisionLog(setup.Getenv(env))
 	if dlog == nil {
-		return nil, errNoLog
+		return nil, setup.ErrNoLog
 	}
 	recs, _, err := audit.Read(dlog.Dir)
 	if err != nil {

@@ -325,10 +325,6 @@ func decideHook(r io.Reader, env getenv, o guard.HookOptions) ([]byte, error) {
 	return guard.Hook(r, o)
 }
 
-// errNoLog is what the verbs that read the decision log say where guard
-// has no state directory.
-var errNoLog = errors.New("the decision log has no directory: set HOME or XDG_STATE_HOME")
-
 // runCommand returns the command line of guard run that an allowed shell
 // command is rewritten with, or why there is none: guard cannot find its
 // own binary, or the kernel cannot confine a command.

@@ -82,7 +82,7 @@ func runSuggest(_ context.Context, s stdio, env getenv, args []string) error {
 	}
 	dlog := setup.DecisionLog(setup.Getenv(env))
 	if dlog == nil {
-		fmt.Fprintf(s.err, "guard suggest: %v\n", errNoLog)
+		fmt.Fprintf(s.err, "guard suggest: %v\n", setup.ErrNoLog)
 		return &exitError{code: 2}
 	}
 	recs, _, err := audit.Read(dlog.Dir)

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"path/filepath"
 	"runtime/debug"
 	"slices"
@@ -42,6 +43,11 @@ func StateDir(env Getenv) string {
 	}
 	return ""
 }
+
+// ErrNoLog is the decision log's failure where guard has no state
+// directory ($HOME and $XDG_STATE_HOME unset): nothing is logged then, and
+// nothing is said of it, unless the policy requires the log.
+var ErrNoLog = errors.New("the decision log has no directory: set HOME or XDG_STATE_HOME")
 
 // DecisionLog returns the decision log in guard's state directory, nil
 // when there is none.
