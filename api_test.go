@@ -149,8 +149,19 @@ func TestAPIReadOnly(t *testing.T) {
 	}
 	// The review profile is read-only by itself, and trusts guard's
 	// judgment of read-only shell commands (read_only_shell): it offers
-	// the shell too, and refuses a command that writes.
+	// the shell too where the harness asks for it, and refuses a command
+	// that writes.
 	review, err := guard.Load(guard.Options{Env: env, Policy: "review"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := review.Tools(harnessTools); len(got) != 3 || review.Offers(guard.ToolSpec{Name: "bash", Kind: guard.Shell}) {
+		t.Errorf("review, the shell not asked for, offers %v", got)
+	}
+	if d := review.Decide(guard.Call{Kind: guard.Shell, Command: "git log -3", Cwd: dir}); d.Verdict != guard.Deny {
+		t.Errorf("review, the shell not asked for, git log: %+v", d)
+	}
+	review, err = guard.Load(guard.Options{Env: env, Policy: "review", ReadOnlyShell: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,6 +173,58 @@ func TestAPIReadOnly(t *testing.T) {
 	}
 	if d := review.Decide(guard.Call{Kind: guard.Shell, Command: "git log -3", Cwd: dir}); d.Verdict != guard.Allow {
 		t.Errorf("review, git log: %+v", d)
+	}
+}
+
+// TestAPIReadOnlyShell: read-only mode offers the shell only where the
+// harness asks for it and its commands can run read-only: in the
+// sandbox, or where the policy says read_only_shell. A tool the policy's
+// [tools] table makes a shell is offered as the shell kind is.
+func TestAPIReadOnlyShell(t *testing.T) {
+	dir, env := project(t)
+	policyFile := filepath.Join(dir, "tools.toml")
+	if err := os.WriteFile(policyFile, []byte("version = 1\nextends = \"default\"\n\n[tools]\nrun_shell = \"shell\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sandbox := []string{"/usr/local/bin/guard", "run", "--read-only"}
+	for _, tc := range []struct {
+		name string
+		opts guard.Options
+		want bool
+	}{
+		{"read-only", guard.Options{ReadOnly: true}, false},
+		{"asked, no sandbox", guard.Options{ReadOnly: true, ReadOnlyShell: true}, false},
+		{"sandbox, not asked", guard.Options{ReadOnly: true, Sandbox: sandbox}, false},
+		{"asked, sandbox", guard.Options{ReadOnly: true, ReadOnlyShell: true, Sandbox: sandbox}, true},
+		{"asked, review", guard.Options{ReadOnly: true, ReadOnlyShell: true, Policy: "review"}, true},
+		{"not read-only", guard.Options{}, true},
+	} {
+		for _, config := range []string{"", policyFile} {
+			opts := tc.opts
+			opts.Env = env
+			if config != "" {
+				if opts.Policy != "" {
+					continue
+				}
+				opts.Config = config
+			}
+			e, err := guard.Load(opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := e.Offers(guard.ToolSpec{Name: "bash", Kind: guard.Shell}); got != tc.want {
+				t.Errorf("%s (%s): offers the shell: %v, want %v", tc.name, config, got, tc.want)
+			}
+			if config != "" {
+				if got := e.Offers(guard.ToolSpec{Name: "run_shell"}); got != tc.want {
+					t.Errorf("%s (%s): offers run_shell, a shell by [tools]: %v, want %v", tc.name, config, got, tc.want)
+				}
+			}
+			d := e.Decide(guard.Call{Kind: guard.Shell, Tool: "bash", Command: "git status", Cwd: dir})
+			if got := d.Verdict == guard.Allow; got != tc.want {
+				t.Errorf("%s (%s): git status: %+v", tc.name, config, d)
+			}
+		}
 	}
 }
 
@@ -358,5 +421,44 @@ func TestAPILog(t *testing.T) {
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("the log:\n got %v\nwant %v", got, want)
+	}
+}
+
+// TestAPISearchSecrets: a search of a tree that holds a secret is
+// refused, unless the harness's search takes ripgrep's globs: then it is
+// allowed, with the glob that leaves the secret out after the call's own.
+// A glob that may name files outside the search's path is refused.
+func TestAPISearchSecrets(t *testing.T) {
+	dir, env := project(t)
+	if err := os.WriteFile(filepath.Join(dir, "src", ".env"), []byte("TOKEN=x\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	plain, err := guard.Load(guard.Options{Env: env, ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	globs, err := guard.Load(guard.Options{Env: env, ReadOnly: true, SearchGlobs: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name     string
+		e        *guard.Engine
+		call     guard.Call
+		want     guard.Verdict
+		wantGlob string
+	}{
+		{"no globs", plain, guard.Call{Kind: guard.Search, Pattern: "TOKEN", Path: "src", Cwd: dir}, guard.Deny, ""},
+		{"globs", globs, guard.Call{Kind: guard.Search, Pattern: "TOKEN", Path: "src", Cwd: dir}, guard.Allow, "!**/.env !**/.env.*"},
+		{"own glob", globs, guard.Call{Kind: guard.Search, Pattern: "TOKEN", Path: "src", Glob: "*.go", Cwd: dir}, guard.Allow, "*.go !**/.env !**/.env.*"},
+		{"no secret", globs, guard.Call{Kind: guard.Search, Pattern: "x", Path: "src/a.go", Cwd: dir}, guard.Allow, ""},
+		{"the secret by name", globs, guard.Call{Kind: guard.Search, Pattern: "x", Path: "src/.env", Cwd: dir}, guard.Deny, ""},
+		{"a glob outside", globs, guard.Call{Kind: guard.Search, Pattern: "x", Path: "src", Glob: "../*", Cwd: dir}, guard.Deny, ""},
+		{"an absolute glob", plain, guard.Call{Kind: guard.Search, Pattern: "x", Path: "src", Glob: "/etc/*", Cwd: dir}, guard.Deny, ""},
+	} {
+		d := tc.e.Decide(tc.call)
+		if d.Verdict != tc.want || d.Glob != tc.wantGlob {
+			t.Errorf("%s: %+v, want %s with glob %q", tc.name, d, tc.want, tc.wantGlob)
+		}
 	}
 }

@@ -16,8 +16,16 @@
 //     reason.
 //   - In read-only mode ([Options.ReadOnly], or a policy that says
 //     read_only), only the reading kinds are offered and allowed: read,
-//     list and search. Nothing the model, the task text or a file in the
-//     repository says can widen the mode: it is the harness's to set.
+//     list and search; and the shell only where the harness asks for it
+//     ([Options.ReadOnlyShell]), for the policy's read-only commands,
+//     run in guard's read-only sandbox ([Options.Sandbox]) or, where the
+//     policy says read_only_shell, without it. Nothing the model, the
+//     task text or a file in the repository says can widen the mode: it
+//     is the harness's to set.
+//   - A search of a tree that holds a secret is refused, unless the
+//     harness's search takes ripgrep's globs ([Options.SearchGlobs]):
+//     then it is allowed with the secrets named by a name alone (.env)
+//     left out by [Decision.Glob].
 //   - A zero [Engine], a nil one, and an engine whose policy did not load
 //     deny every call and offer no tool.
 //   - An Engine is safe for concurrent use.
@@ -84,6 +92,19 @@ type Options struct {
 	// ReadOnly is read-only mode: only reading tools are offered and
 	// allowed, whatever the policy says.
 	ReadOnly bool
+	// ReadOnlyShell offers the shell in read-only mode, for the policy's
+	// read-only commands: where Sandbox is set, they run in guard's
+	// read-only sandbox, which writes nothing in the project; without it,
+	// only where the policy says read_only_shell (the review profile).
+	// Otherwise read-only mode offers no shell.
+	ReadOnlyShell bool
+	// SearchGlobs says that the harness's search tool reads the files
+	// under its path as ripgrep --hidden --no-follow does and takes
+	// ripgrep's -g globs, the later one deciding: then a search of a tree
+	// that holds secrets named by a name alone (.env) is allowed, with
+	// [Decision.Glob] the globs to run it with, which leave them out.
+	// Without it such a search is refused.
+	SearchGlobs bool
 	// Shell is the shell the harness runs commands in: "bash" or "zsh".
 	// "" judges each command as both would read it.
 	Shell string
@@ -125,6 +146,12 @@ type Call struct {
 	Command string // shell: the command line
 	Path    string // read, list, search, write, edit: the file or directory, absolute or relative to Cwd
 	Pattern string // search, list: what is looked for
+	// Glob is a search's own filter of the files it reads, in ripgrep's
+	// -g syntax (globs separated by spaces, ! excluding, relative to
+	// Path): not judged, but one that may name files outside Path is
+	// refused, and guard adds to it what keeps secrets out
+	// ([Options.SearchGlobs]).
+	Glob    string
 	URL     string // fetch: the URL
 	Cwd     string // the call's absolute working directory
 	Session string // the agent session, for the session tier's grants ("" for none)
@@ -139,15 +166,21 @@ type Decision struct {
 	// Rewrite, when not "", is the command to run instead of the call's:
 	// the policy runs the command under guard run, in the kernel sandbox.
 	Rewrite string
+	// Glob, when not "", is the glob field to run a search with instead
+	// of the call's: its own globs, then those that leave out the
+	// secrets under its path ([Options.SearchGlobs]).
+	Glob string
 }
 
 // Engine decides calls with one policy and mode. Build it with [Load].
 type Engine struct {
-	layers   *policy.Layers
-	managed  *policy.Policy
-	readOnly bool
-	shell    string
-	env      setup.Getenv
+	layers        *policy.Layers
+	managed       *policy.Policy
+	readOnly      bool
+	readOnlyShell bool // Options.ReadOnlyShell
+	searchGlobs   bool // Options.SearchGlobs
+	shell         string
+	env           setup.Getenv
 	// base is the context every call starts from: the homes, guard's own
 	// directories, the agents' configuration paths, the locale.
 	base    engine.Call
@@ -165,7 +198,7 @@ type Engine struct {
 // their verdicts), and returns the engine that decides with it. A policy
 // that does not load is an error naming the file and line.
 func Load(opts Options) (*Engine, error) {
-	e := &Engine{readOnly: opts.ReadOnly, env: opts.Env, config: opts.Config}
+	e := &Engine{readOnly: opts.ReadOnly, readOnlyShell: opts.ReadOnlyShell, searchGlobs: opts.SearchGlobs, env: opts.Env, config: opts.Config}
 	if e.env == nil {
 		e.env = os.Getenv
 	}
@@ -286,38 +319,40 @@ func (e *Engine) current() (*policy.Layers, error) {
 }
 
 // Offers reports whether the engine offers a tool: whether any call of it
-// can be allowed. In read-only mode only the reading kinds are offered
-// (and the shell where the policy says read_only_shell, or where commands
-// run in guard's read-only sandbox, [Options.Sandbox]); otherwise every
-// kind is. A tool the policy's [tools] table denies by its name is not
-// offered in either mode.
+// can be allowed. In read-only mode only the reading kinds are offered,
+// and the shell where the harness asks for it ([Options.ReadOnlyShell])
+// and its read-only commands can run: in guard's read-only sandbox
+// ([Options.Sandbox]), or without it where the policy says
+// read_only_shell. Otherwise every kind is. A tool the policy's [tools]
+// table denies by its name is not offered in either mode.
 func (e *Engine) Offers(t ToolSpec) bool {
 	l, err := e.current()
 	if err != nil {
 		return false
 	}
 	readOnly := e.readOnly || l.ReadOnly()
+	shell := e.readOnlyShell && (len(e.base.Run) > 0 || l.ReadOnlyShell())
 	kind := t.Kind
 	switch kind {
 	case "":
-		tier := l.ToolTier(t.Name, readOnly)
+		tier := l.ToolTier(t.Name, readOnly, shell)
 		if kind = tierKind(tier); kind == "" {
 			return tier != "deny"
 		}
 	case Tool:
-		return t.Name != "" && l.ToolTier(t.Name, readOnly) != "deny"
+		return t.Name != "" && l.ToolTier(t.Name, readOnly, shell) != "deny"
 	case Shell, Read, List, Search, Write, Edit, Fetch:
 	default:
 		return false
 	}
-	if t.Name != "" && slices.Contains(l.ToolNames(), t.Name) && l.ToolTier(t.Name, false) == "deny" {
+	if t.Name != "" && slices.Contains(l.ToolNames(), t.Name) && l.ToolTier(t.Name, false, false) == "deny" {
 		return false
 	}
 	if !readOnly {
 		return true
 	}
 	if kind == Shell {
-		return len(e.base.Run) > 0 || slices.ContainsFunc(l.Policies(), func(p *policy.Policy) bool { return p.ReadOnlyShell() })
+		return shell
 	}
 	tier, _ := policy.TierNamed(kind) // read, list, search: [policy.Tier.ReadOnly]
 	return tier.ReadOnly()
@@ -374,6 +409,10 @@ func (e *Engine) judge(c Call) (Decision, *engine.Decision, *policy.Layers) {
 	if (c.Kind == "" || c.Kind == Tool) && c.Tool == "" {
 		return refuse(Decision{Verdict: Deny, Reason: "a call of kind tool names no tool"})
 	}
+	if globLeavesPath(c.Glob) {
+		return refuse(Decision{Verdict: Deny, Reason: fmt.Sprintf("the search's glob %q reaches outside its path", c.Glob),
+			Hint: "give a glob relative to the search's path, without .., a leading / or ~, or a backslash"})
+	}
 	if !e.Offers(ToolSpec{Name: c.Tool, Kind: c.Kind}) {
 		what := c.Tool
 		if what == "" {
@@ -395,7 +434,8 @@ func (e *Engine) decide(l *policy.Layers, c Call) engine.Decision {
 	call.Cwd = filepath.Clean(c.Cwd)
 	call.Project = setup.ProjectDir(e.env, call.Cwd)
 	call.Kind, call.Tool, call.Session = engine.Kind(c.Kind), c.Tool, c.Session
-	call.Input = engine.Input{Command: c.Command, Path: c.Path, Pattern: c.Pattern, URL: c.URL}
+	call.Input = engine.Input{Command: c.Command, Path: c.Path, Pattern: c.Pattern, URL: c.URL, Glob: c.Glob}
+	call.SearchGlobs = e.searchGlobs
 	call.Grants = &e.grants
 	return engine.DecideLayers(l, call)
 }
@@ -436,8 +476,8 @@ func (e *Engine) record(event string, c Call, d Decision, full *engine.Decision,
 		return d
 	}
 	call := engine.Call{Kind: engine.Kind(c.Kind), Tool: cmpOr(c.Tool, c.Kind), Session: c.Session,
-		Input: engine.Input{Command: c.Command, Path: c.Path, Pattern: c.Pattern, URL: c.URL}, Run: e.base.Run}
-	raw := map[string]any{"kind": c.Kind, "tool": c.Tool, "command": c.Command, "path": c.Path, "pattern": c.Pattern, "url": c.URL, "cwd": c.Cwd}
+		Input: engine.Input{Command: c.Command, Path: c.Path, Pattern: c.Pattern, URL: c.URL, Glob: c.Glob}, Run: e.base.Run}
+	raw := map[string]any{"kind": c.Kind, "tool": c.Tool, "command": c.Command, "path": c.Path, "pattern": c.Pattern, "glob": c.Glob, "url": c.URL, "cwd": c.Cwd}
 	entry := setup.LogEntry(setup.Logged{Agent: e.harness, Event: event, Session: c.Session, Raw: raw}, call, full, l)
 	switch {
 	case full == nil:
@@ -484,7 +524,7 @@ func (g *memGrants) Granted(session string, s engine.Scope) string {
 func decisionOf(d *engine.Decision) Decision {
 	out := Decision{Verdict: verdictOf(d.Verdict), Reason: oneLine(d.Reason()), Hint: oneLine(d.Hint()), Rule: d.Deciding().Rule}
 	if d.Rewrite != nil {
-		out.Rewrite = d.Rewrite.Command
+		out.Rewrite, out.Glob = d.Rewrite.Command, d.Rewrite.Glob
 	}
 	if out.Verdict == Allow {
 		out.Hint = ""

@@ -10,6 +10,10 @@ package guard
 //	in:  {"id": "7", "kind": "shell", "input": {"command": "go test ./..."}, "cwd": "/abs/dir"}
 //	out: {"id": "7", "decision": "allow", "reason": "...", "hint": "...", "rule": "..."}
 //
+// An answer may carry "rewrite", the command to run instead, and, for a
+// search, "glob", the glob field to run it with instead of the call's
+// ([Options.SearchGlobs]).
+//
 // A line that is not a call guard can judge (not JSON, an unknown kind or
 // field, a missing field, a relative cwd, a line over MaxInput) gets a
 // deny that says why, with the line's id where it has one, and the next
@@ -58,6 +62,7 @@ type serveAnswer struct {
 	Hint     string          `json:"hint,omitempty"`
 	Rule     string          `json:"rule,omitempty"`
 	Rewrite  string          `json:"rewrite,omitempty"`
+	Glob     string          `json:"glob,omitempty"`
 }
 
 // Serve answers each line of in on out until in ends, as guard serve
@@ -205,15 +210,12 @@ func answer(e *Engine, line []byte, tooLong bool) serveAnswer {
 			return refuse(c.ID, "the %s call's input has no %q", c.Kind, k)
 		}
 	}
-	if g := str["glob"]; globLeavesPath(g) {
-		return refuse(c.ID, "the search's glob %q reaches outside its path", g)
-	}
-	call := Call{Kind: c.Kind, Cwd: c.Cwd, Session: c.Session, Command: str["command"], Path: str["path"], Pattern: str["pattern"], URL: str["url"]}
+	call := Call{Kind: c.Kind, Cwd: c.Cwd, Session: c.Session, Command: str["command"], Path: str["path"], Pattern: str["pattern"], Glob: str["glob"], URL: str["url"]}
 	if c.Kind == Tool {
 		call.Tool = str["name"]
 	}
 	d := e.Decide(call)
-	return serveAnswer{ID: c.ID, Decision: d.Verdict, Reason: d.Reason, Hint: d.Hint, Rule: d.Rule, Rewrite: d.Rewrite}
+	return serveAnswer{ID: c.ID, Decision: d.Verdict, Reason: d.Reason, Hint: d.Hint, Rule: d.Rule, Rewrite: d.Rewrite, Glob: d.Glob}
 }
 
 // globLeavesPath reports whether a search's glob may name files outside

@@ -154,14 +154,12 @@ func (l *Layers) ToolNames() []string {
 // ToolTier returns the tier a tool gets from the layers, as the policy
 // writes it; the stricter layer's when they differ and the
 // project is not trusted. Read-only mode turns every tool it does not allow
-// into deny.
-func (l *Layers) ToolTier(tool string, readOnly bool) string {
-	ps := l.Policies()
-	if l.Trusted() {
-		ps = []*Policy{l.Project}
-	}
+// into deny, a shell tool too unless shell says that the mode offers the
+// shell ([Layers.ReadOnlyShell] where guard's read-only sandbox cannot
+// run).
+func (l *Layers) ToolTier(tool string, readOnly, shell bool) string {
 	best, found := TierAllow, false
-	for _, p := range ps {
+	for _, p := range l.deciding() {
 		t, rule := p.ToolTier(tool)
 		if rule == "" && p.fallback == Ask {
 			t = TierAsk
@@ -170,13 +168,26 @@ func (l *Layers) ToolTier(tool string, readOnly bool) string {
 			best, found = t, true
 		}
 	}
-	if (readOnly || l.ReadOnly()) && !best.ReadOnly() {
-		shellOK := best == TierShell && slices.ContainsFunc(ps, func(p *Policy) bool { return p.readOnlyShell })
-		if !shellOK {
-			return "deny"
-		}
+	if (readOnly || l.ReadOnly()) && !best.ReadOnly() && (best != TierShell || !shell) {
+		return "deny"
 	}
 	return best.String()
+}
+
+// ReadOnlyShell reports whether a layer that decides says
+// read_only_shell: read-only mode then allows the read-only shell
+// commands without guard's sandbox.
+func (l *Layers) ReadOnlyShell() bool {
+	return slices.ContainsFunc(l.deciding(), func(p *Policy) bool { return p.readOnlyShell })
+}
+
+// deciding returns the layers that decide: the trusted project's alone,
+// else every layer that is set.
+func (l *Layers) deciding() []*Policy {
+	if l.Trusted() {
+		return []*Policy{l.Project}
+	}
+	return l.Policies()
 }
 
 // Policies returns the layers that are set, the default for a missing user.

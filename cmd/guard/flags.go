@@ -41,12 +41,17 @@ func runFlags(_ context.Context, s stdio, env getenv, args []string) error {
 		fmt.Fprintf(s.err, "guard flags: %v\n", err)
 		return &exitError{code: 2}
 	}
+	// In read-only mode the hook allows the read-only shell commands
+	// where guard run's sandbox runs them, or where the policy says
+	// read_only_shell: then the shell stays the hook's to judge.
+	run, _ := runCommand(setup.GuardBinary(), *config, true)
+	shell := run != nil || layers.ReadOnlyShell()
 	var allowed, disallowed []string
 	for _, tool := range layers.ToolNames() {
 		if strings.ContainsAny(tool, "*?[") {
 			continue
 		}
-		switch layers.ToolTier(tool, *readOnly) {
+		switch layers.ToolTier(tool, *readOnly, shell) {
 		case "allow":
 			allowed = append(allowed, tool)
 		case "deny":

@@ -20,15 +20,17 @@ func runServe(ctx context.Context, s stdio, env getenv, args []string) error {
 	fs := newFlagSet("serve", s)
 	config := fs.String("config", "", "policy `file` (default: the user's policy, else the embedded default)")
 	readOnly := fs.Bool("read-only", false, "read-only mode: offer and allow only reading tools")
+	readOnlyShell := fs.Bool("read-only-shell", false, "in read-only mode, allow the policy's read-only shell commands too, in guard run's read-only sandbox")
+	searchGlobs := fs.Bool("search-globs", false, "the harness's search takes ripgrep's globs and runs with an answer's glob: a search of a tree with secrets is allowed with them left out")
 	shell := fs.String("shell", "", "the `shell` the harness runs commands in: bash or zsh (default: judge them as both read them)")
 	if helped, err := parseFlags(fs, s, args); helped {
 		return nil
 	} else if err != nil || fs.NArg() > 0 {
-		return usageError(s, "serve", "guard serve [--read-only] [--config FILE] [--shell bash|zsh]")
+		return usageError(s, "serve", "guard serve [--read-only [--read-only-shell]] [--search-globs] [--config FILE] [--shell bash|zsh]")
 	}
 	// Every decision is a line of the decision log, as guard hook's are,
 	// where guard has a state directory.
-	opts := guard.Options{Config: *config, ReadOnly: *readOnly, Shell: *shell, Env: env,
+	opts := guard.Options{Config: *config, ReadOnly: *readOnly, ReadOnlyShell: *readOnlyShell, SearchGlobs: *searchGlobs, Shell: *shell, Env: env,
 		Log: setup.StateDir(setup.Getenv(env)) != "", Harness: "guard serve"}
 	if opts.Config == "" {
 		if name := setup.UserPolicyFile(setup.Getenv(env)); name != "" {

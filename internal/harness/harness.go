@@ -48,6 +48,11 @@
 //     run what guard did not judge.
 //   - This harness has no user, so an ask is not run, like a deny. A
 //     harness with a user asks them at the dispatch point.
+//
+// Its grep reads as ripgrep --hidden --no-follow does and runs with the
+// decision's [guard.Decision.Glob], so it may be built with an engine
+// loaded with [guard.Options.SearchGlobs]: a search of a tree that holds
+// a .env is then allowed, with the .env left out.
 package harness
 
 import (
@@ -296,7 +301,7 @@ func (h *Harness) dispatch(ctx context.Context, c ToolCall) Message {
 	}
 	// What runs is what guard judged: the resolved path, the command
 	// (or its rewrite) in the project.
-	a.Path = call.Path
+	a.Path, a.Glob = call.Path, d.Glob
 	if d.Rewrite != "" {
 		a.Command = d.Rewrite
 	}

@@ -267,7 +267,7 @@ func TestReadOnlyRefuses(t *testing.T) {
 			dir, env := fixture(t)
 			c := tc.call
 			c.Args = []byte(strings.ReplaceAll(string(c.Args), "/PROJ", dir))
-			e := load(t, guard.Options{ReadOnly: true, Env: env, Sandbox: tc.sandbox})
+			e := load(t, guard.Options{ReadOnly: true, ReadOnlyShell: tc.sandbox != nil, Env: env, Sandbox: tc.sandbox})
 			before := snapshot(t, dir)
 			r := &recorder{}
 			m := &harness.Script{Steps: []harness.Step{calls(c), answer("done")}}
@@ -467,6 +467,68 @@ func TestReadOnlyReview(t *testing.T) {
 	unchanged(t, dir, before)
 	if len(r.runs) != 0 {
 		t.Errorf("processes started: %q", r.runs)
+	}
+}
+
+// TestSearchLeavesSecretsOut: with an engine whose searches take globs, a
+// search of a tree that holds a .env runs, and its results leave the .env
+// out; with one whose searches do not, it is refused. The harness's
+// globs are ripgrep's: a later glob decides, a name glob matches at any
+// depth.
+func TestSearchLeavesSecretsOut(t *testing.T) {
+	for _, globs := range []bool{false, true} {
+		dir, env := fixture(t)
+		for _, f := range []string{"src/.env", ".env", "deep/x/.env"} {
+			if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, f)), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, f), []byte("func TOKEN() secret\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+		m := &harness.Script{Steps: []harness.Step{
+			calls(call("1", "grep", "pattern", `^func \w+`, "path", "")),
+			answer("done"),
+		}}
+		run(t, harness.Config{Model: m, Root: dir, Runner: &recorder{}}, load(t, guard.Options{ReadOnly: true, SearchGlobs: globs, Env: env}), "find the functions")
+		got := results(m.Requests[1])
+		if len(got) != 1 {
+			t.Fatalf("globs %v: results %+v", globs, got)
+		}
+		switch {
+		case strings.Contains(got[0].Text, "TOKEN"):
+			t.Errorf("globs %v: the search printed a secret: %q", globs, got[0].Text)
+		case globs && (got[0].IsError || got[0].Text != "src/a.go:3: func A() int { return 1 }\nsrc/b.go:4: func B() int { return 2 }\n"):
+			t.Errorf("globs: %+v, want the functions of src", got[0])
+		case !globs && !got[0].IsError:
+			t.Errorf("no globs: %+v, want a refusal", got[0])
+		}
+	}
+}
+
+// TestGlobsKeep: the harness reads globs as ripgrep's -g does.
+func TestGlobsKeep(t *testing.T) {
+	for _, tc := range []struct {
+		globs string
+		rel   string
+		dir   bool
+		want  bool
+	}{
+		{"", "a.go", false, true},
+		{"!**/.env", ".env", false, false},
+		{"!**/.env", "x/y/.env", false, false},
+		{"!**/.env", "x/.env", true, false},
+		{"!**/.env", "x/.envrc", false, true},
+		{"*.go", "x/a.go", false, true},
+		{"*.go", "x/a.txt", false, false},
+		{"*.go", "x", true, true},
+		{"*.go !**/.env", ".env", false, false},
+		{"!*.go *.go", "a.go", false, true},
+		{"*.go !a.go", "x/a.go", false, false},
+	} {
+		if got := harness.GlobsKeep(strings.Fields(tc.globs), tc.rel, tc.dir); got != tc.want {
+			t.Errorf("globs %q keep %s (dir %v): %v, want %v", tc.globs, tc.rel, tc.dir, got, tc.want)
+		}
 	}
 }
 

@@ -10,10 +10,13 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
 
 	"guard"
 )
@@ -35,6 +38,7 @@ type tool struct {
 // args are a call's arguments. Path is absolute by the time a tool runs.
 type args struct {
 	Path, Pattern, Content, Old, New, Command string
+	Glob                                      string // grep: the globs guard gave (guard.Decision.Glob), not the model
 }
 
 // tools is the harness's tool set, in the order it is offered.
@@ -145,8 +149,15 @@ func grep(_ context.Context, h *Harness, a args) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	globs := strings.Fields(a.Glob)
 	var b strings.Builder
 	err = walk(a.Path, func(p string, d fs.DirEntry) error {
+		if rel, err := filepath.Rel(a.Path, p); err == nil && rel != "." && !globsKeep(globs, filepath.ToSlash(rel), d.IsDir()) {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
 		if !d.Type().IsRegular() {
 			return nil
 		}
@@ -162,6 +173,32 @@ func grep(_ context.Context, h *Harness, a args) (string, error) {
 		return nil
 	})
 	return b.String(), err
+}
+
+// globsKeep reports whether a search keeps the file or directory at rel
+// (relative to its path) under globs as ripgrep's -g reads them: the
+// last glob that matches decides, a ! one leaving it out; one that no
+// glob matches is kept unless a glob without ! is given (a directory is
+// kept then: what is under it may match). A glob without a slash matches
+// the name at any depth.
+func globsKeep(globs []string, rel string, dir bool) bool {
+	decided, keep, positive := false, true, false
+	for _, g := range globs {
+		exclude := strings.HasPrefix(g, "!")
+		g = strings.TrimPrefix(g, "!")
+		positive = positive || !exclude
+		name := rel
+		if !strings.Contains(g, "/") {
+			name = path.Base(rel)
+		}
+		if ok, _ := doublestar.Match(g, name); ok {
+			decided, keep = true, !exclude
+		}
+	}
+	if decided {
+		return keep
+	}
+	return !positive || dir
 }
 
 // walk calls fn for root and what is below it, in lexical order, leaving
