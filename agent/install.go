@@ -46,6 +46,10 @@ type hooksFile struct {
 	// emptyMatcher writes a matcher of "" where an event's is "", for an
 	// agent whose catch-all is the empty matcher.
 	emptyMatcher bool
+	// args are guard hook's arguments after --agent (--read-only).
+	args string
+	// more changes the rest of the settings, after the hooks.
+	more func(root map[string]any) error
 }
 
 // installHooks merges guard's handlers into an agent's hooks file.
@@ -61,7 +65,7 @@ func installHooks(f hooksFile, guard, agentName string) ([]FileChange, error) {
 	if hooks == nil {
 		hooks = map[string]any{}
 	}
-	command := quote(guard) + " hook --agent " + agentName
+	command := quote(guard) + " hook --agent " + agentName + f.args
 	for _, ev := range f.events {
 		groups, err := mergeHandler(hooks[ev.name], ev.matcher, f.emptyMatcher, f.handler(command, ev))
 		if err != nil {
@@ -70,6 +74,11 @@ func installHooks(f hooksFile, guard, agentName string) ([]FileChange, error) {
 		hooks[ev.name] = groups
 	}
 	root["hooks"] = hooks
+	if f.more != nil {
+		if err := f.more(root); err != nil {
+			return nil, fmt.Errorf("%s: %v", f.path, err)
+		}
+	}
 	data, err := EncodeJSON(root)
 	if err != nil {
 		return nil, err

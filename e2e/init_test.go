@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -41,6 +42,72 @@ func TestInstalledByInit(t *testing.T) {
 	}
 	if out := runGuard("doctor", "--cwd", p.dir); !strings.Contains(out, "guard is installed, runs, and blocks what it denies") {
 		t.Errorf("guard doctor after guard init:\n%s", out)
+	}
+}
+
+// TestReadOnlyInstalledByInit: guard init --read-only gives the real
+// Claude Code exactly the reading tools and the read-only shell: Write and
+// Edit are not offered to the model at all (so the scripted model, which
+// calls only offered tools, cannot call them), Read and a read-only
+// command run (the command in guard run's
+// read-only sandbox), a command that writes is refused, nothing is asked,
+// and guard doctor passes.
+func TestReadOnlyInstalledByInit(t *testing.T) {
+	t.Parallel()
+	p := newProject(t)
+	if err := os.Remove(filepath.Join(p.dir, ".claude", "settings.json")); err != nil {
+		t.Fatal(err)
+	}
+	p.write("notes.txt", "read-only-notes\n")
+	env := []string{"PATH=/usr/bin:/bin", "HOME=" + p.home}
+	runGuard := func(args ...string) string { return runGuardIn(t, p.dir, env, args...) }
+	out := runGuard("init", "--agent", "claude", "--read-only", "--cwd", p.dir)
+	if !strings.Contains(out, "read-only: ") {
+		t.Errorf("guard init --read-only did not say what it did:\n%s", out)
+	}
+	p.api = newFakeAPISeq(t,
+		"Read", map[string]any{"file_path": filepath.Join(p.dir, "notes.txt")},
+		"Bash", map[string]any{"command": "cat notes.txt"},
+		"Bash", map[string]any{"command": "touch marker"},
+	)
+	o := p.run()
+	reqs := p.api.Requests()
+	var offered []string
+	for _, r := range reqs {
+		if len(r.Tools) > 0 {
+			offered = r.Tools
+			break
+		}
+	}
+	t.Logf("offered: %v", offered)
+	for _, want := range []string{"Read", "Bash"} {
+		if !slices.Contains(offered, want) {
+			t.Errorf("Claude Code does not offer %s: %v", want, offered)
+		}
+	}
+	for _, gone := range []string{"Write", "Edit", "WebFetch", "NotebookEdit"} {
+		if slices.Contains(offered, gone) {
+			t.Errorf("Claude Code still offers %s in read-only mode: %v", gone, offered)
+		}
+	}
+	results := p.toolResults()
+	if r := results[callID(0)]; r.IsError || !strings.Contains(r.Text, "read-only-notes") {
+		t.Errorf("Read: %+v", r)
+	}
+	if r := results[callID(1)]; r.IsError || !strings.Contains(r.Text, "read-only-notes") {
+		t.Errorf("a read-only command: %+v", r)
+	}
+	if r := results[callID(2)]; !r.IsError {
+		t.Errorf("touch ran in read-only mode: %+v", r)
+	}
+	if p.exists("marker") {
+		t.Error("marker was written in read-only mode")
+	}
+	if o.exit != 0 {
+		t.Errorf("claude exited %d: %s", o.exit, o.stderr)
+	}
+	if out := runGuard("doctor", "--cwd", p.dir); !strings.Contains(out, "guard is installed, runs, and blocks what it denies") {
+		t.Errorf("guard doctor after guard init --read-only:\n%s", out)
 	}
 }
 

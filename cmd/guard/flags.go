@@ -8,7 +8,9 @@ import (
 	"os"
 	"strings"
 
+	"guard/agent"
 	"guard/internal/setup"
+	"guard/policy"
 )
 
 // runFlags prints the agent's own command-line flags that match the
@@ -41,23 +43,8 @@ func runFlags(_ context.Context, s stdio, env getenv, args []string) error {
 		fmt.Fprintf(s.err, "guard flags: %v\n", err)
 		return &exitError{code: 2}
 	}
-	// In read-only mode the hook allows the read-only shell commands
-	// where guard run's sandbox runs them, or where the policy says
-	// read_only_shell: then the shell stays the hook's to judge.
-	run, _ := runCommand(setup.GuardBinary(), *config, true)
-	shell := run != nil || layers.ReadOnlyShell()
-	var allowed, disallowed []string
-	for _, tool := range layers.ToolNames() {
-		if strings.ContainsAny(tool, "*?[") {
-			continue
-		}
-		switch layers.ToolTier(tool, *readOnly, shell) {
-		case "allow":
-			allowed = append(allowed, tool)
-		case "deny":
-			disallowed = append(disallowed, tool)
-		}
-	}
+	tools := claudeTools(layers, *readOnly, readOnlyShell(layers, *config))
+	allowed, disallowed := tools.Allow, tools.Deny
 	// In dontAsk mode what no rule and no hook approves is refused, not
 	// asked: guard's hook stays the judge of shell commands and paths.
 	out := []string{"--permission-mode", "dontAsk"}
@@ -69,6 +56,34 @@ func runFlags(_ context.Context, s stdio, env getenv, args []string) error {
 	}
 	fmt.Fprintln(s.out, strings.Join(out, " "))
 	return nil
+}
+
+// claudeTools are Claude Code's own permissions that match the policy's
+// [tools] table: the tools it allows by name pre-approved, those it denies
+// removed; in read-only mode every tool the mode refuses is removed, the
+// shell too unless shell says the hook allows its read-only commands.
+func claudeTools(layers *policy.Layers, readOnly, shell bool) agent.ClaudeTools {
+	var t agent.ClaudeTools
+	for _, tool := range layers.ToolNames() {
+		if strings.ContainsAny(tool, "*?[") {
+			continue
+		}
+		switch layers.ToolTier(tool, readOnly, shell) {
+		case "allow":
+			t.Allow = append(t.Allow, tool)
+		case "deny":
+			t.Deny = append(t.Deny, tool)
+		}
+	}
+	return t
+}
+
+// readOnlyShell reports whether guard hook --read-only allows the
+// read-only shell commands: where guard run's sandbox runs them, or where
+// the policy says read_only_shell.
+func readOnlyShell(layers *policy.Layers, config string) bool {
+	run, _ := runCommand(setup.GuardBinary(), config, true)
+	return run != nil || layers.ReadOnlyShell()
 }
 
 // shellQuote quotes s for a POSIX shell.

@@ -32,10 +32,14 @@ func runInit(_ context.Context, s stdio, env getenv, args []string) error {
 	dryRun := fs.Bool("dry-run", false, "print what would change, and change nothing")
 	cwd := fs.String("cwd", "", "the project `directory` (default: $CLAUDE_PROJECT_DIR, else the current one)")
 	binary := fs.String("binary", "", "the guard `binary` to register (default: this one)")
+	readOnly := fs.Bool("read-only", false, "read-only mode: the hook as guard hook --read-only, and the agent's own tool settings to match (claude)")
 	if helped, err := parseFlags(fs, s, args); helped {
 		return nil
 	} else if err != nil || fs.NArg() > 0 {
-		return usageError(s, "init", "guard init [--agent NAME] [--scope project|user] [--dry-run] [--cwd DIR] [--binary PATH]")
+		return usageError(s, "init", "guard init [--agent NAME] [--scope project|user] [--read-only] [--dry-run] [--cwd DIR] [--binary PATH]")
+	}
+	if *readOnly && *agentName != "claude" {
+		return usageError(s, "init", "guard init --read-only: guard writes the read-only recipe for claude only; for %s, add --read-only to guard hook's command in the hook guard init writes", *agentName)
 	}
 	ad := agent.Adapters()[*agentName]
 	if ad == nil {
@@ -51,7 +55,16 @@ func runInit(_ context.Context, s stdio, env getenv, args []string) error {
 		fmt.Fprintf(s.err, "guard init: %v\n", err)
 		return &exitError{code: 1}
 	}
-	changes, err := ad.Install(dir, *scope == "project", guard)
+	var changes []agent.FileChange
+	var tools agent.ClaudeTools
+	if *readOnly {
+		tools, err = readOnlyTools(env, dir, *scope == "project")
+		if err == nil {
+			changes, err = agent.Claude{}.InstallReadOnly(dir, *scope == "project", guard, tools)
+		}
+	} else {
+		changes, err = ad.Install(dir, *scope == "project", guard)
+	}
 	if err == nil {
 		changes, err = withStarterPolicy(changes, dir, *scope == "project")
 	}
@@ -80,9 +93,35 @@ func runInit(_ context.Context, s stdio, env getenv, args []string) error {
 		if *agentName == "copilot" && *scope == "project" {
 			fmt.Fprintln(s.out, "Copilot runs a project's hooks only in a folder its user trusts (trustedFolders in ~/.copilot/config.json): --scope user needs no trust")
 		}
+		if *readOnly {
+			fmt.Fprintf(s.out, "read-only: %d tools removed from Claude Code (permissions.deny), nothing asked (dontAsk); guard allows reading, searching and listing%s\n", len(tools.Deny), readOnlyShellNote(tools))
+		}
 		fmt.Fprintf(s.out, "guard doctor --agent %s checks that the hook runs and blocks\n", *agentName)
 	}
 	return nil
+}
+
+// readOnlyTools are Claude Code's own permissions for guard hook
+// --read-only, from the policies the hook will decide with: the user's,
+// and for the project scope the project's.
+func readOnlyTools(env getenv, dir string, project bool) (agent.ClaudeTools, error) {
+	projectDir := ""
+	if project {
+		projectDir = dir
+	}
+	layers, err := setup.LoadLayers("", projectDir, setup.Getenv(env))
+	if err != nil {
+		return agent.ClaudeTools{}, err
+	}
+	return claudeTools(layers, true, readOnlyShell(layers, "")), nil
+}
+
+// readOnlyShellNote says whether the read-only recipe keeps the shell.
+func readOnlyShellNote(t agent.ClaudeTools) string {
+	if slices.Contains(t.Deny, "Bash") {
+		return " (no shell: guard run's sandbox cannot run here, and the policy does not say read_only_shell)"
+	}
+	return ", and the read-only shell commands in guard run's read-only sandbox"
 }
 
 // initDir is where init writes: the project, or the home.
