@@ -124,6 +124,17 @@ func Reason(d *engine.Decision, where string) string {
 	return why
 }
 
+// answerReason is Reason for an agent's answer that carries the verdict:
+// an ask's hint goes with it, to the user who approves and to a model
+// that is refused for want of one (a headless run).
+func answerReason(d *engine.Decision, where string) string {
+	reason := Reason(d, where)
+	if h := d.Hint(); d.Verdict == engine.Ask && h != "" {
+		reason = Clip(reason+"; hint: "+oneLine(h), maxReason)
+	}
+	return reason
+}
+
 // Deny returns the denial of a decision.
 func Deny(d *engine.Decision, where string) *Denial {
 	return &Denial{Why: Reason(d, where), Hints: []string{d.Hint()}}

@@ -109,7 +109,7 @@ type antigravityOutput struct {
 // rewrite in overwrite.CommandLine), force_ask, or deny with guard's
 // reason and hint.
 func (Antigravity) Answer(ev *Event, d *engine.Decision, where string) Answer {
-	out := antigravityOutput{Reason: Reason(d, where)}
+	out := antigravityOutput{Reason: answerReason(d, where)}
 	switch d.Verdict {
 	case engine.Allow:
 		out.Decision = "allow"

@@ -182,7 +182,7 @@ func (Claude) Answer(ev *Event, d *engine.Decision, where string) Answer {
 	default:
 		return Answer{Deny: Deny(d, where)}
 	}
-	reason := Reason(d, where)
+	reason := answerReason(d, where)
 	if d.Rewrite == nil {
 		data := append([]byte(`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"`), decision...)
 		data = appendJSONString(append(data, `","permissionDecisionReason":`...), reason)

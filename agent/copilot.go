@@ -215,7 +215,7 @@ type copilotOutput struct {
 // writes on stderr elsewhere: Copilot hands the reason to the model, and
 // does not read stderr.
 func (Copilot) Answer(ev *Event, d *engine.Decision, where string) Answer {
-	out := copilotOutput{PermissionDecisionReason: Reason(d, where)}
+	out := copilotOutput{PermissionDecisionReason: answerReason(d, where)}
 	switch d.Verdict {
 	case engine.Allow:
 		out.PermissionDecision = "allow"

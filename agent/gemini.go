@@ -282,7 +282,7 @@ func (Gemini) Answer(ev *Event, d *engine.Decision, where string) Answer {
 	case engine.Allow:
 		decision = "allow"
 	case engine.Ask:
-		decision, reason = "ask", Reason(d, where)
+		decision, reason = "ask", answerReason(d, where)
 	default:
 		return Answer{Deny: Deny(d, where)}
 	}

@@ -55,7 +55,7 @@ func TestDeniedCommandDoesNotRun(t *testing.T) {
 
 // TestAskIsRefusedHeadless: `touch` writes a file, so guard asks (once a
 // session); claude -p cannot ask anyone and refuses the call, and guard's
-// permissionDecisionReason reaches the model.
+// permissionDecisionReason, with the ask's hint, reaches the model.
 func TestAskIsRefusedHeadless(t *testing.T) {
 	t.Parallel()
 	cmd := "touch asked-marker"
@@ -71,7 +71,7 @@ func TestAskIsRefusedHeadless(t *testing.T) {
 		t.Fatalf("guard on the logged input: exit %d, stdout %q, stderr %q; want an ask", code, stdout, stderr)
 	}
 	r := p.oneToolResult(o)
-	const reason = "guard (policy default): needs approval: touch needs approval once in this session; once approved, the session is granted rule touch (rule touch)"
+	const reason = "guard (policy default): needs approval: touch needs approval once in this session; once approved, the session is granted rule touch (rule touch); hint: the edit tools write and create files"
 	if !strings.Contains(r.Text, reason) || !r.IsError {
 		t.Errorf("guard's permissionDecisionReason %q did not reach the model (is_error=%v): %q", reason, r.IsError, r.Text)
 	}

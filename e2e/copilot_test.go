@@ -373,7 +373,7 @@ func TestCopilotAskIsRefusedHeadless(t *testing.T) {
 	if p.exists("asked-marker") {
 		t.Errorf("%q ran although guard asked and nobody could answer", cmd)
 	}
-	const reason = "guard (policy default): needs approval: touch needs approval once in this session; once approved, the session is granted rule touch (rule touch)"
+	const reason = "guard (policy default): needs approval: touch needs approval once in this session; once approved, the session is granted rule touch (rule touch); hint: the edit tools write and create files, asked once a directory; this command asks once a session"
 	if text := p.oneResult(o); text != "Denied by preToolUse hook (unable to ask user for confirmation): "+reason {
 		t.Errorf("the model did not get Copilot's refusal with guard's reason %q: %q", reason, text)
 	}

@@ -241,7 +241,7 @@ func TestGeminiAskWaitsHeadless(t *testing.T) {
 		t.Errorf("%q ran although guard asked and nobody could answer", cmd)
 	}
 	code, stdout, stderr := replayHook(t, c, hookArgs(t, "gemini")...)
-	const reason = "guard (policy default): needs approval: touch needs approval once in this session; once approved, the session is granted rule touch (rule touch)"
+	const reason = "guard (policy default): needs approval: touch needs approval once in this session; once approved, the session is granted rule touch (rule touch); hint: the edit tools write and create files, asked once a directory; this command asks once a session"
 	if want := `{"decision":"ask","reason":"` + reason + `","systemMessage":"` + reason + `"}` + "\n"; code != 0 || stdout != want {
 		t.Fatalf("guard on the logged input: exit %d, stdout %q, stderr %q; want exit 0 and %s", code, stdout, stderr, want)
 	}

@@ -199,7 +199,7 @@ func TestHookAnswers(t *testing.T) {
 	}{
 		{"allow", hookTestCall(dir, "git status"), "allow", "guard (policy default): allowed: git status is allowed"},
 		{"allow pipeline", hookTestCall(dir, "git log --oneline | head -5"), "allow", "guard (policy default): allowed: every part is allowed: git log --oneline; head -5"},
-		{"ask", hookTestCall(dir, "gradle test"), "ask", "guard (policy default): needs approval: no rule for gradle"},
+		{"ask", hookTestCall(dir, "gradle test"), "ask", "guard (policy default): needs approval: no rule for gradle; hint: no rule of the policy names gradle: ask the user to approve it, or to add a rule for it"},
 		{"allow Read", `{"hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"/x"},"cwd":"` + dir + `"}`, "allow", "guard (policy default): allowed: Read: reading /x"},
 		{"no hook_event_name", `{"tool_name":"Bash","tool_input":{"command":"git status"},"cwd":"` + dir + `"}`, "allow", "guard (policy default): allowed: git status is allowed"},
 		{"trailing whitespace", hookTestCall(dir, "git status") + "\n\n  \t", "allow", "guard (policy default): allowed: git status is allowed"},
