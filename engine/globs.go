@@ -46,9 +46,16 @@ const findNames = "{}"
 // from standard input.
 const stdinWords = "(words read from standard input)"
 
+// stdinFilesHint is what to do instead of giving a program the files to
+// read on standard input (find | xargs grep): have find run it, which
+// guard judges by find's start paths, or name them.
+func stdinFilesHint(program string) string {
+	return fmt.Sprintf("have find run it: find DIR -name '*.py' -exec %s ... {} + reads only the files find finds; or name the files on the command line", program)
+}
+
 func (m *matcher) globRead(n *policy.Rule, o shellparse.Word, r *result) {
 	if o.Source == stdinWords && o.Value == "/**" {
-		r.add(n.Unknown(), n.ID(), fmt.Sprintf("%s reads the files named on standard input, which guard cannot see: they may be secret", n.ID()), "name the files on the command line")
+		r.add(n.Unknown(), n.ID(), fmt.Sprintf("%s reads the files named on standard input, which guard cannot see: they may be secret", n.ID()), stdinFilesHint(n.ID()))
 		return
 	}
 	if slices.Contains(strings.Split(o.Value, "/"), "..") {

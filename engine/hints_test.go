@@ -3,6 +3,8 @@
 package engine
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -97,27 +99,29 @@ var hintAlternatives = map[string]string{
 	"bash FILE runs a script without the execute bit; for other modes, ask the user":                  "bash build.sh",
 	"name the files instead of -c, and compare the sums with the list":                                "sha256sum go.sum",
 	"the edit tools write and create files, asked once a directory; this command asks once a session": "",
-	"copy the directories it needs, not the root or the home directory":                               "cp -r src backup",
-	"cp copies within the project; ask the user to run it for other hosts":                            "cp a.go b.go",
-	"give each date with -d, one a call":                                                              "date -d 2024-01-01",
-	"read bytes with head -c N or xxd -s OFFSET -l LEN; ask the user to write devices":                "head -c 100 go.sum",
-	"sha256sum prints digests and base64 encodes; ask the user for the rest":                          "sha256sum go.sum",
-	"name the files on the command line":                                                              "wc -l README.md",
-	"name the files on the command line, without --files0-from or --random-source":                    "sort -u names.txt",
-	"run sort without -T or --compress-program":                                                       "sort -u names.txt",
-	"run rg without --pre, -z or --hostname-bin":                                                      "rg TODO",
-	"file -m MAGIC reads a magic file without compiling it":                                           "file -m magic.txt README.md",
-	"run file without -z or -Z":                                                                       "file README.md",
-	"name one magic file with -m, not a colon-separated list":                                         "file -m magic.txt README.md",
-	"run file without -p":                      "file README.md",
-	"pass the values in with --arg NAME VALUE": "jq -n --arg name x '$name'",
-	"give the data with --slurpfile NAME FILE, and the filter on the command line":    "jq -n --slurpfile d data.json '$d'",
-	"run printf without -v: it prints the value":                                      "printf '%s\\n' x",
-	"leave out the environ column: pid, ppid, etime, args and the others are allowed": "ps -e -o pid,ppid,etime,args",
-	"run the tests with pytest, which runs in the sandbox without asking":             "pytest",
-	"run the tests with npm test, which runs in the sandbox without asking":           "npm test",
-	"run just with the project's justfile, without -f, -d or --set":                   "just test",
-	"run make with the project's Makefile, without -f, -C, -I or --eval":              "make test",
+	"sed without -i prints the changed text (sed 's/OLD/NEW/' FILE); the edit tools change the file, asked once a directory; sed -i asks once a session":                           "sed 's/a/b/' f.txt",
+	"git show HEAD:FILE prints a file as last committed, so a backup copy is seldom needed; the edit tools write and create files, asked once a directory; cp asks once a session": "git show HEAD:README.md",
+	"copy the directories it needs, not the root or the home directory":                                                                                                            "cp -r src backup",
+	"cp copies within the project; ask the user to run it for other hosts":                                                                                                         "cp a.go b.go",
+	"give each date with -d, one a call":                                               "date -d 2024-01-01",
+	"read bytes with head -c N or xxd -s OFFSET -l LEN; ask the user to write devices": "head -c 100 go.sum",
+	"sha256sum prints digests and base64 encodes; ask the user for the rest":           "sha256sum go.sum",
+	"name the files on the command line":                                               "wc -l README.md",
+	"name the files on the command line, without --files0-from or --random-source":     "sort -u names.txt",
+	"run sort without -T or --compress-program":                                        "sort -u names.txt",
+	"run rg without --pre, -z or --hostname-bin":                                       "rg TODO",
+	"file -m MAGIC reads a magic file without compiling it":                            "file -m magic.txt README.md",
+	"run file without -z or -Z":                                                        "file README.md",
+	"name one magic file with -m, not a colon-separated list":                          "file -m magic.txt README.md",
+	"run file without -p":                                                              "file README.md",
+	"pass the values in with --arg NAME VALUE":                                         "jq -n --arg name x '$name'",
+	"give the data with --slurpfile NAME FILE, and the filter on the command line":     "jq -n --slurpfile d data.json '$d'",
+	"run printf without -v: it prints the value":                                       "printf '%s\\n' x",
+	"leave out the environ column: pid, ppid, etime, args and the others are allowed":  "ps -e -o pid,ppid,etime,args",
+	"run the tests with pytest, which runs in the sandbox without asking":              "pytest",
+	"run the tests with npm test, which runs in the sandbox without asking":            "npm test",
+	"run just with the project's justfile, without -f, -d or --set":                    "just test",
+	"run make with the project's Makefile, without -f, -C, -I or --eval":               "make test",
 }
 
 // TestHintsAreAllowed: every hint of the default policy is known, and the
@@ -163,5 +167,55 @@ func TestRefusalsHint(t *testing.T) {
 	}
 	if len(missing) > 0 {
 		t.Errorf("%d rules refuse without a hint:\n%s", len(missing), strings.Join(missing, "\n"))
+	}
+}
+
+// TestRefusalHintsApply: the refusals agents meet most often in a day's
+// work (a file written by a redirection, a script written to be run,
+// files handed to a program by xargs, sed -i, a backup copy) name in their
+// hint a command that does what was asked and that guard allows: the
+// command is in the hint, and deciding it in the same project allows it.
+func TestRefusalHintsApply(t *testing.T) {
+	p, err := policy.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, f := range []string{"src/a.py", "tests/test_a.py", ".env"} {
+		if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(f)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), []byte("x = 1\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	call := func(cmd string) Call {
+		c := ExampleCall(cmd)
+		c.Cwd, c.Project, c.Temp = dir, dir, t.TempDir()
+		return c
+	}
+	for _, tc := range []struct {
+		refused string
+		inHint  string // the alternative as the hint says it
+		apply   string // the alternative for this call
+	}{
+		{"git diff -- src/a.py > patch.txt", "leave out the redirection", "git diff -- src/a.py"},
+		{"cat > reproduce.py <<'EOF'\nprint(1)\nEOF\npython3 reproduce.py", "python3 - <<'EOF'", "python3 - <<'EOF'\nprint(1)\nEOF"},
+		{"find tests -name '*.py' | xargs grep -l validates", "find DIR -name '*.py' -exec grep ... {} +", "find tests -name '*.py' -exec grep -l validates {} +"},
+		{"find . -name '*.py' | xargs wc -l", "find DIR -name '*.py' -exec wc ... {} +", "find . -name '*.py' -exec wc -l {} +"},
+		{"sed -i 's/x/y/' src/a.py", "sed 's/OLD/NEW/' FILE", "sed 's/x/y/' src/a.py"},
+		{"cp src/a.py src/a.py.backup", "git show HEAD:FILE", "git show HEAD:src/a.py"},
+	} {
+		d := Decide(p, call(tc.refused))
+		if d.Verdict == Allow {
+			t.Errorf("%q is allowed: the test has nothing to check", tc.refused)
+			continue
+		}
+		if !strings.Contains(d.Hint(), tc.inHint) {
+			t.Errorf("%q: hint %q, want one that names %q", tc.refused, d.Hint(), tc.inHint)
+		}
+		if a := Decide(p, call(tc.apply)); a.Verdict != Allow {
+			t.Errorf("%q: the hint's alternative %q is not allowed: %s", tc.refused, tc.apply, a.Reason())
+		}
 	}
 }

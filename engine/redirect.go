@@ -62,6 +62,7 @@ func (d *decider) redirect(r shellparse.Redirect, where []string) Leaf {
 	if r.Writes() {
 		acc, allowed = writeAccess, d.p.RedirectWrite()
 		l.Writes = true
+		l.Hint = writeHint(t.Value)
 	}
 	pc := d.checkPath(t.Value, t.Tilde, where, acc, allowed)
 	if pc.rule == "paths.writable" && pc.verdict == policy.Deny {
@@ -82,4 +83,15 @@ func (d *decider) redirect(r shellparse.Redirect, where []string) Leaf {
 		l.Scope = d.pathScope(t.Value, t.Tilde, where)
 	}
 	return l
+}
+
+// writeHint is what to do instead of writing a file by a redirection:
+// the agent's edit tools, or the output back to the agent; for a Python
+// script written to be run, running it from standard input.
+func writeHint(file string) string {
+	h := fmt.Sprintf("write %s with the agent's edit tools, asked once a directory, or leave out the redirection and let the output come back", file)
+	if strings.HasSuffix(file, ".py") {
+		h += "; python3 - <<'EOF' runs a script without writing it"
+	}
+	return h
 }

@@ -2737,7 +2737,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 	case "cp":
 		return ruleFile{
 			Verdict: "session",
-			Hint:    "the edit tools write and create files, asked once a directory; this command asks once a session",
+			Hint:    "git show HEAD:FILE prints a file as last committed, so a backup copy is seldom needed; the edit tools write and create files, asked once a directory; cp asks once a session",
 			Flags:   []string{"-a", "--archive", "-f", "--force", "-i", "-n", "--no-clobber", "-v", "--verbose", "-u", "--update", "-p", "-L", "-P", "-H", "-T", "--no-target-directory", "-b", "-l", "-s"},
 			Options: map[string]valueSpec{
 				"--preserve": valueSpec{
@@ -4870,7 +4870,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 			Session: []escalationFile{escalationFile{
 				Flags:  []string{"-i", "--in-place"},
 				Reason: "it changes the files in place",
-				Hint:   "the edit tools write and create files, asked once a directory; this command asks once a session",
+				Hint:   "sed without -i prints the changed text (sed 's/OLD/NEW/' FILE); the edit tools change the file, asked once a directory; sed -i asks once a session",
 			}},
 			ReadOnly: true,
 			Paths:    "read",
