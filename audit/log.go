@@ -55,15 +55,44 @@ func (l *Log) Append(e Entry) error {
 	return nil
 }
 
-// add appends an entry to the log in dir, as Append does.
-func (l *Log) add(dir string, e Entry) error {
+// Writable reports whether Append could add an entry: it makes the
+// log's directories where they are missing, takes the lock, and opens the
+// current file for appending, as Append does, and writes nothing.
+func (l *Log) Writable() error {
+	if l.Dir == "" {
+		return errors.New("the decision log: no directory")
+	}
+	dir := filepath.Clean(l.Dir)
+	lock, err := openDir(dir)
+	if err == nil {
+		var f *os.File
+		f, err = openFile(filepath.Join(dir, currentFile), os.O_WRONLY|os.O_APPEND|os.O_CREATE)
+		if err == nil {
+			err = f.Close()
+		}
+		lock.Close()
+	}
+	if err != nil {
+		return fmt.Errorf("the decision log in %s cannot be written: %w", l.Dir, err)
+	}
+	return nil
+}
+
+// openDir makes the log's directories in dir where they are missing and
+// takes its lock for appending, which holds until the file is closed.
+func openDir(dir string) (*os.File, error) {
 	if err := makeDir(dir); err != nil {
-		return err
+		return nil, err
 	}
 	if err := makeDir(filepath.Join(dir, headsDir)); err != nil {
-		return err
+		return nil, err
 	}
-	lock, err := lockDir(dir, syscall.LOCK_EX)
+	return lockDir(dir, syscall.LOCK_EX)
+}
+
+// add appends an entry to the log in dir, as Append does.
+func (l *Log) add(dir string, e Entry) error {
+	lock, err := openDir(dir)
 	if err != nil {
 		return err
 	}

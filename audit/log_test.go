@@ -391,6 +391,47 @@ func TestSymlinks(t *testing.T) {
 	}
 }
 
+// TestWritable: Writable says whether Append could add an entry, makes
+// what Append would make, and writes no entry.
+func TestWritable(t *testing.T) {
+	tests := []struct {
+		name    string
+		setup   func(dir string) error // the log is dir/log
+		wantErr string
+	}{
+		{"missing", func(string) error { return nil }, ""},
+		{"a log there", func(dir string) error { return (&Log{Dir: filepath.Join(dir, "log")}).Append(entry("s1", 1)) }, ""},
+		{"a file in the way", func(dir string) error { return os.WriteFile(filepath.Join(dir, "log"), nil, 0o600) }, "is not a directory"},
+		{"a link", func(dir string) error { return os.Symlink(t.TempDir(), filepath.Join(dir, "log")) }, "is a symbolic link"},
+		{"log file a directory", func(dir string) error { return os.MkdirAll(filepath.Join(dir, "log", currentFile), 0o700) }, "is a directory"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := tc.setup(dir); err != nil {
+				t.Fatal(err)
+			}
+			l := &Log{Dir: filepath.Join(dir, "log")}
+			before, _, _ := Read(l.Dir)
+			err := l.Writable()
+			if tc.wantErr == "" && err != nil || tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)) {
+				t.Fatalf("Writable() = %v, want an error with %q", err, tc.wantErr)
+			}
+			if err != nil {
+				return
+			}
+			if after := read(t, l.Dir); len(after) != len(before) {
+				t.Errorf("Writable wrote: %d entries before, %d after", len(before), len(after))
+			}
+			appendEntries(t, l, entry("s2", 1))
+			verifyClean(t, l.Dir)
+		})
+	}
+	if err := (&Log{}).Writable(); err == nil {
+		t.Errorf("Writable() of a Log with no directory did not fail")
+	}
+}
+
 func TestModes(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "state", "guard", "log")
 	l := &Log{Dir: dir, MaxSize: 600}

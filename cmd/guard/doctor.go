@@ -8,6 +8,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -146,23 +147,53 @@ func doctorAgent(ctx context.Context, env getenv, dir string, spec agent.DoctorS
 	}
 	checks = append(checks, agent.Check{OK: err == nil, What: fmt.Sprintf("the hook's binary %s runs (%v)", bin, cmpOrErr(err)),
 		Fix: "install guard there, or " + fix + " to register this one by its path"})
-	if _, err := setup.LoadLayers("", dir, setup.Getenv(env)); err != nil {
+	layers, err := setup.LoadLayers("", dir, setup.Getenv(env))
+	if err != nil {
 		checks = append(checks, agent.Check{What: "the policy loads: " + err.Error(), Fix: "fix the policy file; guard check --config FILE shows where"})
 	} else {
-		checks = append(checks, agent.Check{OK: true, What: "the policy loads"})
+		checks = append(checks, agent.Check{OK: true, What: "the policy loads"}, logWritable(env, layers.LogRequired()))
 	}
 	return append(checks, canaries(ctx, command, dir, spec)...)
 }
 
+// logWritable checks that guard hook can write the decision log, which
+// the canaries, logging elsewhere, do not show: a problem, where the
+// policy requires the log and every call is then denied, else a warning.
+func logWritable(env getenv, required bool) agent.Check {
+	c := agent.Check{OK: true, Warn: !required, Fix: "make guard's state directory writable ($XDG_STATE_HOME/guard, else ~/.local/state/guard)"}
+	dlog := setup.DecisionLog(setup.Getenv(env))
+	err := setup.ErrNoLog
+	if dlog != nil {
+		err = dlog.Writable()
+	}
+	if err != nil {
+		c.OK, c.What = false, "guard's decision log: "+err.Error()
+		if required {
+			c.What += "; the policy requires it (log_required), so every call is denied"
+		}
+		return c
+	}
+	c.What = "guard's decision log can be written (" + dlog.Dir + ")"
+	return c
+}
+
 // canaries sends the registered hook command two calls as the agent
 // would, through sh: rm -rf / must be denied (exit 2, the reason on
-// stderr) and git status allowed.
+// stderr) and git status allowed. The hook runs with a state directory of
+// its own, removed after: the canaries are doctor's calls, not the
+// agent's, and stay out of the user's decision log and grants.
 func canaries(ctx context.Context, command, dir string, spec agent.DoctorSpec) []agent.Check {
+	state, err := os.MkdirTemp("", "guard-doctor-")
+	if err != nil {
+		return []agent.Check{{What: "the canaries: a state directory of their own: " + err.Error(), Fix: "make $TMPDIR writable"}}
+	}
+	defer os.RemoveAll(state)
 	run := func(cmd string) (int, string, string) {
 		ctx, cancel := context.WithTimeout(ctx, agent.HookTimeout*time.Second)
 		defer cancel()
 		c := exec.CommandContext(ctx, "sh", "-c", command)
 		c.Dir, c.Stdin = dir, bytes.NewReader(spec.Input(cmd, dir))
+		c.Env = append(os.Environ(), "XDG_STATE_HOME="+state)
 		var out, errb bytes.Buffer
 		c.Stdout, c.Stderr = &out, &errb
 		err := c.Run()
