@@ -43,8 +43,8 @@ func (Codex) Install(dir string, project bool, guard string) ([]FileChange, erro
 	f := hooksFile{
 		path:   filepath.Join(home, "hooks.json"),
 		events: []hookEvent{{"PreToolUse", "", true}, {"PermissionRequest", "", false}, {"PostToolUse", "", false}, {"SessionEnd", "", false}},
-		handler: func(command string, _ hookEvent) map[string]any {
-			return map[string]any{"type": "command", "command": command, "timeout": HookTimeout}
+		handler: func(command string, ev hookEvent) map[string]any {
+			return map[string]any{"type": "command", "command": command, "timeout": codexTimeout(ev.name)}
 		},
 	}
 	changes, err := installHooks(f, guard, "codex")
@@ -74,6 +74,25 @@ func (Codex) Install(dir string, project bool, guard string) ([]FileChange, erro
 		return nil, err
 	}
 	return append(changes, cfg), nil
+}
+
+// codexSessionEndTimeout is the longest timeout Codex takes for a
+// SessionEnd hook, in seconds: Codex 0.169 clamps a longer one to it, and
+// says so in every run ("clamping SessionEnd hook timeout to 3s", an error
+// item of codex exec --json). It bounds no other event's timeout (checked
+// up to 10^8 s for PreToolUse, PermissionRequest, PostToolUse,
+// SessionStart, UserPromptSubmit, Stop and PreCompact). At SessionEnd
+// guard only ends the session's grants.
+const codexSessionEndTimeout = 3
+
+// codexTimeout is the timeout guard init gives its hook for a Codex
+// event, in seconds: HookTimeout, or as long as Codex takes, where that is
+// shorter.
+func codexTimeout(event string) int {
+	if event == "SessionEnd" {
+		return codexSessionEndTimeout
+	}
+	return HookTimeout
 }
 
 // codexEventName is Codex's own name of a hook event: pre_tool_use.

@@ -5,8 +5,11 @@ package agent
 import (
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/BurntSushi/toml"
 
 	"guard/engine"
 )
@@ -261,6 +264,59 @@ func TestCodexConfigPaths(t *testing.T) {
 	for _, p := range []string{"{project}/.codex/**", "~/.codex/**"} {
 		if !strings.Contains(" "+strings.Join(Codex{}.ConfigPaths(), " ")+" ", " "+p+" ") {
 			t.Errorf("Codex's ConfigPaths lack %s", p)
+		}
+	}
+}
+
+// TestCodexInstallTimeouts: guard init gives each Codex hook a timeout
+// Codex takes as it is (a SessionEnd one longer than 3 s Codex shortens,
+// and says so in every run), and trusts each hook by the hash of what it
+// wrote.
+func TestCodexInstallTimeouts(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("CODEX_HOME", filepath.Join(home, ".codex"))
+	changes, err := Codex{}.Install(home, false, "/usr/local/bin/guard")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(changes) != 2 {
+		t.Fatalf("Install planned %d files, want hooks.json and config.toml", len(changes))
+	}
+	var root struct {
+		Hooks map[string][]struct {
+			Hooks []map[string]any `json:"hooks"`
+		} `json:"hooks"`
+	}
+	if err := json.Unmarshal(changes[0].New, &root); err != nil {
+		t.Fatal(err)
+	}
+	var cfg codexTrust
+	if _, err := toml.Decode(string(changes[1].New), &cfg); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		event   string
+		timeout float64
+	}{
+		{"PreToolUse", HookTimeout},
+		{"PermissionRequest", HookTimeout},
+		{"PostToolUse", HookTimeout},
+		{"SessionEnd", 3},
+	} {
+		groups := root.Hooks[tc.event]
+		if len(groups) != 1 || len(groups[0].Hooks) != 1 {
+			t.Errorf("%s: %d groups, want one with guard's handler", tc.event, len(groups))
+			continue
+		}
+		h := groups[0].Hooks[0]
+		if h["timeout"] != tc.timeout {
+			t.Errorf("%s: timeout %v, want %v", tc.event, h["timeout"], tc.timeout)
+		}
+		name := codexEventName(tc.event)
+		sum, err := codexHookHash(name, h)
+		key := filepath.Join(home, ".codex", "hooks.json") + ":" + name + ":0:0"
+		if err != nil || cfg.Hooks.State[key].TrustedHash != "sha256:"+sum {
+			t.Errorf("%s: trust record %q, want the hash of the handler written (%v)", tc.event, cfg.Hooks.State[key].TrustedHash, err)
 		}
 	}
 }

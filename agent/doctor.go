@@ -131,6 +131,12 @@ func (Codex) Doctor(env func(string) string, dir string) DoctorSpec {
 					checks = append(checks, Check{OK: trusted, Warn: event != "PreToolUse",
 						What: fmt.Sprintf("Codex trusts guard's %s hook (a current trust record in config.toml)", event),
 						Fix:  "guard init --agent codex --scope user: Codex skips an untrusted or changed hook without a word"})
+					n, _ := h.H["timeout"].(json.Number)
+					if timeout, err := n.Float64(); err == nil && event == "SessionEnd" && timeout > codexSessionEndTimeout {
+						checks = append(checks, Check{Warn: true,
+							What: fmt.Sprintf("the SessionEnd hook's timeout (%gs) is longer than Codex takes (%ds)", timeout, codexSessionEndTimeout),
+							Fix:  "guard init --agent codex --scope user: Codex shortens it, and says so in every run"})
+					}
 				}
 			}
 			return checks
