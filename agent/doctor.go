@@ -179,7 +179,11 @@ func (Copilot) Doctor(env func(string) string, dir string) DoctorSpec {
 			return code == 0 && strings.HasPrefix(stdout, `{"permissionDecision":"allow"`)
 		},
 		Extra: func(found map[string][]FoundHook) []Check {
-			if !slices.ContainsFunc(found["preToolUse"], func(h FoundHook) bool { return strings.HasPrefix(h.File, filepath.Join(dir, ".github")) }) {
+			// The folder's trust matters only where guard's hook is the
+			// project's alone: Copilot runs the user's in every folder.
+			inProject := func(h FoundHook) bool { return strings.HasPrefix(h.File, filepath.Join(dir, ".github")+"/") }
+			pre := found["preToolUse"]
+			if !slices.ContainsFunc(pre, inProject) || slices.ContainsFunc(pre, func(h FoundHook) bool { return !inProject(h) }) {
 				return nil
 			}
 			_, cfg, _ := ReadJSONObject(filepath.Join(home, ".copilot", "config.json"))

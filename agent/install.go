@@ -21,6 +21,21 @@ import (
 // a slow decision, in a deny.
 const HookTimeout = 30
 
+// DefaultScope is where guard init installs guard for an agent when it
+// is not told: "user", the user's settings, for Codex and Copilot, which
+// run a project's hooks only once their user has trusted the project (for
+// Copilot, the whole folder: then it runs every hook and setting the
+// project ships, a step that is the user's to take); elsewhere
+// "project". Copilot runs the user's hooks in every folder, trusted or
+// not; Codex trusts the user's hooks by the records guard init writes.
+func DefaultScope(agentName string) string {
+	switch agentName {
+	case "codex", "copilot":
+		return "user"
+	}
+	return "project"
+}
+
 // FileChange is a file guard init writes: what is there (nil: nothing)
 // and what it will hold.
 type FileChange struct {

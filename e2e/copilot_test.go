@@ -615,7 +615,7 @@ func TestCopilotInstalledByInit(t *testing.T) {
 			env := []string{"PATH=/usr/bin:/bin", "HOME=" + p.home}
 			runGuard := func(args ...string) string { return runGuardIn(t, p.dir, env, args...) }
 			if scope == "project" {
-				runGuard("init", "--agent", "copilot", "--cwd", p.dir)
+				runGuard("init", "--agent", "copilot", "--scope", "project", "--cwd", p.dir)
 				writeFile(t, p.home, ".copilot/config.json", fmt.Sprintf("{\n  \"trustedFolders\": [%q]\n}\n", p.dir))
 			} else {
 				runGuard("init", "--agent", "copilot", "--scope", "user")
@@ -634,6 +634,33 @@ func TestCopilotInstalledByInit(t *testing.T) {
 				t.Errorf("guard's log has no trace of the call through the hook init installed:\n%s", logged)
 			}
 		})
+	}
+}
+
+// TestCopilotDefaultInit: what guard init --agent copilot writes with no
+// --scope is a setup guard doctor passes, and that the real Copilot runs
+// in a folder its user has not trusted (copilot -p without
+// --trust-folder, where it skips a project's .github/hooks without a
+// word): guard's deny of rm -rf stops the call.
+func TestCopilotDefaultInit(t *testing.T) {
+	t.Parallel()
+	cmd := "rm -rf victim"
+	p := newCopilotProject(t)
+	p.hooks = nil // guard init registers guard, not the harness
+	p.trust = false
+	env := []string{"PATH=/usr/bin:/bin", "HOME=" + p.home}
+	runGuardIn(t, p.dir, env, "init", "--agent", "copilot")
+	if code, out := guardIn(t, p.dir, env, "doctor", "--agent", "copilot"); code != 0 {
+		t.Errorf("guard doctor --agent copilot after the default guard init: exit %d\n%s", code, out)
+	}
+	writeFile(t, p.dir, "victim/keep.txt", "keep\n")
+	p.script("bash", copilotBash(cmd))
+	o := p.run()
+	if !p.exists("victim/keep.txt") {
+		t.Errorf("%q ran: Copilot did not run the hook the default guard init wrote", cmd)
+	}
+	if text := p.oneResult(o); !strings.HasPrefix(text, copilotDenied+"guard: denied: rm -r: it deletes directories recursively") {
+		t.Errorf("guard's deny did not reach the model as Copilot's deny: %q", text)
 	}
 }
 

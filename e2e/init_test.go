@@ -219,12 +219,20 @@ func TestGeminiInstalledByInit(t *testing.T) {
 // project and home), and returns its output; a failure fails the test.
 func runGuardIn(t *testing.T, dir string, env []string, args ...string) string {
 	t.Helper()
+	code, out := guardIn(t, dir, env, args...)
+	if code != 0 {
+		t.Fatalf("guard %v: exit %d\n%s", args, code, out)
+	}
+	return out
+}
+
+// guardIn runs the guard built for the tests as runGuardIn does, and
+// returns its exit code and output.
+func guardIn(t *testing.T, dir string, env []string, args ...string) (int, string) {
+	t.Helper()
 	cmd := exec.Command(buildGuard(t), args...)
 	cmd.Env, cmd.Dir = env, dir
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("guard %v: %v\n%s", args, err, out.String())
-	}
-	return out.String()
+	return runExit(t, cmd), out.String()
 }

@@ -57,7 +57,9 @@
 // the stream goes on; the policy file is loaded again when it changes.
 //
 // guard init registers guard as an agent's hook so that a failing hook
-// blocks, merging into the agent's settings; guard doctor proves the
+// blocks, merging into the agent's settings: the project's, or the
+// user's (--scope user, the default for Codex and Copilot, which run a
+// project's hooks only where their user trusts it); guard doctor proves the
 // installation: the registration, the binary, the policy, canaries through
 // the agent's protocol, and with --heartbeat a call through the agent
 // itself, run headless once.

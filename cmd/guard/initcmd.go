@@ -28,7 +28,7 @@ import (
 func runInit(_ context.Context, s stdio, env getenv, args []string) error {
 	fs := newFlagSet("init", s)
 	agentName := fs.String("agent", "claude", "the `agent` to install guard for")
-	scope := fs.String("scope", "project", "project (the project's settings) or user (the user's)")
+	scope := fs.String("scope", "", "project (the project's settings) or user (the user's); default: user for Codex and Copilot, which run a project's hooks only where their user trusts it, else project")
 	dryRun := fs.Bool("dry-run", false, "print what would change, and change nothing")
 	cwd := fs.String("cwd", "", "the project `directory` (default: $CLAUDE_PROJECT_DIR, else the current one)")
 	binary := fs.String("binary", "", "the guard `binary` to register (default: this one)")
@@ -44,6 +44,9 @@ func runInit(_ context.Context, s stdio, env getenv, args []string) error {
 	ad := agent.Adapters()[*agentName]
 	if ad == nil {
 		return usageError(s, "init", "guard init: --agent %q: guard installs itself for %s", *agentName, strings.Join(sortedKeys(agent.Adapters()), ", "))
+	}
+	if *scope == "" {
+		*scope = agent.DefaultScope(*agentName)
 	}
 	dir, err := initDir(env, *scope, *cwd)
 	if err != nil {
