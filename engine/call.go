@@ -249,7 +249,7 @@ func allowReason(leaves []Leaf) string {
 	var cmds []string
 	for _, l := range leaves {
 		if l.Kind == "command" || l.Kind == "tool" {
-			cmds = append(cmds, l.Text)
+			cmds = appendOnce(cmds, l.Text)
 		}
 	}
 	s := fmt.Sprintf("every part is allowed: %s", strings.Join(cmds, "; "))
@@ -257,7 +257,7 @@ func allowReason(leaves []Leaf) string {
 		// A file tool's path and what it reads: each says why.
 		var whys []string
 		for _, l := range leaves {
-			whys = append(whys, l.Why)
+			whys = appendOnce(whys, l.Why)
 		}
 		s = strings.Join(whys, "; ")
 	}
@@ -265,6 +265,15 @@ func allowReason(leaves []Leaf) string {
 		s = s[:300] + "..."
 	}
 	return s
+}
+
+// appendOnce appends s to list unless list says it already: a reason
+// names a part, or gives a why, once.
+func appendOnce(list []string, s string) []string {
+	if slices.Contains(list, s) {
+		return list
+	}
+	return append(list, s)
 }
 
 // SandboxOnly reports whether a part of the call is allowed only in the

@@ -4,6 +4,7 @@ package engine
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -38,7 +39,15 @@ func stricterOf(a, b Decision, name string) Decision {
 	if a.Verdict < b.Verdict {
 		first, second = a, b
 	}
-	out.Leaves = append(slices.Clone(first.Leaves), second.Leaves...)
+	out.Leaves = slices.Clone(first.Leaves)
+	for _, l := range second.Leaves {
+		// A part both layers decided alike (a project policy that extends
+		// the user's, say) is one part: said twice, it would be listed and
+		// explained twice.
+		if !slices.ContainsFunc(first.Leaves, func(f Leaf) bool { return reflect.DeepEqual(f, l) }) {
+			out.Leaves = append(out.Leaves, l)
+		}
+	}
 	out.Rewrite = searchRewrite(a.Rewrite, b.Rewrite)
 	return out
 }
