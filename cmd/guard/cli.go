@@ -67,6 +67,13 @@ func init() {
 	}
 }
 
+// subverbs says what a verb's verbs do, for their help.
+var subverbs = map[string]string{
+	"grants list":   "list the session tier's grants",
+	"grants revoke": "revoke a grant by its ID, every grant of a session, or every grant",
+	"log verify":    "check the decision log's chains: every line of every session in order, none edited, removed, inserted or moved; exit 0 when every chain is whole, 1 when one is not or the log cannot be read",
+}
+
 // exitError ends the process with a code, after its message (if any) has
 // been written.
 type exitError struct {
@@ -117,6 +124,13 @@ func printUsage(w io.Writer) {
 
 // runHelp prints guard's help, or a verb's: guard help VERB is VERB --help.
 func runHelp(ctx context.Context, s stdio, env getenv, args []string) error {
+	fs := newFlagSet("help", s)
+	if helped, err := parseFlags(fs, s, args); helped {
+		return nil
+	} else if err != nil {
+		return &exitError{code: 2} // the flag package said why
+	}
+	args = fs.Args()
 	if len(args) == 0 {
 		fmt.Fprintln(s.out, "guard is a fail-closed pre-tool hook and policy engine for AI coding agents.")
 		printUsage(s.out)
@@ -132,9 +146,6 @@ func runHelp(ctx context.Context, s stdio, env getenv, args []string) error {
 		case c.name == "hook":
 			fs, _, _, _, _, _, _ := hookFlags(s)
 			printHelp(s.out, fs)
-			return nil
-		case c.name == "help" || c.name == "version":
-			fmt.Fprintf(s.out, "usage: %s\n\n%s.\n", c.usage, c.short)
 			return nil
 		default:
 			return c.run(ctx, s, env, []string{"--help"})
@@ -153,16 +164,16 @@ func verbNames() []string {
 }
 
 func runSchema(_ context.Context, s stdio, _ getenv, args []string) error {
-	if len(args) > 0 {
-		return usageError(s, "schema", "guard schema takes no arguments")
+	if helped, err := noArgs("schema", s, args); helped || err != nil {
+		return err
 	}
 	_, err := s.out.Write(policy.Schema())
 	return err
 }
 
 func runVersion(_ context.Context, s stdio, _ getenv, args []string) error {
-	if len(args) > 0 {
-		return usageError(s, "version", "guard version takes no arguments")
+	if helped, err := noArgs("version", s, args); helped || err != nil {
+		return err
 	}
 	fmt.Fprintf(s.out, "guard %s\n", version())
 	return nil
@@ -200,6 +211,22 @@ func parseFlags(fs *flag.FlagSet, s stdio, args []string) (helped bool, err erro
 	return false, err
 }
 
+// noArgs parses the command line of a verb (or a verb's verb: "log
+// verify") that takes no flags and no arguments but -h and --help.
+func noArgs(name string, s stdio, args []string) (helped bool, err error) {
+	fs := newFlagSet(name, s)
+	if helped, err := parseFlags(fs, s, args); helped {
+		return true, nil
+	} else if err != nil {
+		return false, &exitError{code: 2} // the flag package said why
+	}
+	if fs.NArg() > 0 {
+		verb, _, _ := strings.Cut(name, " ")
+		return false, usageError(s, verb, "guard %s takes no arguments", name)
+	}
+	return false, nil
+}
+
 // printHelp prints a verb's help: its usage, what it does, and its flags
 // as guard takes them, GNU style.
 func printHelp(w io.Writer, fs *flag.FlagSet) {
@@ -211,7 +238,12 @@ func printHelp(w io.Writer, fs *flag.FlagSet) {
 		}
 	}
 	if !usage {
-		fmt.Fprintf(w, "usage: guard %s [flags]\n", fs.Name())
+		flags := ""
+		fs.VisitAll(func(*flag.Flag) { flags = " [flags]" })
+		fmt.Fprintf(w, "usage: guard %s%s\n", fs.Name(), flags)
+		if short := subverbs[fs.Name()]; short != "" {
+			fmt.Fprintf(w, "\n%s.\n", short)
+		}
 	}
 	first := true
 	fs.VisitAll(func(f *flag.Flag) {

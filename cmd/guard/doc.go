@@ -31,7 +31,9 @@
 // command to run under guard run as the call it allowed, in the sandbox's
 // profile) and grants a tool of the session tier that ran, and answers
 // nothing. With --read-only every call is decided in read-only
-// mode, whatever the policy says.
+// mode, whatever the policy says. guard hook -h (or --help) is a deny like
+// any bad argument: its help goes to stderr after the deny line, and it
+// exits 2. Every other verb prints its help on stdout and exits 0.
 //
 // A Bash command is judged for the shell the agent runs it in. --shell
 // states it; auto (the default) finds it as Claude Code does, from

@@ -24,21 +24,27 @@ func runGrants(_ context.Context, s stdio, env getenv, args []string) error {
 		fmt.Fprintf(s.out, "usage: guard grants list [--session ID] [--json]\n       guard grants revoke ID | --session ID | --all\n\nlist and revoke the session tier's grants: guard grants list --help and guard grants revoke --help say more.\n")
 		return nil
 	}
-	store := setup.GrantStore(setup.Getenv(env), nil)
-	if store == nil {
-		fmt.Fprintln(s.err, "guard grants: no state directory: set HOME or XDG_STATE_HOME")
-		return &exitError{code: 1}
-	}
 	switch args[0] {
 	case "list":
-		return listGrants(s, store, args[1:])
+		return listGrants(s, env, args[1:])
 	case "revoke":
-		return revokeGrants(s, env, store, args[1:])
+		return revokeGrants(s, env, args[1:])
 	}
 	return usageError(s, "grants", "guard grants: unknown command %q: want list or revoke", args[0])
 }
 
-func listGrants(s stdio, store *state.Store, args []string) error {
+// grantStore returns the session grants' store, or the error that ends
+// the verb: there is no state directory.
+func grantStore(s stdio, env getenv) (*state.Store, error) {
+	store := setup.GrantStore(setup.Getenv(env), nil)
+	if store == nil {
+		fmt.Fprintln(s.err, "guard grants: no state directory: set HOME or XDG_STATE_HOME")
+		return nil, &exitError{code: 1}
+	}
+	return store, nil
+}
+
+func listGrants(s stdio, env getenv, args []string) error {
 	fs := newFlagSet("grants list", s)
 	session := fs.String("session", "", "only the grants of this `session`")
 	asJSON := fs.Bool("json", false, "print the grants as JSON")
@@ -46,6 +52,10 @@ func listGrants(s stdio, store *state.Store, args []string) error {
 		return nil
 	} else if err != nil || fs.NArg() > 0 {
 		return usageError(s, "grants", "guard grants list [--session ID] [--json]")
+	}
+	store, err := grantStore(s, env)
+	if err != nil {
+		return err
 	}
 	gs, err := store.List(*session)
 	if err != nil {
@@ -82,7 +92,7 @@ func approved(g state.Grant) string {
 	return g.Tool + ": " + oneLine(g.Text)
 }
 
-func revokeGrants(s stdio, env getenv, store *state.Store, args []string) error {
+func revokeGrants(s stdio, env getenv, args []string) error {
 	fs := newFlagSet("grants revoke", s)
 	session := fs.String("session", "", "revoke every grant of this `session`")
 	all := fs.Bool("all", false, "revoke every grant of every session")
@@ -91,8 +101,11 @@ func revokeGrants(s stdio, env getenv, store *state.Store, args []string) error 
 	} else if err != nil {
 		return usageError(s, "grants", "guard grants revoke ID | --session ID | --all")
 	}
+	store, err := grantStore(s, env)
+	if err != nil {
+		return err
+	}
 	var revoked []state.Grant
-	var err error
 	switch {
 	case *all && *session == "" && fs.NArg() == 0:
 		var gs []state.Grant

@@ -8,7 +8,8 @@ package main
 //     (or nothing at all, where that is the agent's answer: Codex's allow).
 //   - Deny: exit 2, nothing on stdout, and on stderr one line
 //     "guard: denied: WHY" followed by "guard: hint: ..." lines that say what
-//     is allowed instead. Claude Code hands stderr to the model, so it is
+//     is allowed instead (after them, guard hook -h alone writes its
+//     help). Claude Code hands stderr to the model, so it is
 //     written for the model: what was denied, which rule, what to do. Where
 //     an agent takes only JSON for a deny (a PermissionRequest, Antigravity),
 //     the adapter answers the deny as JSON, exit 0, with the same text;
@@ -105,6 +106,10 @@ func runHook(ctx context.Context, s stdio, env getenv, args []string) error {
 	err := fs.Parse(args)
 	_, shellErr := callShell(*shellFlag, "", env)
 	switch {
+	case errors.Is(err, flag.ErrHelp):
+		var help strings.Builder
+		printHelp(&help, fs)
+		bad = &hookHelp{help: help.String()}
 	case err != nil:
 		bad = deny("bad hook arguments: %v", err)
 	case fs.NArg() > 0:
@@ -145,9 +150,9 @@ func runHook(ctx context.Context, s stdio, env getenv, args []string) error {
 	return <-h.result
 }
 
-// hookFlags are guard hook's flags. Its -h and --help are bad arguments,
-// and deny, as any: an agent whose hook command holds one must not take
-// the help for an answer.
+// hookFlags are guard hook's flags. Its -h and --help deny, as a bad
+// argument does, with the help after the deny line (see hookHelp): an
+// agent whose hook command holds one must not take the help for an answer.
 func hookFlags(s stdio) (fs *flag.FlagSet, config *string, deadline *time.Duration, readOnly *bool, shell, ask, agentName *string) {
 	fs = newFlagSet("hook", s)
 	fs.SetOutput(io.Discard) // the deny line carries the error; stderr holds nothing else
@@ -158,6 +163,14 @@ func hookFlags(s stdio) (fs *flag.FlagSet, config *string, deadline *time.Durati
 	ask = fs.String("ask", "ask", "what guard's `ask|deny` is: ask, or deny where nobody can answer one (an agent run headless)")
 	agentName = fs.String("agent", "auto", "the `agent` that runs guard: "+strings.Join(guard.AgentNames(), ", ")+", or auto (by the input's shape)")
 	return
+}
+
+// hookHelp is guard hook's -h or --help: a deny, whose stderr holds the
+// verb's help after the deny line.
+type hookHelp struct{ help string }
+
+func (e *hookHelp) Error() string {
+	return "guard hook decides no call with -h or --help: its help follows"
 }
 
 // hookRun is one run of guard hook: its decision and its watchdog race to
@@ -312,6 +325,10 @@ func writeDeny(s stdio, err error) error {
 		if h != "" {
 			fmt.Fprintf(&b, "guard: hint: %s\n", agent.Clip(oneLine(h), maxReason))
 		}
+	}
+	var help *hookHelp
+	if errors.As(err, &help) {
+		b.WriteString("\n" + help.help)
 	}
 	io.WriteString(s.err, b.String())
 	return &exitError{code: 2}

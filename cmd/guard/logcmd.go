@@ -18,13 +18,8 @@ import (
 
 // runLog reconstructs sessions from the decision log, or verifies it.
 func runLog(_ context.Context, s stdio, env getenv, args []string) error {
-	dlog := setup.DecisionLog(setup.Getenv(env))
-	if dlog == nil {
-		fmt.Fprintln(s.err, "guard log: no state directory: set HOME or XDG_STATE_HOME")
-		return &exitError{code: 1}
-	}
 	if len(args) > 0 && args[0] == "verify" {
-		return verifyLog(s, dlog.Dir, args[1:])
+		return verifyLog(s, env, args[1:])
 	}
 	fs := newFlagSet("log", s)
 	session := fs.String("session", "", "only this `session`")
@@ -39,7 +34,11 @@ func runLog(_ context.Context, s stdio, env getenv, args []string) error {
 	if d := *decision; d != "" && !slices.Contains([]string{"allowed", "asked", "denied", "blocked-error"}, d) {
 		return usageError(s, "log", "guard log: --decision %q: want allowed, asked, denied or blocked-error", d)
 	}
-	recs, problems, err := audit.Read(dlog.Dir)
+	dir, err := logDir(s, env)
+	if err != nil {
+		return err
+	}
+	recs, problems, err := audit.Read(dir)
 	if err != nil {
 		fmt.Fprintf(s.err, "guard log: %v\n", err)
 		return &exitError{code: 1}
@@ -206,11 +205,26 @@ func printSteps(s stdio, steps []step) {
 	tw.Flush()
 }
 
+// logDir returns the decision log's directory, or the error that ends the
+// verb: there is no state directory.
+func logDir(s stdio, env getenv) (string, error) {
+	dlog := setup.DecisionLog(setup.Getenv(env))
+	if dlog == nil {
+		fmt.Fprintln(s.err, "guard log: no state directory: set HOME or XDG_STATE_HOME")
+		return "", &exitError{code: 1}
+	}
+	return dlog.Dir, nil
+}
+
 // verifyLog checks the log's chains: every line of every session in order,
 // none edited, removed, inserted or moved.
-func verifyLog(s stdio, dir string, args []string) error {
-	if len(args) > 0 {
-		return usageError(s, "log", "guard log verify takes no arguments")
+func verifyLog(s stdio, env getenv, args []string) error {
+	if helped, err := noArgs("log verify", s, args); helped || err != nil {
+		return err
+	}
+	dir, err := logDir(s, env)
+	if err != nil {
+		return err
 	}
 	problems, err := audit.Verify(dir)
 	if err != nil {
