@@ -111,7 +111,11 @@ func run(ctx context.Context, args []string, s stdio, env getenv) (err error) {
 		}
 	}
 	fmt.Fprintf(s.err, "guard: unknown command %q\n", args[0])
-	printUsage(s.err)
+	if typo := verbTypo(args[0], "guard ", verbNames()); typo != "" {
+		fmt.Fprintf(s.err, "guard: %s\nguard help lists every verb\n", typo)
+	} else {
+		printUsage(s.err)
+	}
 	return &exitError{code: 2}
 }
 
@@ -150,6 +154,9 @@ func runHelp(ctx context.Context, s stdio, env getenv, args []string) error {
 		default:
 			return c.run(ctx, s, env, []string{"--help"})
 		}
+	}
+	if typo := verbTypo(args[0], "guard ", verbNames()); typo != "" {
+		return usageError(s, "help", "no verb %q: %s", args[0], typo)
 	}
 	return usageError(s, "help", "no verb %q: the verbs are %s", args[0], strings.Join(verbNames(), ", "))
 }
@@ -201,12 +208,19 @@ func newFlagSet(name string, s stdio) *flag.FlagSet {
 
 // parseFlags parses a verb's arguments. With -h or --help it prints the
 // verb's help on stdout and reports that it did: the verb then returns
-// nil, having done nothing else.
+// nil, having done nothing else. An unknown flag near a known one is
+// named with what it may have meant.
 func parseFlags(fs *flag.FlagSet, s stdio, args []string) (helped bool, err error) {
 	err = fs.Parse(args)
 	if errors.Is(err, flag.ErrHelp) {
 		printHelp(s.out, fs)
 		return true, nil
+	}
+	if err != nil {
+		// After the flag package's own line: what a mistyped flag meant.
+		if typo := flagTypo(fs, err); typo != "" {
+			fmt.Fprintf(s.err, "guard %s: %s\n", fs.Name(), typo)
+		}
 	}
 	return false, err
 }

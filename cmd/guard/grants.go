@@ -30,7 +30,10 @@ func runGrants(_ context.Context, s stdio, env getenv, args []string) error {
 	case "revoke":
 		return revokeGrants(s, env, args[1:])
 	}
-	return usageError(s, "grants", "guard grants: unknown command %q: want list or revoke", args[0])
+	if typo := verbTypo(args[0], "guard grants ", []string{"list", "revoke"}); typo != "" {
+		return usageError(s, "grants", "unknown command %q: %s", args[0], typo)
+	}
+	return usageError(s, "grants", "unknown command %q: want list or revoke", args[0])
 }
 
 // grantStore returns the session grants' store, or the error that ends

@@ -111,7 +111,9 @@ func runHook(ctx context.Context, s stdio, env getenv, args []string) error {
 		printHelp(&help, fs)
 		bad = &hookHelp{help: help.String()}
 	case err != nil:
-		bad = deny("bad hook arguments: %v", err)
+		d := deny("bad hook arguments: %v", err)
+		d.Hints = []string{flagTypo(fs, err)}
+		bad = d
 	case fs.NArg() > 0:
 		bad = deny("guard hook takes no arguments, got %q", fs.Arg(0))
 	case *deadline <= 0:

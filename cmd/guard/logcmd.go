@@ -29,6 +29,9 @@ func runLog(_ context.Context, s stdio, env getenv, args []string) error {
 	if helped, err := parseFlags(fs, s, args); helped {
 		return nil
 	} else if err != nil || fs.NArg() > 0 {
+		if typo := verbTypo(fs.Arg(0), "guard log ", []string{"verify"}); err == nil && typo != "" {
+			return usageError(s, "log", "unknown command %q: %s", fs.Arg(0), typo)
+		}
 		return usageError(s, "log", "guard log [--session ID] [--tool NAME] [--decision D] [--json] | guard log verify")
 	}
 	if d := *decision; d != "" && !slices.Contains([]string{"allowed", "asked", "denied", "blocked-error"}, d) {
