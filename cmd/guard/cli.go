@@ -55,9 +55,9 @@ func init() {
 		{"lint", "guard lint [--config FILE] [--json] [FILE...]", "flag what policies allow too broadly, for policy authors and CI", runLint},
 		{"suggest", "guard suggest [--config FILE] [--cases GLOB] [--min N]", "propose rules for what the decision log shows was asked for want of one", runSuggest},
 		{"diff", "guard diff [--cases GLOB] [--log] [--json] OLD.toml NEW.toml", "replay calls under two policies and print every verdict that changes, widenings first", runDiff},
-		{"serve", "guard serve [--read-only] [--config FILE] [--shell bash|zsh]", "decide a stream of a harness's calls, a JSON object a line", runServe},
+		{"serve", "guard serve [--read-only [--read-only-shell]] [--search-globs] [--config FILE] [--shell bash|zsh]", "decide a stream of a harness's calls, a JSON object a line", runServe},
 		{"run", "guard run [--read-only] [--config FILE] [--cwd DIR] [--profile NAME] [--explain] -- PROGRAM ARGS...", "run a program in the sandbox the policy gives the project", runSandboxed},
-		{"init", "guard init [--agent NAME] [--scope project|user] [--dry-run] [--cwd DIR] [--binary PATH]", "install guard as the agent's hook, failing closed", runInit},
+		{"init", "guard init [--agent NAME] [--scope project|user] [--read-only] [--dry-run] [--cwd DIR] [--binary PATH]", "install guard as the agent's hook, failing closed", runInit},
 		{"doctor", "guard doctor [--agent NAME] [--cwd DIR] [--heartbeat]", "prove that the installed hook runs and blocks what guard denies", runDoctor},
 		{"grants", "guard grants list [--session ID] [--json] | revoke ID | --session ID | --all", "list and revoke the session tier's grants", runGrants},
 		{"log", "guard log [--session ID] [--tool NAME] [--decision D] [--json] | guard log verify", "reconstruct sessions from the decision log, or verify it", runLog},
@@ -142,7 +142,7 @@ func runHelp(ctx context.Context, s stdio, env getenv, args []string) error {
 		return nil
 	}
 	if len(args) > 1 {
-		return usageError(s, "help", "guard help takes one verb, got %d", len(args))
+		return usageError(s, "help", "want one verb, got %d", len(args))
 	}
 	for _, c := range commands {
 		switch {
@@ -188,15 +188,27 @@ func runVersion(_ context.Context, s stdio, _ getenv, args []string) error {
 
 func version() string { return setup.Version() }
 
-// usageError reports a bad command line; every verb exits 2 for it.
+// usageError reports a bad command line, what is wrong (format: nothing
+// when it is "") and the verb's usage; every verb exits 2 for it.
 func usageError(s stdio, name, format string, a ...any) error {
-	fmt.Fprintf(s.err, "guard %s: %s\n", name, fmt.Sprintf(format, a...))
+	if format != "" {
+		fmt.Fprintf(s.err, "guard %s: %s\n", name, fmt.Sprintf(format, a...))
+	}
 	for _, c := range commands {
 		if c.name == name {
 			fmt.Fprintf(s.err, "usage: %s\n", c.usage)
 		}
 	}
 	return &exitError{code: 2}
+}
+
+// argsError is usageError for a command line that parseFlags parsed: err,
+// which the flag package has said already, or else what format says.
+func argsError(s stdio, name string, err error, format string, a ...any) error {
+	if err != nil {
+		format = ""
+	}
+	return usageError(s, name, format, a...)
 }
 
 func newFlagSet(name string, s stdio) *flag.FlagSet {
@@ -235,8 +247,11 @@ func noArgs(name string, s stdio, args []string) (helped bool, err error) {
 		return false, &exitError{code: 2} // the flag package said why
 	}
 	if fs.NArg() > 0 {
-		verb, _, _ := strings.Cut(name, " ")
-		return false, usageError(s, verb, "guard %s takes no arguments", name)
+		verb, sub, _ := strings.Cut(name, " ")
+		if sub != "" {
+			sub += ": "
+		}
+		return false, usageError(s, verb, "%swant no arguments, got %q", sub, fs.Arg(0))
 	}
 	return false, nil
 }

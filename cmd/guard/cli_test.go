@@ -99,3 +99,60 @@ func TestCallShell(t *testing.T) {
 		}
 	}
 }
+
+// TestUsageSaidOnce: a bad command line says what is wrong and the verb's
+// usage once each, with the verb named once on a line: no "guard init:
+// guard init: ...", no usage repeated as the error.
+func TestUsageSaidOnce(t *testing.T) {
+	for _, args := range [][]string{
+		{"diff", "a"},
+		{"diff", "--x", "a", "b"},
+		{"doctor", "x"},
+		{"doctor", "--agent", "nope"},
+		{"grants"},
+		{"grants", "list", "x"},
+		{"grants", "revoke"},
+		{"grants", "revoke", "--x"},
+		{"init", "x"},
+		{"init", "--agent", "nope"},
+		{"log", "x"},
+		{"log", "--decision", "x"},
+		{"log", "verify", "x"},
+		{"serve", "x"},
+		{"suggest", "x"},
+		{"suggest", "--min", "0"},
+		{"flags", "--agent", "claude", "x"},
+		{"schema", "x"},
+		{"version", "x"},
+		{"help", "a", "b"},
+		{"run"},
+		{"explain"},
+		{"check", "a", "b"},
+		{"test", "--x"},
+	} {
+		t.Logf("input: guard %q", args)
+		var out, errb bytes.Buffer
+		err := run(context.Background(), args, stdio{in: strings.NewReader(""), out: &out, err: &errb, start: time.Now()}, func(string) string { return "" })
+		if code := exitCode(err); code != 2 && code != runFailed {
+			t.Errorf("guard %q: exit %d, want 2 (or guard run's %d)", args, code, runFailed)
+		}
+		verb := "guard " + args[0]
+		seen := map[string]bool{}
+		for _, line := range strings.Split(strings.TrimSuffix(errb.String(), "\n"), "\n") {
+			// (The usage is the verb's synopsis: guard log's names guard log verify.)
+			if strings.Count(line, verb+" ")+strings.Count(line, verb+":") > 1 && !strings.HasPrefix(line, "usage: ") {
+				t.Errorf("guard %q: the verb is named twice: %q", args, line)
+			}
+			// The line less who says it: the usage line and an error that
+			// repeats it say the same.
+			said := strings.TrimPrefix(line, "usage: ")
+			if rest, ok := strings.CutPrefix(said, verb+": "); ok {
+				said = rest
+			}
+			if seen[said] {
+				t.Errorf("guard %q: said twice: %q", args, said)
+			}
+			seen[said] = true
+		}
+	}
+}

@@ -53,7 +53,7 @@ func runDiff(_ context.Context, s stdio, env getenv, args []string) error {
 	if helped, err := parseFlags(fs, s, args); helped {
 		return nil
 	} else if err != nil || fs.NArg() != 2 {
-		return usageError(s, "diff", "guard diff [--cases GLOB] [--log] [--json] OLD.toml NEW.toml")
+		return argsError(s, "diff", err, "want two policy files, OLD.toml and NEW.toml, got %d arguments", fs.NArg())
 	}
 	var pols [2]*policy.Policy
 	for i, name := range fs.Args() {

@@ -35,10 +35,10 @@ func runDoctor(ctx context.Context, s stdio, env getenv, args []string) error {
 	if helped, err := parseFlags(fs, s, args); helped {
 		return nil
 	} else if err != nil || fs.NArg() > 0 {
-		return usageError(s, "doctor", "guard doctor [--agent NAME] [--cwd DIR] [--heartbeat]")
+		return argsError(s, "doctor", err, "want no arguments, got %q", fs.Arg(0))
 	}
 	if agent.Adapters()[*agentName] == nil {
-		return usageError(s, "doctor", "guard doctor: --agent %q: guard checks installations for %s", *agentName, strings.Join(guard.AgentNames(), ", "))
+		return usageError(s, "doctor", "--agent %q: guard checks installations for %s", *agentName, strings.Join(guard.AgentNames(), ", "))
 	}
 	dir, err := initDir(env, "project", *cwd)
 	if err != nil {

@@ -32,7 +32,7 @@ func runFlags(_ context.Context, s stdio, env getenv, args []string) error {
 		return usageError(s, "flags", "--agent claude is the only agent guard writes flags for")
 	}
 	if fs.NArg() > 0 {
-		return usageError(s, "flags", "guard flags takes no arguments")
+		return usageError(s, "flags", "want no arguments, got %q", fs.Arg(0))
 	}
 	wd, err := os.Getwd()
 	if err != nil {

@@ -18,7 +18,7 @@ import (
 // runGrants lists and revokes the session tier's grants.
 func runGrants(_ context.Context, s stdio, env getenv, args []string) error {
 	if len(args) == 0 {
-		return usageError(s, "grants", "guard grants needs list or revoke")
+		return usageError(s, "grants", "want list or revoke")
 	}
 	if args[0] == "--help" || args[0] == "-h" || args[0] == "-help" {
 		fmt.Fprintf(s.out, "usage: guard grants list [--session ID] [--json]\n       guard grants revoke ID | --session ID | --all\n\nlist and revoke the session tier's grants: guard grants list --help and guard grants revoke --help say more.\n")
@@ -54,7 +54,7 @@ func listGrants(s stdio, env getenv, args []string) error {
 	if helped, err := parseFlags(fs, s, args); helped {
 		return nil
 	} else if err != nil || fs.NArg() > 0 {
-		return usageError(s, "grants", "guard grants list [--session ID] [--json]")
+		return argsError(s, "grants", err, "list: want no arguments, got %q", fs.Arg(0))
 	}
 	store, err := grantStore(s, env)
 	if err != nil {
@@ -102,7 +102,11 @@ func revokeGrants(s stdio, env getenv, args []string) error {
 	if helped, err := parseFlags(fs, s, args); helped {
 		return nil
 	} else if err != nil {
-		return usageError(s, "grants", "guard grants revoke ID | --session ID | --all")
+		return usageError(s, "grants", "")
+	}
+	every, one := *all && *session == "" && fs.NArg() == 0, fs.NArg() == 1 && !*all && *session == ""
+	if !every && !one && (*session == "" || *all || fs.NArg() > 0) {
+		return usageError(s, "grants", "revoke: want a grant's ID, --session ID or --all")
 	}
 	store, err := grantStore(s, env)
 	if err != nil {
@@ -110,7 +114,7 @@ func revokeGrants(s stdio, env getenv, args []string) error {
 	}
 	var revoked []state.Grant
 	switch {
-	case *all && *session == "" && fs.NArg() == 0:
+	case every:
 		var gs []state.Grant
 		if gs, err = store.List(""); err == nil {
 			sessions := map[string]bool{}
@@ -122,17 +126,15 @@ func revokeGrants(s stdio, env getenv, args []string) error {
 				revoked, err = append(revoked, ended...), errors.Join(err, e)
 			}
 		}
-	case *session != "" && !*all && fs.NArg() == 0:
-		revoked, err = store.EndSession(*session)
-	case fs.NArg() == 1 && !*all && *session == "":
+	case one:
 		g, ok, e := store.Revoke(fs.Arg(0))
 		if e == nil && !ok {
 			fmt.Fprintf(s.err, "guard grants: no grant %s\n", fs.Arg(0))
 			return &exitError{code: 1}
 		}
 		revoked, err = []state.Grant{g}, e
-	default:
-		return usageError(s, "grants", "guard grants revoke ID | --session ID | --all")
+	default: // --session ID
+		revoked, err = store.EndSession(*session)
 	}
 	if err != nil {
 		fmt.Fprintf(s.err, "guard grants: %v\n", err)

@@ -36,14 +36,14 @@ func runInit(_ context.Context, s stdio, env getenv, args []string) error {
 	if helped, err := parseFlags(fs, s, args); helped {
 		return nil
 	} else if err != nil || fs.NArg() > 0 {
-		return usageError(s, "init", "guard init [--agent NAME] [--scope project|user] [--read-only] [--dry-run] [--cwd DIR] [--binary PATH]")
+		return argsError(s, "init", err, "want no arguments, got %q", fs.Arg(0))
 	}
 	if *readOnly && *agentName != "claude" {
-		return usageError(s, "init", "guard init --read-only: guard writes the read-only recipe for claude only; for %s, add --read-only to guard hook's command in the hook guard init writes", *agentName)
+		return usageError(s, "init", "--read-only: guard writes the read-only recipe for claude only; for %s, add --read-only to guard hook's command in the hook guard init writes", *agentName)
 	}
 	ad := agent.Adapters()[*agentName]
 	if ad == nil {
-		return usageError(s, "init", "guard init: --agent %q: guard installs itself for %s", *agentName, strings.Join(sortedKeys(agent.Adapters()), ", "))
+		return usageError(s, "init", "--agent %q: guard installs itself for %s", *agentName, strings.Join(sortedKeys(agent.Adapters()), ", "))
 	}
 	if *scope == "" {
 		*scope = agent.DefaultScope(*agentName)

@@ -32,10 +32,10 @@ func runLog(_ context.Context, s stdio, env getenv, args []string) error {
 		if typo := verbTypo(fs.Arg(0), "guard log ", []string{"verify"}); err == nil && typo != "" {
 			return usageError(s, "log", "unknown command %q: %s", fs.Arg(0), typo)
 		}
-		return usageError(s, "log", "guard log [--session ID] [--tool NAME] [--decision D] [--json] | guard log verify")
+		return argsError(s, "log", err, "want no arguments but verify, got %q", fs.Arg(0))
 	}
 	if d := *decision; d != "" && !slices.Contains([]string{"allowed", "asked", "denied", "blocked-error"}, d) {
-		return usageError(s, "log", "guard log: --decision %q: want allowed, asked, denied or blocked-error", d)
+		return usageError(s, "log", "--decision %q: want allowed, asked, denied or blocked-error", d)
 	}
 	dir, err := logDir(s, env)
 	if err != nil {

@@ -57,7 +57,7 @@ func runSandboxed(ctx context.Context, s stdio, env getenv, args []string) error
 	}
 	o.args, o.argv = args, fs.Args()
 	if len(o.argv) == 0 && !o.explain {
-		return runError(s, "guard run needs a program: guard run [flags] -- PROGRAM ARGS...")
+		return runError(s, "want a program to run\nusage: guard run [flags] -- PROGRAM ARGS...")
 	}
 	dir := *cwd
 	if dir == "" {

@@ -349,7 +349,7 @@ func TestRunRefuses(t *testing.T) {
 		{"no jail", []string{"GUARD_TEST_NO_SANDBOX=1"}, touch, "GUARD_TEST_NO_SANDBOX is 1"},
 		{"--jail-init outside the jail", nil, append([]string{"--jail-init"}, touch...), "--jail-init outside guard run's jail"},
 		{"a policy that does not load", nil, append([]string{"--config", bad}, touch...), "the policy does not load"},
-		{"no program", nil, []string{"--"}, "needs a program"},
+		{"no program", nil, []string{"--"}, "want a program to run"},
 		{"a program that is not there", nil, []string{"--", "no-such-program-here"}, "no-such-program-here: not found in the jail's search path"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

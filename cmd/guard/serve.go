@@ -26,7 +26,7 @@ func runServe(ctx context.Context, s stdio, env getenv, args []string) error {
 	if helped, err := parseFlags(fs, s, args); helped {
 		return nil
 	} else if err != nil || fs.NArg() > 0 {
-		return usageError(s, "serve", "guard serve [--read-only [--read-only-shell]] [--search-globs] [--config FILE] [--shell bash|zsh]")
+		return argsError(s, "serve", err, "want no arguments, got %q", fs.Arg(0))
 	}
 	// Every decision is a line of the decision log, as guard hook's are,
 	// where guard has a state directory.

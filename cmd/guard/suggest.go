@@ -60,8 +60,10 @@ func runSuggest(_ context.Context, s stdio, env getenv, args []string) error {
 	minCount := fs.Int("min", 2, "propose a rule for a program asked about this many times or more")
 	if helped, err := parseFlags(fs, s, args); helped {
 		return nil
-	} else if err != nil || fs.NArg() > 0 || *minCount < 1 {
-		return usageError(s, "suggest", "guard suggest [--config FILE] [--cases GLOB] [--min N]")
+	} else if err != nil || fs.NArg() > 0 {
+		return argsError(s, "suggest", err, "want no arguments, got %q", fs.Arg(0))
+	} else if *minCount < 1 {
+		return usageError(s, "suggest", "--min %d: want 1 or more", *minCount)
 	}
 	base, name, err := suggestBase(*config, env)
 	if err != nil {
