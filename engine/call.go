@@ -185,6 +185,11 @@ type Leaf struct {
 	// once granted, mkdir, sed -i). Allowed, the call runs in the sandbox
 	// with the project writable.
 	Writes bool
+	// Unbound says why a command runs outside the sandbox, as its rule
+	// says (unbound = "..."): it needs what the sandbox withholds, the
+	// network and the user's credentials. Allowed, the call runs as it is,
+	// where every other part only reads and every layer agrees.
+	Unbound string
 
 	// Scope is what a grant would cover, for a part of the session tier:
 	// it asks until the session holds a grant of its scope, and then it is

@@ -49,7 +49,26 @@ func stricterOf(a, b Decision, name string) Decision {
 		}
 	}
 	out.Rewrite = searchRewrite(a.Rewrite, b.Rewrite)
+	boundUnlessAgreed(out.Leaves, a, b)
 	return out
+}
+
+// boundUnlessAgreed keeps a part outside the sandbox only where both
+// layers say so: a layer whose rule runs a part unbound (a pack's kubectl)
+// must not take it out of the bound another layer's rule gives it. A part
+// one layer alone runs unbound gets what its rule would without unbound,
+// the sandbox with the project writable.
+func boundUnlessAgreed(leaves []Leaf, a, b Decision) {
+	unbound := func(d Decision, l *Leaf) bool {
+		return slices.ContainsFunc(d.Leaves, func(o Leaf) bool {
+			return o.Unbound != "" && o.Kind == l.Kind && o.Text == l.Text && o.Pos == l.Pos
+		})
+	}
+	for i := range leaves {
+		if l := &leaves[i]; l.Unbound != "" && !(unbound(a, l) && unbound(b, l)) {
+			l.Unbound, l.Writes = "", true
+		}
+	}
 }
 
 // searchRewrite joins two layers' rewrites of one search: each leaves out

@@ -29,6 +29,7 @@ type result struct {
 	sandbox  []string // the sandbox profiles the rules on the way allow it in
 	notRO    []string // the rules on the way that are not marked read_only
 	writes   bool     // a rule on the way is neither read_only nor sandboxed: the command writes (Leaf.Writes)
+	unbound  string   // why the command runs outside the sandbox, as the rule on the way says (Leaf.Unbound)
 
 	tr *tracer // for guard explain; nil otherwise
 }
@@ -57,6 +58,7 @@ func (r *result) merge(o result) {
 	r.sandbox = append(r.sandbox, o.sandbox...)
 	r.notRO = append(r.notRO, o.notRO...)
 	r.writes = r.writes || o.writes
+	r.unbound = cmpOr(r.unbound, o.unbound)
 }
 
 // argv decides one command line.
@@ -142,7 +144,10 @@ func (m *matcher) match(n *policy.Rule, args []shellparse.Word) result {
 	}
 	if !n.ReadOnly() {
 		r.notRO = []string{n.ID()} // dropped again when a subcommand decides
-		r.writes = n.Sandbox() == ""
+		r.writes = n.Sandbox() == "" && n.Unbound() == ""
+	}
+	if u := n.Unbound(); u != "" {
+		r.unbound = u
 	}
 	if !n.HasSubs() && n.HasVerdict() && n.Verdict() == policy.Deny {
 		mark := m.d.tr.mark()
@@ -221,7 +226,7 @@ func (m *matcher) match(n *policy.Rule, args []shellparse.Word) result {
 				tr.read(args[i:i+1], "a subcommand the policy has no rule for", n.ID(), mark)
 				return r
 			}
-			r.notRO, r.writes = nil, false // the subcommand's own mark decides
+			r.notRO, r.writes, r.unbound = nil, false, "" // the subcommand's own mark decides
 			if n.Config() != "" {
 				m.programConfig(n, values, &r)
 			}

@@ -21,12 +21,18 @@ import (
 //   - a part a rule allows only in the build or test profile, or in one
 //     of the policy's own, runs the project's code: it may make files in
 //     the project, and what was there before is kept from removal;
+//   - a part whose rule says it runs outside the sandbox (unbound: it
+//     needs the network and the user's credentials) runs as it is, and
+//     only beside parts that act on the agent's shell alone (see
+//     [harmlessBeside]): any other part would run outside with it;
 //   - any other part only reads, and runs in any of them.
 type needs struct {
 	readOnly *Leaf    // the first part that must run with the project read-only
 	writes   *Leaf    // the first part that writes
 	code     *Leaf    // the first part that runs the project's code (build, test, the policy's own)
 	only     *Leaf    // the first part allowed only in the sandbox, whatever its profile
+	unbound  *Leaf    // the first part that runs outside the sandbox
+	bound    *Leaf    // the first other part that would lose the sandbox's bound beside it
 	build    bool     // a part is allowed in the build profile
 	test     bool     // a part is allowed in the test profile
 	own      []string // the policy's own profiles the parts are allowed in, sorted
@@ -44,6 +50,11 @@ func needsOf(d *Decision) needs {
 		l := &d.Leaves[i]
 		if l.Verdict != policy.Allow {
 			continue
+		}
+		if l.Unbound != "" {
+			first(&n.unbound, l)
+		} else if !harmlessBeside(l) {
+			first(&n.bound, l)
 		}
 		if l.Writes && len(l.Sandbox) == 0 {
 			// A part allowed only in a profile runs in it whole, with
@@ -88,6 +99,38 @@ func (n *needs) conflict() string {
 		return fmt.Sprintf("%s runs the project's code in a sandbox that keeps the files already there, and %s writes files, which that sandbox would refuse or the code could then do too", n.code.Text, n.writes.Text)
 	}
 	return ""
+}
+
+// unboundConflict returns why the part that runs outside the sandbox
+// cannot run beside the others, or "". The call runs as it is, so every
+// other part would run outside too, where what guard's judgment missed
+// the kernel no longer stops: only parts that act on the agent's shell
+// alone may stand beside it, and read-only mode holds none.
+func (n *needs) unboundConflict(readOnlyMode bool) string {
+	u := n.unbound
+	switch {
+	case readOnlyMode:
+		return fmt.Sprintf("%s runs outside the sandbox (%s), and read-only mode runs every command in the read-only sandbox", u.Text, u.Unbound)
+	case n.bound != nil:
+		return fmt.Sprintf("%s runs outside the sandbox (%s), and %s would run outside with it, where only the sandbox bounds it", u.Text, u.Unbound, n.bound.Text)
+	}
+	return ""
+}
+
+// harmlessBeside reports whether a part may run outside the sandbox
+// beside one whose rule runs it there: an assignment, a builtin that acts
+// on the agent's shell alone (cd, export, echo of constant words), or a
+// redirection that writes no file (2>&1, 2>/dev/null).
+func harmlessBeside(l *Leaf) bool {
+	switch l.Kind {
+	case "assignment":
+		return true
+	case "command":
+		return len(l.Programs) == 1 && shellBuiltin(l.Programs[0])
+	case "redirect":
+		return !l.Writes
+	}
+	return false
 }
 
 // flags returns guard run's flags for the profile that holds every part,

@@ -226,3 +226,89 @@ func TestSandboxUnavailable(t *testing.T) {
 		t.Errorf("cd docs: %s: the shell's own state needs no sandbox", d.Reason())
 	}
 }
+
+// TestSandboxUnbound: a part whose rule is unbound (kubectl, which needs
+// the network and the kubeconfig the sandbox withholds) runs as it is,
+// saying why, beside parts that act on the agent's shell alone; beside
+// any other part, which would lose its bound with it, it asks, as it does
+// in read-only mode and where [sandbox] require holds. A layer cannot
+// take a part out of the sandbox another layer puts it in.
+func TestSandboxUnbound(t *testing.T) {
+	_, tree := fixtureWorld(t)
+	const kubectl = `
+[command.kubectl]
+unbound = "it reaches the cluster with the kubeconfig"
+[command.kubectl.sub.get]
+verdict = "allow"
+[command.kubectl.sub.check]
+verdict = "allow"
+sandbox = "test"
+`
+	load := func(name, src string) *policy.Policy {
+		t.Helper()
+		p, err := Load(name, strings.NewReader("version = 1\nextends = \"default\"\n"+src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	unbound := load("unbound", kubectl)
+	bound := load("bound", "[command.kubectl.sub.get]\nverdict = \"allow\"\n")
+	require := load("require", kubectl+"[sandbox]\nrequire = true\n")
+	e := &Engine{Layers: &policy.Layers{User: unbound}}
+	run := []string{"/g", "run"}
+	const why = "it runs outside the sandbox, as its rule says: it reaches the cluster with the kubeconfig"
+	for _, tc := range []struct {
+		e        *Engine
+		command  string
+		grants   bool
+		readOnly bool
+		want     Verdict
+		profile  string // as RunProfile names it; "none" for no rewrite
+		reason   string // in the reason
+	}{
+		{e, "kubectl get pods", false, false, Allow, "none", why},
+		{e, "kubectl get pods && kubectl get svc", false, false, Allow, "none", why},
+		{e, "kubectl get pods 2>&1", false, false, Allow, "none", why},
+		{e, "kubectl get pods 2>/dev/null", false, false, Allow, "none", why},
+		{e, "NO_COLOR=1 kubectl get pods", false, false, Allow, "none", why},
+		{e, "cd docs && kubectl get pods", false, false, Allow, "none", why},
+		{e, "timeout 5 kubectl get pods", false, false, Allow, "none", why},
+		// A subcommand that names a profile runs in it.
+		{e, "kubectl check", false, false, Allow, "test", "kubectl check is allowed"},
+		// Any other part would run outside with it.
+		{e, "kubectl get pods | grep web", false, false, Ask, "none", "and grep web would run outside with it"},
+		{e, "git status && kubectl get pods", false, false, Ask, "none", "and git status would run outside with it"},
+		{e, "echo \"$(whoami)\"; kubectl get pods", false, false, Ask, "none", "would run outside with it"},
+		{e, "kubectl get pods > pods.txt", true, false, Ask, "none", "and >pods.txt would run outside with it"},
+		{e, "kubectl get pods && kubectl check", false, false, Ask, "none", "and kubectl check would run outside with it"},
+		{e, "kubectl get pods; python3 -c 'print(1)'", false, false, Ask, "none", "would run outside with it"},
+		{e, "kubectl get pods", false, true, Deny, "none", "read-only mode"},
+		{&Engine{Layers: &policy.Layers{User: require}}, "kubectl get pods", false, false, Ask, "none", "the policy requires the sandbox for shell commands, and kubectl get pods runs outside it"},
+		// Both layers must say so; the project that does not keeps it in.
+		{&Engine{Layers: &policy.Layers{User: unbound, Project: unbound}}, "kubectl get pods", false, false, Allow, "none", why},
+		{&Engine{Layers: &policy.Layers{User: unbound, Project: bound}}, "kubectl get pods", false, false, Allow, "write", "every part is allowed: kubectl get pods; kubectl get pods"},
+		{&Engine{Layers: &policy.Layers{User: bound, Project: unbound}}, "kubectl get pods", false, false, Allow, "write", "every part is allowed: kubectl get pods; kubectl get pods"},
+		{&Engine{Layers: &policy.Layers{User: bound, Project: unbound, Managed: unbound}}, "kubectl get pods", false, false, Allow, "write", "every part is allowed: kubectl get pods; kubectl get pods"},
+		{&Engine{Layers: &policy.Layers{User: unbound, Project: unbound, Managed: bound}}, "kubectl get pods", false, false, Allow, "write", "every part is allowed: kubectl get pods; kubectl get pods"},
+	} {
+		t.Logf("input: %q (grants %v, read-only %v)", tc.command, tc.grants, tc.readOnly)
+		c := profileCall(tree, tc.command, run, tc.grants)
+		c.ReadOnly = tc.readOnly
+		d := tc.e.Decide(c)
+		got := "none"
+		if d.Rewrite != nil {
+			got = RunProfile(run, d.Rewrite.Command)
+		}
+		if d.Verdict != tc.want || got != tc.profile || !strings.Contains(d.Reason(), tc.reason) {
+			t.Errorf("%q: %s in %s: %s; want %s in %s: %s", tc.command, d.Verdict, got, d.Reason(), tc.want, tc.profile, tc.reason)
+		}
+		if d.Verdict == Ask && !strings.Contains(d.Reason(), "read-only") && !strings.Contains(d.Reason(), "requires") && d.Hint() != "run kubectl get pods alone, without the other commands: its output comes back to you" {
+			t.Errorf("%q: hint %q", tc.command, d.Hint())
+		}
+	}
+	// Where the sandbox cannot run, it runs as it would anyway.
+	if d := e.Decide(profileCall(tree, "kubectl get pods", nil, false)); d.Verdict != Allow || d.Rewrite != nil {
+		t.Errorf("kubectl get pods without the sandbox: %s, rewrite %+v", d.Verdict, d.Rewrite)
+	}
+}

@@ -19,6 +19,11 @@ import (
 // shell alone (cd, export, true) runs as it is. A call whose parts need
 // profiles that no one holds asks, with the reason: run them apart.
 //
+// A part whose rule says it runs outside the sandbox (Leaf.Unbound) runs
+// the call as it is, with the reason, where every other part acts on the
+// agent's shell alone; beside any other part, in read-only mode, or where
+// a layer says [sandbox] require, the call asks.
+//
 // Where the call cannot run in the sandbox (call.Run is empty), a part
 // allowed only in the sandbox, or a layer that says [sandbox] require,
 // makes the call an ask; otherwise it runs as the hook judged it, and the
@@ -48,6 +53,24 @@ func sandboxed(l *policy.Layers, call Call, d *Decision) {
 		default:
 			d.Leaves = append(d.Leaves, Leaf{Verdict: policy.Allow, Kind: "sandbox", Text: firstLine(call.Input.Command), Rule: "sandbox.run",
 				Why: "it runs outside the sandbox, on guard's judgment alone: " + why})
+		}
+		return
+	}
+	if n.unbound != nil {
+		switch why := n.unboundConflict(d.ReadOnly); {
+		case why != "":
+			d.Verdict = policy.Ask
+			d.Leaves = append([]Leaf{{Verdict: policy.Ask, Kind: "sandbox", Text: firstLine(call.Input.Command), Rule: "sandbox.unbound",
+				Why:  why,
+				Hint: fmt.Sprintf("run %s alone, without the other commands: its output comes back to you", n.unbound.Text)}}, d.Leaves...)
+		case require:
+			d.Verdict = policy.Ask
+			d.Leaves = append([]Leaf{{Verdict: policy.Ask, Kind: "sandbox", Text: firstLine(call.Input.Command), Rule: "sandbox.require",
+				Why:  fmt.Sprintf("the policy requires the sandbox for shell commands, and %s runs outside it: %s", n.unbound.Text, n.unbound.Unbound),
+				Hint: "ask the user to run it"}}, d.Leaves...)
+		default:
+			d.Leaves = append(d.Leaves, Leaf{Verdict: policy.Allow, Kind: "sandbox", Text: firstLine(call.Input.Command), Rule: "sandbox.unbound",
+				Why: "it runs outside the sandbox, as its rule says: " + n.unbound.Unbound})
 		}
 		return
 	}

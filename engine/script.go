@@ -113,7 +113,7 @@ func (d *decider) script(src string, where []string, dialect shellparse.Dialect,
 			d.tr.check("read-only mode", "read-only", mark)
 		}
 		l := Leaf{Verdict: res.verdict, Kind: "command", Text: c.Source, Pos: c.Pos, Rule: res.rule, Why: res.why, Hint: res.hint,
-			Programs: res.programs, Children: res.children, Sandbox: res.sandbox, Writes: res.writes}
+			Programs: res.programs, Children: res.children, Sandbox: res.sandbox, Writes: res.writes, Unbound: res.unbound}
 		if l.Verdict == policy.Session {
 			l.Scope = d.commandScope(res, c.Source, cwhere)
 		}

@@ -240,14 +240,18 @@ type ruleFile struct {
 	Script string `toml:"script" json:",omitzero"`
 	// Recursive readers: the command reads every file under its directory
 	// operands, or under its working directory without one.
-	Recursive     bool         `toml:"recursive" json:",omitzero"`      // always
-	RecursiveWith []string     `toml:"recursive_with" json:",omitzero"` // with one of these options (-r; -d=recurse for a value)
-	HiddenWith    []string     `toml:"hidden_with" json:",omitzero"`    // it skips hidden files unless one of these is present
-	PatternFirst  bool         `toml:"pattern_first" json:",omitzero"`  // its first operand is a pattern, unless -e, -f or --files name it
-	OptionsFirst  bool         `toml:"options_first" json:",omitzero"`  // options end at the first operand: later words are operands, however they look
-	Children      []string     `toml:"children" json:",omitzero"`
-	Sandbox       string       `toml:"sandbox" json:",omitzero"` // the sandbox profile it is allowed in: read-only, build or test
-	Examples      examplesFile `toml:"examples" json:",omitzero"`
+	Recursive     bool     `toml:"recursive" json:",omitzero"`      // always
+	RecursiveWith []string `toml:"recursive_with" json:",omitzero"` // with one of these options (-r; -d=recurse for a value)
+	HiddenWith    []string `toml:"hidden_with" json:",omitzero"`    // it skips hidden files unless one of these is present
+	PatternFirst  bool     `toml:"pattern_first" json:",omitzero"`  // its first operand is a pattern, unless -e, -f or --files name it
+	OptionsFirst  bool     `toml:"options_first" json:",omitzero"`  // options end at the first operand: later words are operands, however they look
+	Children      []string `toml:"children" json:",omitzero"`
+	Sandbox       string   `toml:"sandbox" json:",omitzero"` // the sandbox profile it is allowed in: read-only, build or test
+	// Unbound says why the command, allowed, runs outside guard run's
+	// sandbox: what it needs that the sandbox withholds (the network, the
+	// user's credentials, a daemon's socket).
+	Unbound  string       `toml:"unbound" json:",omitzero"`
+	Examples examplesFile `toml:"examples" json:",omitzero"`
 	// lazy, in the generated default policy, stands for Sub: it builds a
 	// subcommand's rule only when a call names it.
 	lazy *subSource

@@ -45,6 +45,7 @@ type Rule struct {
 	shell        string          // "bash" or "sh": -c SCRIPT is parsed and checked
 	interp       bool            // without a script operand, it runs code from standard input
 	sandbox      string          // the sandbox profile it is allowed in, "" when it needs none
+	unbound      string          // why it runs outside the sandbox, "" when it runs in it
 	// grant is what a grant of its session tier covers: GrantRule (every
 	// call this rule decides, in the session) or GrantCall (the same
 	// command line again).
@@ -330,10 +331,21 @@ func (c *compiler) compileEffects(p *Policy, n, parent *Rule, id string, rf *rul
 	default:
 		return c.ruleErrorf(n.id, append(key, "grant"), "grant = %q: want rule or call", rf.Grant)
 	}
-	if n.sandbox == "" && parent != nil {
+	switch {
+	case rf.Unbound != "" && rf.Sandbox != "":
+		return c.ruleErrorf(n.id, append(key, "unbound"), "unbound with sandbox = %q: a command runs in the sandbox or outside it", rf.Sandbox)
+	case rf.Unbound != "":
+		n.unbound = rf.Unbound
+	case rf.Sandbox == "" && parent != nil:
+		n.unbound = parent.unbound
+	}
+	if n.sandbox == "" && n.unbound == "" && parent != nil {
 		n.sandbox = parent.sandbox
 	}
 	n.readOnly = rf.ReadOnly || parent != nil && parent.readOnly && strings.HasSuffix(id, " --")
+	if n.unbound != "" && n.readOnly {
+		return c.ruleErrorf(n.id, append(key, "read_only"), "read_only, and it runs outside the sandbox (unbound): read-only mode runs every shell command in the read-only sandbox")
+	}
 	if rf.Config != "" && rf.Config != "git" && rf.Config != "go" && rf.Config != "rust" {
 		return c.ruleErrorf(n.id, append(key, "config"), "config = %q: want git, go or rust", rf.Config)
 	}

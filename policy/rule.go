@@ -120,6 +120,11 @@ func (n *Rule) Interp() bool { return n.interp }
 // Sandbox is the sandbox profile it is allowed in, "" when it needs none.
 func (n *Rule) Sandbox() string { return n.sandbox }
 
+// Unbound says why the command, allowed, runs outside the sandbox, ""
+// when it runs in it (see [Rule.Sandbox]); a subcommand's rule has its
+// parent's unless it names a sandbox profile.
+func (n *Rule) Unbound() string { return n.unbound }
+
 // Grant is what a grant of its session tier covers: GrantRule or GrantCall.
 func (n *Rule) Grant() string { return n.grant }
 

@@ -62,3 +62,73 @@ func TestSandboxProfiles(t *testing.T) {
 		}
 	}
 }
+
+// TestUnbound: unbound says why a rule's calls run outside the sandbox;
+// its subcommands have it unless they name a profile, and a rule cannot
+// be unbound and in a profile, or unbound and read-only.
+func TestUnbound(t *testing.T) {
+	p, err := LoadUnchecked("p.toml", strings.NewReader(`version = 1
+default = "ask"
+[command.kubectl]
+unbound = "it reaches the cluster"
+[command.kubectl.sub.get]
+verdict = "allow"
+[command.kubectl.sub.get.sub.pods]
+verdict = "allow"
+[command.kubectl.sub.kustomize]
+verdict = "allow"
+sandbox = "read-only"
+[command.kubectl.sub.kustomize.sub.cfg]
+verdict = "allow"
+[command.make]
+verdict = "allow"
+sandbox = "build"
+[command.make.sub.remote]
+verdict = "allow"
+unbound = "it uploads"
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		rule             []string
+		unbound, sandbox string
+	}{
+		{[]string{"kubectl"}, "it reaches the cluster", ""},
+		{[]string{"kubectl", "get"}, "it reaches the cluster", ""},
+		{[]string{"kubectl", "get", "pods"}, "it reaches the cluster", ""},
+		{[]string{"kubectl", "kustomize"}, "", "read-only"},
+		{[]string{"kubectl", "kustomize", "cfg"}, "", "read-only"},
+		{[]string{"make"}, "", "build"},
+		{[]string{"make", "remote"}, "it uploads", ""},
+	} {
+		r, err := p.Command(tc.rule[0])
+		for _, w := range tc.rule[1:] {
+			if err == nil {
+				r, err = p.Sub(r, w)
+			}
+		}
+		if err != nil || r == nil {
+			t.Fatalf("%v: %v, %v", tc.rule, r, err)
+		}
+		if r.Unbound() != tc.unbound || r.Sandbox() != tc.sandbox {
+			t.Errorf("%v: unbound %q, sandbox %q; want %q, %q", tc.rule, r.Unbound(), r.Sandbox(), tc.unbound, tc.sandbox)
+		}
+	}
+	for _, tc := range []struct{ src, want string }{
+		{"[command.make]\nverdict = \"allow\"\nunbound = \"x\"\nsandbox = \"build\"\n", `unbound with sandbox = "build": a command runs in the sandbox or outside it`},
+		{"[command.make]\nverdict = \"allow\"\nunbound = \"x\"\nread_only = true\n", "read_only, and it runs outside the sandbox (unbound)"},
+		{"[command.make]\nunbound = \"x\"\n[command.make.sub.show]\nverdict = \"allow\"\nread_only = true\n", "read_only, and it runs outside the sandbox (unbound)"},
+	} {
+		p, err := LoadUnchecked("p.toml", strings.NewReader("version = 1\ndefault = \"ask\"\n"+tc.src))
+		if err == nil {
+			for _, err = range p.CompileAll() {
+				break
+			}
+		}
+		var pe *Error
+		if !errors.As(err, &pe) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: %v, want a *policy.Error with %q", tc.src, err, tc.want)
+		}
+	}
+}
