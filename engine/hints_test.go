@@ -47,7 +47,7 @@ var hintAlternatives = map[string]string{
 	// The rules of the tools a pack allows say which pack; the user
 	// includes it, the agent cannot.
 	"the docker pack (include = [\"docker\"]) allows docker ps, images and logs":                                                                           "",
-	"the kubernetes pack (include = [\"kubernetes\"]) allows kubectl get and describe, secrets not":                                                        "",
+	"the kubernetes pack (include = [\"kubernetes\"]) allows kubectl get, describe and logs, secrets not":                                                  "",
 	"the github pack (include = [\"github\"]) allows gh pr view|list|diff and gh issue view|list":                                                          "",
 	"the terraform pack (include = [\"terraform\"]) allows terraform validate in the sandbox and fmt -check":                                               "",
 	"the aws pack (include = [\"aws\"]) allows read-only describe, list and get calls, those that print secrets not":                                       "",
@@ -122,18 +122,53 @@ var hintAlternatives = map[string]string{
 	"run the tests with npm test, which runs in the sandbox without asking":            "npm test",
 	"run just with the project's justfile, without -f, -d or --set":                    "just test",
 	"run make with the project's Makefile, without -f, -C, -I or --eval":               "make test",
+	// The packs' hints, decided with every pack included.
+	"use docker logs --tail N": "docker logs --tail 100 web",
+	"use kubectl logs --tail N or --since DURATION: they print what is there and end":                                                         "kubectl logs --tail 100 web",
+	"docker ps -a --filter name=NAME --format '{{.Status}} {{.Ports}}' shows a container's state and ports, docker logs NAME what it printed": "docker ps -a --filter name=web --format '{{.Status}} {{.Ports}}'",
+	"docker images REPOSITORY lists an image's tags, ids and sizes":                                                                           "docker images alpine",
+	"terraform validate checks the configuration in the sandbox; ask the user to run terraform plan":                                          "terraform validate",
+	"use terraform fmt -check -diff to see what would change":                                                                                 "terraform fmt -check -diff",
+	"read it here, without --web": "gh pr view 12",
+	"ask the user for what the program needs, or use secretsmanager describe-secret":             "aws secretsmanager describe-secret --secret-id app",
+	"add --offline: without it cargo may fetch the registry index":                               "cargo tree --offline",
+	"cargo doc builds the documentation, and cargo test --doc runs the doctests, in the sandbox": "cargo doc",
+	"compile with cargo build, or without -C and -Z":                                             "cargo build",
+	"give the options on the command line":                                                       "",
+	"rustup toolchain list lists them":                                                           "rustup toolchain list",
+	"use goimports -l or -d to see what would change":                                            "goimports -l .",
+	"use rustfmt --check to see what would change":                                               "rustfmt --check src/main.rs",
 }
 
-// TestHintsAreAllowed: every hint of the default policy is known, and the
-// command it suggests is not denied by that policy: a guard that denies
-// what it suggests teaches the agent to give up. A suggestion of the
-// session tier (git stash, rm of a file) may ask.
+// TestHintsAreAllowed: every hint of the default policy, and of the
+// default with every pack included, is known, and the command it
+// suggests is not denied by that policy: a guard that denies what it
+// suggests teaches the agent to give up. A suggestion of the session tier
+// (git stash, rm of a file) may ask.
 func TestHintsAreAllowed(t *testing.T) {
-	p, err := policy.Default()
+	def, err := policy.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	packs, err := policy.LoadUnchecked("packs.toml", strings.NewReader(`version = 1
+extends = "default"
+include = ["`+strings.Join(policy.Packs(), `", "`)+`"]
+`))
 	if err != nil {
 		t.Fatal(err)
 	}
 	seen := map[string]bool{}
+	for _, p := range []*policy.Policy{def, packs} {
+		hintsAllowed(t, p, seen)
+	}
+	if len(seen) < 10 {
+		t.Fatalf("only %d hints found: the test reads no hints", len(seen))
+	}
+}
+
+// hintsAllowed checks the hints of p's rules (see TestHintsAreAllowed).
+func hintsAllowed(t *testing.T, p *policy.Policy, seen map[string]bool) {
+	t.Helper()
 	for _, c := range p.Commands() {
 		for _, h := range c.Hints {
 			alt, ok := hintAlternatives[h]
@@ -147,9 +182,6 @@ func TestHintsAreAllowed(t *testing.T) {
 			}
 			seen[h] = true
 		}
-	}
-	if len(seen) < 10 {
-		t.Fatalf("only %d hints found: the test reads no hints", len(seen))
 	}
 }
 

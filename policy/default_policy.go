@@ -374,7 +374,8 @@ func packFile(name string) (policyFile, bool) {
 						Flags:  []string{"--cli-input-json", "--cli-input-yaml"},
 						Reason: "it reads the parameters from a file guard does not see",
 					}},
-					lazy: &defaultSubs0,
+					lazy:    &defaultSubs0,
+					Unbound: "aws reaches AWS over the network with the user's credentials, which the sandbox withholds",
 					Examples: examplesFile{
 						Allow: []string{"aws sts get-caller-identity", "aws sts get-caller-identity --output text --query Account", "aws ec2 describe-instances --region eu-west-1 --filters Name=tag:env,Values=prod", "aws ec2 describe-instances --instance-ids i-1 i-2 --query 'Reservations[].Instances[].State.Name'", "aws --profile dev s3api list-buckets", "aws s3 ls", "aws s3 ls s3://my-bucket/logs/ --recursive --summarize", "aws iam list-roles --max-items 20", "aws logs describe-log-groups --log-group-name-prefix /aws/lambda", "aws eks describe-cluster --name prod", "aws secretsmanager list-secrets"},
 						Ask:   []string{"aws", "aws s3 cp file.txt s3://b/", "aws s3 cp s3://b/x .", "aws s3 sync . s3://b", "aws ec2 terminate-instances --instance-ids i-1", "aws lambda list-functions", "aws lambda get-function-configuration --function-name f", "aws ecs describe-task-definition --task-definition t", "aws ec2 describe-instance-attribute --instance-id i-1 --attribute userData", "aws logs get-log-events --log-group-name g --log-stream-name s", "aws s3api get-object --bucket b --key k out", "aws ssm get-parameter --name /app/db", "aws configure get region", "aws ec2 describe-instances --no-verify-ssl"},
@@ -388,10 +389,11 @@ func packFile(name string) (policyFile, bool) {
 			Version: 1,
 			Command: map[string]ruleFile{
 				"docker": ruleFile{
-					Reason: "docker talks to the daemon, which runs containers as root: only the listings and logs here are allowed",
-					lazy:   &defaultSubs26,
+					Reason:  "docker talks to the daemon, which runs containers as root: only the listings and logs here are allowed",
+					lazy:    &defaultSubs26,
+					Unbound: "docker talks to the daemon through its socket, which the sandbox withholds",
 					Examples: examplesFile{
-						Ask: []string{"docker", "docker run alpine", "docker exec -it web sh", "docker inspect web", "docker -H tcp://10.0.0.1:2375 ps", "docker --context prod ps", "docker build .", "docker compose ps", "docker system prune -af"},
+						Ask: []string{"docker", "docker run alpine", "docker exec -it web sh", "docker -H tcp://10.0.0.1:2375 ps", "docker --context prod ps", "docker build .", "docker compose ps", "docker system prune -af"},
 					},
 				},
 			},
@@ -405,6 +407,7 @@ func packFile(name string) (policyFile, bool) {
 					lazy:     &defaultSubs29,
 					Config:   "git",
 					Children: []string{"gh", "git", "git-*"},
+					Unbound:  "gh reaches GitHub over the network with the user's token, which the sandbox withholds",
 					Examples: examplesFile{
 						Ask: []string{"gh", "gh pr create --fill", "gh pr merge 12", "gh issue create -t x", "gh api repos/o/r", "gh repo clone o/r", "gh auth token", "gh secret list"},
 					},
@@ -495,9 +498,10 @@ func packFile(name string) (policyFile, bool) {
 							Type: "any",
 						},
 					},
-					lazy: &defaultSubs35,
+					lazy:    &defaultSubs35,
+					Unbound: "kubectl reaches the cluster over the network with the kubeconfig's credentials, which the sandbox withholds",
 					Examples: examplesFile{
-						Ask: []string{"kubectl", "kubectl apply -f x.yaml", "kubectl delete pod web", "kubectl exec -it web -- sh", "kubectl --kubeconfig /tmp/k get pods", "kubectl --token x get pods", "kubectl logs web"},
+						Ask: []string{"kubectl", "kubectl apply -f x.yaml", "kubectl delete pod web", "kubectl exec -it web -- sh", "kubectl --kubeconfig /tmp/k get pods", "kubectl --token x get pods", "kubectl --kubeconfig=/tmp/k logs web", "kubectl top pods"},
 					},
 				},
 			},
@@ -3773,7 +3777,7 @@ func defaultCommand(name string) (ruleFile, bool) {
 		return ruleFile{
 			Verdict: "ask",
 			Reason:  "it reads and changes a cluster with the user's credentials",
-			Hint:    "the kubernetes pack (include = [\"kubernetes\"]) allows kubectl get and describe, secrets not",
+			Hint:    "the kubernetes pack (include = [\"kubernetes\"]) allows kubectl get, describe and logs, secrets not",
 			Examples: examplesFile{
 				Ask: []string{"kubectl get pods", "kubectl get secret db -o yaml"},
 			},
@@ -6827,7 +6831,7 @@ func defaultSubs25Rule(name string) (ruleFile, bool) {
 	return ruleFile{}, false
 }
 
-var defaultSubs26 = subSource{names: []string{"container", "image", "images", "logs", "ps", "version"}, get: defaultSubs26Rule}
+var defaultSubs26 = subSource{names: []string{"container", "image", "images", "inspect", "logs", "ps", "version"}, get: defaultSubs26Rule}
 
 func defaultSubs26Rule(name string) (ruleFile, bool) {
 	switch name {
@@ -6863,6 +6867,27 @@ func defaultSubs26Rule(name string) (ruleFile, bool) {
 			MaxArgs: 1,
 			Examples: examplesFile{
 				Allow: []string{"docker images", "docker images -q", "docker images golang", "docker image ls --digests"},
+			},
+		}, true
+	case "inspect":
+		return ruleFile{
+			Verdict: "ask",
+			Reason:  "it prints the container's environment (Config.Env), where its passwords and tokens are",
+			Hint:    "docker ps -a --filter name=NAME --format '{{.Status}} {{.Ports}}' shows a container's state and ports, docker logs NAME what it printed",
+			Flags:   []string{"-s", "--size"},
+			Options: map[string]valueSpec{
+				"--format": valueSpec{
+					Type: "any",
+				},
+				"--type": valueSpec{
+					Type: "any",
+				},
+				"-f": valueSpec{
+					Type: "any",
+				},
+			},
+			Examples: examplesFile{
+				Ask: []string{"docker inspect web", "docker inspect -f '{{.State.Status}}' web", "docker inspect --format '{{json .Config.Env}}' web", "docker inspect --type image alpine"},
 			},
 		}, true
 	case "logs":
@@ -6940,10 +6965,20 @@ func defaultSubs26Rule(name string) (ruleFile, bool) {
 	return ruleFile{}, false
 }
 
-var defaultSubs27 = subSource{names: []string{"list", "logs", "ls", "ps"}, get: defaultSubs27Rule}
+var defaultSubs27 = subSource{names: []string{"inspect", "list", "logs", "ls", "ps"}, get: defaultSubs27Rule}
 
 func defaultSubs27Rule(name string) (ruleFile, bool) {
 	switch name {
+	case "inspect":
+		return ruleFile{
+			Like:    "docker inspect",
+			Verdict: "ask",
+			Reason:  "it prints the container's environment (Config.Env), where its passwords and tokens are",
+			Hint:    "docker ps -a --filter name=NAME --format '{{.Status}} {{.Ports}}' shows a container's state and ports, docker logs NAME what it printed",
+			Examples: examplesFile{
+				Ask: []string{"docker container inspect web"},
+			},
+		}, true
 	case "list":
 		return ruleFile{
 			Like:    "docker ps",
@@ -6972,10 +7007,20 @@ func defaultSubs27Rule(name string) (ruleFile, bool) {
 	return ruleFile{}, false
 }
 
-var defaultSubs28 = subSource{names: []string{"list", "ls"}, get: defaultSubs28Rule}
+var defaultSubs28 = subSource{names: []string{"inspect", "list", "ls"}, get: defaultSubs28Rule}
 
 func defaultSubs28Rule(name string) (ruleFile, bool) {
 	switch name {
+	case "inspect":
+		return ruleFile{
+			Like:    "docker inspect",
+			Verdict: "ask",
+			Reason:  "it prints the image's environment (Config.Env), which its build may have given a token",
+			Hint:    "docker images REPOSITORY lists an image's tags, ids and sizes",
+			Examples: examplesFile{
+				Ask: []string{"docker image inspect alpine"},
+			},
+		}, true
 	case "list":
 		return ruleFile{
 			Like:    "docker images",
@@ -7334,7 +7379,7 @@ func defaultSubs34Rule(name string) (ruleFile, bool) {
 	return ruleFile{}, false
 }
 
-var defaultSubs35 = subSource{names: []string{"describe", "get", "version"}, get: defaultSubs35Rule}
+var defaultSubs35 = subSource{names: []string{"describe", "get", "logs", "version"}, get: defaultSubs35Rule}
 
 func defaultSubs35Rule(name string) (ruleFile, bool) {
 	switch name {
@@ -7426,6 +7471,65 @@ func defaultSubs35Rule(name string) (ruleFile, bool) {
 			Examples: examplesFile{
 				Allow: []string{"kubectl get pods", "kubectl get pods -A", "kubectl -n kube-system get deploy -o wide", "kubectl get po web-0 -o yaml", "kubectl get svc -l app=web -o jsonpath='{.items[*].metadata.name}'", "kubectl get nodes --context staging", "kubectl get -n prod configmap app -o json", "kubectl get Pods"},
 				Ask:   []string{"kubectl get secrets", "kubectl get secret db -o yaml", "kubectl get Secret db", "kubectl get pods,secrets", "kubectl get secret/db", "kubectl get pods secret/db", "kubectl get all", "kubectl get pods -w", "kubectl get pods -o jsonpath-file=/tmp/t", "kubectl get pods -o=go-template-file=/tmp/t", "kubectl get -f pod.yaml", "kubectl get --raw /api/v1/namespaces/default/secrets", "kubectl get", "kubectl get widgets.example.com"},
+			},
+		}, true
+	case "logs":
+		return ruleFile{
+			Verdict: "allow",
+			Flags:   []string{"-p", "--previous", "--timestamps", "--all-containers", "--all-pods", "--prefix"},
+			Options: map[string]valueSpec{
+				"--container": valueSpec{
+					Type: "any",
+				},
+				"--context": valueSpec{
+					Type: "any",
+				},
+				"--limit-bytes": valueSpec{
+					Type: "int",
+				},
+				"--max-log-requests": valueSpec{
+					Type: "int",
+				},
+				"--namespace": valueSpec{
+					Type: "any",
+				},
+				"--request-timeout": valueSpec{
+					Type: "any",
+				},
+				"--selector": valueSpec{
+					Type: "any",
+				},
+				"--since": valueSpec{
+					Type: "any",
+				},
+				"--since-time": valueSpec{
+					Type: "any",
+				},
+				"--tail": valueSpec{
+					Type: "int",
+				},
+				"-c": valueSpec{
+					Type: "any",
+				},
+				"-l": valueSpec{
+					Type: "any",
+				},
+				"-n": valueSpec{
+					Type: "any",
+				},
+			},
+			MaxArgs: 2,
+			Ask: []escalationFile{escalationFile{
+				Flags:  []string{"-f", "--follow"},
+				Reason: "it follows the log and never ends",
+				Hint:   "use kubectl logs --tail N or --since DURATION: they print what is there and end",
+			}, escalationFile{
+				Flags:  []string{"--insecure-skip-tls-verify-backend"},
+				Reason: "it takes the log from whoever answers for the kubelet, unverified",
+			}},
+			Examples: examplesFile{
+				Allow: []string{"kubectl logs web", "kubectl logs web -c app --tail 100", "kubectl logs --since=1h --timestamps web", "kubectl logs -p -c ruby web-1", "kubectl -n prod logs deploy/api --all-containers", "kubectl logs -l app=web --tail=50 --prefix", "kubectl logs web --context staging"},
+				Ask:   []string{"kubectl logs -f web", "kubectl logs --follow web", "kubectl logs -pf web", "kubectl logs web --kubeconfig /tmp/k", "kubectl logs web --token x", "kubectl logs web --log-file=/tmp/x", "kubectl logs web --insecure-skip-tls-verify-backend", "kubectl logs a b c"},
 			},
 		}, true
 	case "version":
@@ -8813,8 +8917,49 @@ func defaultSubs57Rule(name string) (ruleFile, bool) {
 		return ruleFile{
 			Verdict: "ask",
 			Reason:  "it runs the providers and data sources, the external data source's program among them, with your cloud credentials over the network, which the sandbox does not grant; -out writes a plan that apply runs",
+			Hint:    "terraform validate checks the configuration in the sandbox; ask the user to run terraform plan",
+			Style:   "go",
+			Flags:   []string{"-destroy", "-refresh-only", "-compact-warnings", "-detailed-exitcode", "-json", "-no-color"},
+			Options: map[string]valueSpec{
+				"-generate-config-out": valueSpec{
+					Type: "any",
+				},
+				"-input": valueSpec{
+					Values: []string{"true", "false"},
+				},
+				"-lock": valueSpec{
+					Values: []string{"true", "false"},
+				},
+				"-lock-timeout": valueSpec{
+					Type: "any",
+				},
+				"-out": valueSpec{
+					Type: "any",
+				},
+				"-parallelism": valueSpec{
+					Type: "int",
+				},
+				"-refresh": valueSpec{
+					Values: []string{"true", "false"},
+				},
+				"-replace": valueSpec{
+					Type: "any",
+				},
+				"-state": valueSpec{
+					Type: "any",
+				},
+				"-target": valueSpec{
+					Type: "any",
+				},
+				"-var": valueSpec{
+					Type: "any",
+				},
+				"-var-file": valueSpec{
+					Type: "any",
+				},
+			},
 			Examples: examplesFile{
-				Ask: []string{"terraform plan", "terraform plan -out=tfplan", "terraform -chdir=infra plan -var-file=prod.tfvars"},
+				Ask: []string{"terraform plan", "terraform plan -out=tfplan", "terraform -chdir=infra plan -var-file=prod.tfvars", "terraform plan -lock=false", "terraform plan -refresh=false -target=aws_instance.web"},
 			},
 		}, true
 	case "validate":
