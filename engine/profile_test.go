@@ -287,10 +287,10 @@ sandbox = "test"
 		{&Engine{Layers: &policy.Layers{User: require}}, "kubectl get pods", false, false, Ask, "none", "the policy requires the sandbox for shell commands, and kubectl get pods runs outside it"},
 		// Both layers must say so; the project that does not keeps it in.
 		{&Engine{Layers: &policy.Layers{User: unbound, Project: unbound}}, "kubectl get pods", false, false, Allow, "none", why},
-		{&Engine{Layers: &policy.Layers{User: unbound, Project: bound}}, "kubectl get pods", false, false, Allow, "write", "every part is allowed: kubectl get pods; kubectl get pods"},
-		{&Engine{Layers: &policy.Layers{User: bound, Project: unbound}}, "kubectl get pods", false, false, Allow, "write", "every part is allowed: kubectl get pods; kubectl get pods"},
-		{&Engine{Layers: &policy.Layers{User: bound, Project: unbound, Managed: unbound}}, "kubectl get pods", false, false, Allow, "write", "every part is allowed: kubectl get pods; kubectl get pods"},
-		{&Engine{Layers: &policy.Layers{User: unbound, Project: unbound, Managed: bound}}, "kubectl get pods", false, false, Allow, "write", "every part is allowed: kubectl get pods; kubectl get pods"},
+		{&Engine{Layers: &policy.Layers{User: unbound, Project: bound}}, "kubectl get pods", false, false, Allow, "write", "every part is allowed: kubectl get pods"},
+		{&Engine{Layers: &policy.Layers{User: bound, Project: unbound}}, "kubectl get pods", false, false, Allow, "write", "every part is allowed: kubectl get pods"},
+		{&Engine{Layers: &policy.Layers{User: bound, Project: unbound, Managed: unbound}}, "kubectl get pods", false, false, Allow, "write", "every part is allowed: kubectl get pods"},
+		{&Engine{Layers: &policy.Layers{User: unbound, Project: unbound, Managed: bound}}, "kubectl get pods", false, false, Allow, "write", "every part is allowed: kubectl get pods"},
 	} {
 		t.Logf("input: %q (grants %v, read-only %v)", tc.command, tc.grants, tc.readOnly)
 		c := profileCall(tree, tc.command, run, tc.grants)
