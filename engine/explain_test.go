@@ -4,11 +4,14 @@ package engine
 
 import (
 	"bufio"
+	"bytes"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"guard/policy"
@@ -70,7 +73,9 @@ func TestExplainChangesNothing(t *testing.T) {
 	}
 	bad := 0
 	for _, cmd := range explainCommands(t) {
-		call := Call{Kind: KindShell, Input: Input{Command: cmd}, Cwd: dir, Home: filepath.Join(dir, "home"), Shell: "bash"}
+		// Both decisions see one file system: other tests change /tmp
+		// while this one runs, and find /tmp -exec reads it.
+		call := Call{Kind: KindShell, Input: Input{Command: cmd}, Cwd: dir, Home: filepath.Join(dir, "home"), Shell: "bash", FS: newMemoFS()}
 		plain := Decide(p, call)
 		call.Explain = true
 		explained := Decide(p, call)
@@ -115,3 +120,109 @@ func TestExplainChangesNothing(t *testing.T) {
 		}
 	}
 }
+
+// memoFS is the operating system's file system as it was at its first
+// look at each name: what a decision read, a second one reads again.
+type memoFS struct {
+	mu    sync.Mutex
+	stat  map[string]memoInfo
+	lstat map[string]memoInfo
+	link  map[string]memoLink
+	dir   map[string]memoDir
+	file  map[string]memoData
+}
+
+type memoInfo struct {
+	fi  fs.FileInfo
+	err error
+}
+
+type memoLink struct {
+	target string
+	err    error
+}
+
+type memoDir struct {
+	entries []fs.DirEntry
+	err     error
+}
+
+type memoData struct {
+	info fs.FileInfo
+	data []byte
+	err  error
+}
+
+func newMemoFS() *memoFS {
+	return &memoFS{stat: map[string]memoInfo{}, lstat: map[string]memoInfo{}, link: map[string]memoLink{}, dir: map[string]memoDir{}, file: map[string]memoData{}}
+}
+
+func (m *memoFS) Stat(name string) (fs.FileInfo, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	r, ok := m.stat[name]
+	if !ok {
+		r.fi, r.err = OS.Stat(name)
+		m.stat[name] = r
+	}
+	return r.fi, r.err
+}
+
+func (m *memoFS) Lstat(name string) (fs.FileInfo, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	r, ok := m.lstat[name]
+	if !ok {
+		r.fi, r.err = OS.Lstat(name)
+		m.lstat[name] = r
+	}
+	return r.fi, r.err
+}
+
+func (m *memoFS) Readlink(name string) (string, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	r, ok := m.link[name]
+	if !ok {
+		r.target, r.err = OS.Readlink(name)
+		m.link[name] = r
+	}
+	return r.target, r.err
+}
+
+func (m *memoFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	r, ok := m.dir[name]
+	if !ok {
+		r.entries, r.err = OS.ReadDir(name)
+		m.dir[name] = r
+	}
+	return r.entries, r.err
+}
+
+func (m *memoFS) Open(name string) (fs.File, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	r, ok := m.file[name]
+	if !ok {
+		r.info, r.err = OS.Stat(name)
+		if r.err == nil {
+			r.data, r.err = readFile(OS, name, 16<<20)
+		}
+		m.file[name] = r
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	return &memoFile{Reader: bytes.NewReader(r.data), info: r.info}, nil
+}
+
+// memoFile is a file of memoFS, read from what was there.
+type memoFile struct {
+	*bytes.Reader
+	info fs.FileInfo
+}
+
+func (f *memoFile) Stat() (fs.FileInfo, error) { return f.info, nil }
+func (f *memoFile) Close() error               { return nil }
