@@ -89,7 +89,7 @@ func Hook(r io.Reader, o HookOptions) ([]byte, error) {
 		e := audit.Entry{Time: time.Now().UTC(), Event: "PreToolUse", Agent: agentName, Decision: "blocked-error",
 			Authority: setup.ByGuard, Reason: agent.Clip(oneLine(err.Error()), setup.MaxReason), Version: setup.Version()}
 		if ev != nil {
-			e.Session, e.Event, e.Tool = ev.Session, ev.Name, ev.Call.Tool
+			e.Session, e.Event, e.Tool, e.ToolCallID = ev.Session, ev.Name, ev.Call.Tool, ev.CallID
 		}
 		j.warnOf(j.write(e))
 		return err
@@ -161,7 +161,7 @@ func Hook(r io.Reader, o HookOptions) ([]byte, error) {
 		// for), and the adapter denied the call: the log says so.
 		logged.Verdict, logged.Rewrite = engine.Deny, nil
 	}
-	entry := setup.LogEntry(setup.Logged{Agent: agentName, Event: ev.Name, Session: ev.Session, Raw: ev.Raw}, call, &logged, layers)
+	entry := setup.LogEntry(setup.Logged{Agent: agentName, Event: ev.Name, Session: ev.Session, CallID: ev.CallID, Raw: ev.Raw}, call, &logged, layers)
 	if adapterDenied {
 		entry.Authority, entry.Reason = setup.ByGuard, agent.Clip(oneLine(ans.Deny.Why), setup.MaxReason)
 	}

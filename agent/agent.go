@@ -27,6 +27,13 @@ type Event struct {
 	// reports a call that ran; SessionEnd ends a session, and its grants.
 	Name    string
 	Session string
+	// CallID is the agent's id of the tool call, for the decision log:
+	// Claude Code's and Codex's tool_use_id (the model's id of the call,
+	// the same on the call's PreToolUse and PostToolUse). It is "" where
+	// the input has none (Gemini CLI's, Copilot CLI's, a PermissionRequest;
+	// Cursor's and Antigravity's adapters read none) or one that is not a
+	// string of at most [MaxCallID] bytes: guard judges nothing by it.
+	CallID string
 	// Call is the call to decide, with its kind left to the policy, its
 	// tool and input, and its working directory. The caller fills in the
 	// rest of its context.
@@ -35,6 +42,10 @@ type Event struct {
 	// rewrites the input starts from it.
 	Raw map[string]any
 }
+
+// MaxCallID bounds the tool call id an [Event] keeps, in bytes: the
+// agents' ids are a few dozen (toolu_01ABC..., call_...).
+const MaxCallID = 256
 
 // Answer is what guard hook writes and how it exits: Stdout and exit 0,
 // or a Denial (exit 2, the reason on stderr), or both, for an agent that

@@ -119,7 +119,8 @@ func stringField(raw map[string]any, key string, required bool) (string, error) 
 // decodeEvent reads what every agent's hook event holds: its name, mapped
 // to guard's by names (an event not in names is denied), its session, and
 // for a tool event (any but SessionEnd) the tool's name, the absolute
-// working directory and the tool's input, an object, kept in Raw. The
+// working directory, the tool's input, an object, kept in Raw, and the
+// call's id (tool_use_id), where it has one. The
 // adapter then gives the call its kind and input. agent names the agent
 // in messages.
 func decodeEvent(data []byte, agent string, names map[string]string) (*Event, error) {
@@ -171,5 +172,8 @@ func decodeEvent(data []byte, agent string, names map[string]string) (*Event, er
 		return nil, deny("the hook input's tool_input is not a JSON object")
 	}
 	ev.Call = engine.Call{Tool: tool, Cwd: cwd, Session: ev.Session}
+	if id, ok := raw["tool_use_id"].(string); ok && len(id) <= MaxCallID {
+		ev.CallID = id
+	}
 	return ev, nil
 }

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"guard/engine"
@@ -157,4 +158,42 @@ func answerString(a Answer) string {
 		return fmt.Sprintf("silent with stdout %q", a.Stdout)
 	}
 	return "exit 0: " + string(a.Stdout)
+}
+
+// TestCallID: the id of the tool call is read from the hook input where
+// the agent sends one (tool_use_id, on Claude Code's and Codex's tool
+// events), and is "" where it sends none or one guard does not keep.
+func TestCallID(t *testing.T) {
+	long := strings.Repeat("x", MaxCallID+1)
+	for _, tc := range []struct {
+		agent, in, want string
+	}{
+		// What the real agents sent.
+		{"claude", "@claude/pretooluse-bash.json", "toolu_e2e_1"},
+		{"claude", "@claude/permissionrequest-bash.json", ""},
+		{"codex", "@codex/pretooluse-bash.json", "call_1"},
+		{"codex", "@codex/posttooluse-bash.json", "call_1"},
+		{"codex", "@codex/pretooluse-apply_patch.json", "call_3"},
+		{"gemini", "@gemini/beforetool-run_shell_command.json", ""},
+		{"claude", "@copilot/claude-compatible/pretooluse-bash.json", ""},
+		// An id that is not a string, or is too long, is not kept; the
+		// call is still decided.
+		{"claude", `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"},"cwd":"/p","tool_use_id":7}`, ""},
+		{"claude", `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"},"cwd":"/p","tool_use_id":null}`, ""},
+		{"claude", `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"},"cwd":"/p","tool_use_id":"` + long + `"}`, ""},
+		{"claude", `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"},"cwd":"/p","tool_use_id":"` + long[1:] + `"}`, long[1:]},
+	} {
+		data := []byte(tc.in)
+		if name, ok := strings.CutPrefix(tc.in, "@"); ok {
+			data = readGolden(t, name)
+		}
+		ev, err := Adapters()[tc.agent].Decode(data)
+		if err != nil {
+			t.Errorf("%s: %v", tc.in[:min(len(tc.in), 80)], err)
+			continue
+		}
+		if ev.CallID != tc.want {
+			t.Errorf("%s: CallID = %.40q, want %.40q", tc.in[:min(len(tc.in), 80)], ev.CallID, tc.want)
+		}
+	}
 }

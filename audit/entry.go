@@ -43,6 +43,10 @@ type Entry struct {
 	// rewrote the call to. The agent reports that command once it ran,
 	// and the line of that report carries the same digest.
 	RewriteDigest string `json:"rewrite_digest,omitempty"`
+	// ToolCallID is the agent's id of the tool call, where its hook input
+	// carries one (Claude Code's and Codex's tool_use_id): the id the
+	// agent's own telemetry and transcript know the call by.
+	ToolCallID string `json:"tool_call_id,omitempty"`
 	// Prev is the SHA-256, in hex, of the session's previous line without
 	// its newline; "" on the session's first line.
 	Prev string `json:"prev"`

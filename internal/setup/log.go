@@ -79,11 +79,12 @@ var Version = sync.OnceValue(func() string {
 })
 
 // A Logged call is what the decision log records of where a call came
-// from: the agent or harness, its event, its session and its input as the
-// agent sent it (for the input's digest; nil for none).
+// from: the agent or harness, its event, its session, the agent's id of
+// the call ("" for none) and its input as the agent sent it (for the
+// input's digest; nil for none).
 type Logged struct {
-	Agent, Event, Session string
-	Raw                   map[string]any
+	Agent, Event, Session, CallID string
+	Raw                           map[string]any
 }
 
 // LogEntry is the decision log's entry for a call and its decision (nil
@@ -92,7 +93,7 @@ type Logged struct {
 // command's digest.
 func LogEntry(from Logged, call engine.Call, d *engine.Decision, layers *policy.Layers) audit.Entry {
 	e := audit.Entry{Time: time.Now().UTC(), Session: from.Session, Event: from.Event, Agent: from.Agent, Tool: call.Tool,
-		Digest: inputDigest(from.Raw), Call: audit.Redact(callLine(call)), Version: Version()}
+		ToolCallID: from.CallID, Digest: inputDigest(from.Raw), Call: audit.Redact(callLine(call)), Version: Version()}
 	if layers != nil {
 		e.Policy, e.PolicySHA256 = layers.Name(), layers.Sum()
 	}
