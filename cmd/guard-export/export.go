@@ -25,85 +25,156 @@ import (
 // maxBatch bounds the lines of one export.
 const maxBatch = 512
 
-// exporter turns the log's lines into OTLP log records: the SDK's logger
-// makes the records (with guard's resource), a collecting processor holds
-// them, and the exporter sends them, so that guard-export knows whether
-// the collector took them before it moves on.
+// An otlpSignal is what the collector receives of the log's lines: log
+// records, or spans. Each keeps its own cursor beside the log, so that
+// one the collector refuses holds back no other.
+type otlpSignal interface {
+	// cursor is the name of the signal's cursor file in the log's
+	// directory.
+	cursor() string
+	// send exports what the signal makes of a batch of lines, and
+	// returns how many items went (a line may make none).
+	send(ctx context.Context, batch []audit.Record) (int, error)
+	shutdown(ctx context.Context)
+}
+
+// exporter sends the log's lines to the collector as each of its
+// signals.
 type exporter struct {
-	dir      string // the decision log's directory
-	timeout  time.Duration
+	dir     string // the decision log's directory
+	timeout time.Duration
+	signals []otlpSignal
+}
+
+// endpoints are the collector's URLs: logs always, traces for spans
+// ("" for none).
+type endpoints struct{ logs, traces string }
+
+func newExporter(ctx context.Context, urls endpoints, dir string, timeout time.Duration) (*exporter, error) {
+	host, _ := os.Hostname()
+	res := resource.NewSchemaless(attribute.String("service.name", "guard"), attribute.String("host.name", host))
+	logs, err := newLogRecords(ctx, urls.logs, timeout, res)
+	if err != nil {
+		return nil, err
+	}
+	x := &exporter{dir: dir, timeout: timeout, signals: []otlpSignal{logs}}
+	if urls.traces != "" {
+		spans, err := newSpans(ctx, urls.traces, timeout, res)
+		if err != nil {
+			return nil, err
+		}
+		x.signals = append(x.signals, spans)
+	}
+	return x, nil
+}
+
+func (x *exporter) close() {
+	ctx, cancel := context.WithTimeout(context.Background(), x.timeout)
+	defer cancel()
+	for _, s := range x.signals {
+		s.shutdown(ctx)
+	}
+}
+
+// exportNew exports, as each signal, the lines of the log past that
+// signal's cursor, oldest first, in batches, and moves the cursor past
+// each batch the collector took. It returns how many items of each signal
+// went, in the order of the signals; a signal that fails does not stop
+// the others.
+func (x *exporter) exportNew(ctx context.Context) ([]int, error) {
+	recs, problems, err := audit.Read(x.dir)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range problems {
+		fmt.Fprintf(os.Stderr, "guard-export: %s (not exported)\n", p)
+	}
+	slices.SortStableFunc(recs, func(a, b audit.Record) int { return a.Entry.Time.Compare(b.Entry.Time) })
+	sent := make([]int, len(x.signals))
+	var errs []error
+	for i, s := range x.signals {
+		n, err := x.exportSignal(ctx, s, recs)
+		sent[i] = n
+		errs = append(errs, err)
+	}
+	return sent, errors.Join(errs...)
+}
+
+// exportSignal exports the lines past the signal's cursor.
+func (x *exporter) exportSignal(ctx context.Context, s otlpSignal, recs []audit.Record) (int, error) {
+	cur, err := readCursor(x.dir, s.cursor())
+	if err != nil {
+		return 0, err
+	}
+	var todo []audit.Record
+	for _, r := range recs {
+		if r.Entry.Seq > cur[r.Entry.Session] {
+			todo = append(todo, r)
+		}
+	}
+	sent := 0
+	for len(todo) > 0 {
+		batch := todo[:min(maxBatch, len(todo))]
+		todo = todo[len(batch):]
+		ectx, cancel := context.WithTimeout(ctx, x.timeout)
+		n, err := s.send(ectx, batch)
+		cancel()
+		if err != nil {
+			return sent, fmt.Errorf("exporting to the collector: %v", err)
+		}
+		for _, r := range batch {
+			cur[r.Entry.Session] = max(cur[r.Entry.Session], r.Entry.Seq)
+		}
+		if err := writeCursor(x.dir, s.cursor(), cur); err != nil {
+			return sent, err
+		}
+		sent += n
+	}
+	return sent, nil
+}
+
+// logRecords turns the log's lines into OTLP log records: the SDK's
+// logger makes the records (with guard's resource), a collecting
+// processor holds them, and the exporter sends them, so that guard-export
+// knows whether the collector took them before it moves on.
+type logRecords struct {
 	otlp     *otlploghttp.Exporter
 	provider *sdklog.LoggerProvider
 	logger   log.Logger
 	held     *collect
 }
 
-func newExporter(ctx context.Context, url, dir string, timeout time.Duration) (*exporter, error) {
+func newLogRecords(ctx context.Context, url string, timeout time.Duration, res *resource.Resource) (*logRecords, error) {
 	otlp, err := otlploghttp.New(ctx, otlploghttp.WithEndpointURL(url), otlploghttp.WithTimeout(timeout),
 		otlploghttp.WithRetry(otlploghttp.RetryConfig{Enabled: false}))
 	if err != nil {
-		return nil, fmt.Errorf("the OTLP exporter: %v", err)
+		return nil, fmt.Errorf("the OTLP logs exporter: %v", err)
 	}
-	host, _ := os.Hostname()
-	res := resource.NewSchemaless(attribute.String("service.name", "guard"), attribute.String("host.name", host))
 	held := &collect{}
 	provider := sdklog.NewLoggerProvider(sdklog.WithResource(res), sdklog.WithProcessor(held))
-	return &exporter{dir: dir, timeout: timeout, otlp: otlp, provider: provider,
-		logger: provider.Logger("guard/audit"), held: held}, nil
+	return &logRecords{otlp: otlp, provider: provider, logger: provider.Logger(scope), held: held}, nil
 }
 
-func (x *exporter) close() {
-	ctx, cancel := context.WithTimeout(context.Background(), x.timeout)
-	defer cancel()
-	x.provider.Shutdown(ctx)
-	x.otlp.Shutdown(ctx)
+// scope is the instrumentation scope of the records and spans.
+const scope = "guard/audit"
+
+// logsCursor holds, beside the log, the last sequence number of each
+// session exported as log records.
+const logsCursor = "export.json"
+
+func (l *logRecords) cursor() string { return logsCursor }
+
+func (l *logRecords) send(ctx context.Context, batch []audit.Record) (int, error) {
+	l.held.records = l.held.records[:0]
+	for _, r := range batch {
+		l.logger.Emit(ctx, record(r.Entry))
+	}
+	return len(batch), l.otlp.Export(ctx, l.held.records)
 }
 
-// exportNew exports the lines of the log past the cursor, oldest first, in
-// batches, and moves the cursor past each batch the collector took. It
-// returns how many lines went.
-func (x *exporter) exportNew(ctx context.Context) (int, error) {
-	recs, problems, err := audit.Read(x.dir)
-	if err != nil {
-		return 0, err
-	}
-	for _, p := range problems {
-		fmt.Fprintf(os.Stderr, "guard-export: %s (not exported)\n", p)
-	}
-	cur, err := readCursor(x.dir)
-	if err != nil {
-		return 0, err
-	}
-	var todo []audit.Entry
-	for _, r := range recs {
-		if r.Entry.Seq > cur[r.Entry.Session] {
-			todo = append(todo, r.Entry)
-		}
-	}
-	slices.SortStableFunc(todo, func(a, b audit.Entry) int { return a.Time.Compare(b.Time) })
-	sent := 0
-	for len(todo) > 0 {
-		batch := todo[:min(maxBatch, len(todo))]
-		todo = todo[len(batch):]
-		x.held.records = x.held.records[:0]
-		for _, e := range batch {
-			x.logger.Emit(ctx, record(e))
-		}
-		ectx, cancel := context.WithTimeout(ctx, x.timeout)
-		err := x.otlp.Export(ectx, x.held.records)
-		cancel()
-		if err != nil {
-			return sent, fmt.Errorf("exporting to the collector: %v", err)
-		}
-		for _, e := range batch {
-			cur[e.Session] = max(cur[e.Session], e.Seq)
-		}
-		if err := writeCursor(x.dir, cur); err != nil {
-			return sent, err
-		}
-		sent += len(batch)
-	}
-	return sent, nil
+func (l *logRecords) shutdown(ctx context.Context) {
+	l.provider.Shutdown(ctx)
+	l.otlp.Shutdown(ctx)
 }
 
 // record is the OTLP log record of a line: its call as the body, its
@@ -123,15 +194,23 @@ func record(e audit.Entry) log.Record {
 	}
 	r.SetSeverity(sev)
 	r.SetSeverityText(text)
+	r.AddAttributes(fields(e)...)
+	return r
+}
+
+// fields are a line's fields as guard.* attributes, each one the line
+// has: the log record's attributes, and the span's besides the
+// conventions' own.
+func fields(e audit.Entry) []attribute.KeyValue {
 	kv := []attribute.KeyValue{
 		attribute.String("guard.session", e.Session), attribute.Int64("guard.seq", e.Seq), attribute.String("guard.event", e.Event),
 		attribute.String("guard.prev", e.Prev),
 	}
 	for _, f := range []struct{ k, v string }{
-		{"guard.agent", e.Agent}, {"guard.tool", e.Tool}, {"guard.digest", e.Digest}, {"guard.tier", e.Tier},
-		{"guard.decision", e.Decision}, {"guard.grant", e.Grant}, {"guard.authority", e.Authority},
+		{"guard.agent", e.Agent}, {"guard.tool", e.Tool}, {"guard.tool_call_id", e.ToolCallID}, {"guard.digest", e.Digest},
+		{"guard.tier", e.Tier}, {"guard.decision", e.Decision}, {"guard.grant", e.Grant}, {"guard.authority", e.Authority},
 		{"guard.policy", e.Policy}, {"guard.policy_sha256", e.PolicySHA256}, {"guard.version", e.Version},
-		{"guard.reason", e.Reason},
+		{"guard.reason", e.Reason}, {"guard.profile", e.Profile}, {"guard.rewrite_digest", e.RewriteDigest},
 	} {
 		if f.v != "" {
 			kv = append(kv, attribute.String(f.k, f.v))
@@ -146,8 +225,7 @@ func record(e audit.Entry) log.Record {
 	if e.Ran != nil {
 		kv = append(kv, attribute.Bool("guard.ran", *e.Ran))
 	}
-	r.AddAttributes(kv...)
-	return r
+	return kv
 }
 
 // collect is a processor that holds the records the logger makes, for
@@ -162,13 +240,9 @@ func (c *collect) Enabled(context.Context, sdklog.EnabledParameters) bool { retu
 func (c *collect) Shutdown(context.Context) error                         { return nil }
 func (c *collect) ForceFlush(context.Context) error                       { return nil }
 
-// cursorFile holds, beside the log, the last exported sequence number of
-// each session.
-const cursorFile = "export.json"
-
-func readCursor(dir string) (map[string]int64, error) {
+func readCursor(dir, name string) (map[string]int64, error) {
 	cur := map[string]int64{}
-	data, err := os.ReadFile(filepath.Join(dir, cursorFile))
+	data, err := os.ReadFile(filepath.Join(dir, name))
 	if errors.Is(err, fs.ErrNotExist) {
 		return cur, nil
 	}
@@ -176,18 +250,18 @@ func readCursor(dir string) (map[string]int64, error) {
 		return nil, err
 	}
 	if err := json.Unmarshal(data, &cur); err != nil {
-		return nil, fmt.Errorf("%s: %v", cursorFile, err)
+		return nil, fmt.Errorf("%s: %v", name, err)
 	}
 	return cur, nil
 }
 
 // writeCursor replaces the cursor file whole.
-func writeCursor(dir string, cur map[string]int64) error {
+func writeCursor(dir, name string, cur map[string]int64) error {
 	data, err := json.Marshal(cur)
 	if err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(dir, "."+cursorFile+".*")
+	f, err := os.CreateTemp(dir, "."+name+".*")
 	if err != nil {
 		return err
 	}
@@ -196,7 +270,7 @@ func writeCursor(dir string, cur map[string]int64) error {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Rename(f.Name(), filepath.Join(dir, cursorFile))
+		err = os.Rename(f.Name(), filepath.Join(dir, name))
 	}
 	if err != nil {
 		os.Remove(f.Name())

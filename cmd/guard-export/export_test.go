@@ -7,11 +7,16 @@ import (
 	"context"
 	"crypto/sha256"
 	"fmt"
+	"maps"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -118,8 +123,8 @@ func collector(t *testing.T) string {
 }
 
 // startCollector runs the collector with an OTLP/HTTP receiver on addr and
-// its debug exporter writing every record it receives, in detail, to its
-// output; it returns when the receiver takes connections.
+// its debug exporter writing every log record and span it receives, in
+// detail, to its output; it returns when the receiver takes connections.
 func startCollector(t *testing.T, bin, addr string) *syncBuffer {
 	t.Helper()
 	cfg := filepath.Join(t.TempDir(), "config.yaml")
@@ -137,6 +142,9 @@ service:
       level: none
   pipelines:
     logs:
+      receivers: [otlp]
+      exporters: [debug]
+    traces:
       receivers: [otlp]
       exporters: [debug]
 `, addr)
@@ -191,16 +199,18 @@ func freeAddr(t *testing.T) string {
 }
 
 // TestExportToCollector: the decision log's lines reach a real collector as
-// OTLP log records with guard's fields; a collector that is down loses
-// nothing (the lines go once it is up); nothing goes twice.
+// OTLP log records with guard's fields, and its decisions as execute_tool
+// spans with the GenAI conventions' attributes, a deny's status an error;
+// a collector that is down loses nothing (the lines go once it is up);
+// nothing goes twice.
 func TestExportToCollector(t *testing.T) {
 	bin := collector(t)
 	state := t.TempDir()
 	dlog := &audit.Log{Dir: filepath.Join(state, "log")}
 	ran := true
 	for _, e := range []audit.Entry{
-		{Session: "s-export", Event: "PreToolUse", Tool: "Bash", Call: "git push --force origin main", Tier: "deny", Decision: "denied",
-			Rules: []string{"git push -f"}, Authority: "policy", Reason: "it rewrites or deletes history others share"},
+		{Session: "s-export", Event: "PreToolUse", Tool: "Bash", ToolCallID: "toolu_push", Call: "git push --force origin main", Tier: "deny",
+			Decision: "denied", Rules: []string{"git push -f"}, Authority: "policy", Policy: "default", Reason: "it rewrites or deletes history others share"},
 		{Session: "s-export", Event: "PreToolUse", Tool: "Read", Call: "Read /p/a.go", Tier: "allow", Decision: "allowed", Authority: "policy"},
 		{Session: "s-export", Event: "PostToolUse", Tool: "Read", Call: "Read /p/a.go", Decision: "allowed", Authority: "policy", Ran: &ran},
 	} {
@@ -209,15 +219,17 @@ func TestExportToCollector(t *testing.T) {
 		}
 	}
 	addr := freeAddr(t)
-	args := []string{"--once", "--endpoint", "http://" + addr + "/v1/logs", "--state", state, "--timeout", "60s"} // a bound for a hung collector, not a speed goal
+	args := []string{"--once", "--spans", "--endpoint", "http://" + addr + "/v1/logs", "--state", state, "--timeout", "60s"} // a bound for a hung collector, not a speed goal
 	env := func(string) string { return "" }
 
 	// The collector is down: the export fails, and nothing is marked sent.
 	if err := run(args, env); err == nil {
 		t.Fatal("exporting to a collector that is down worked")
 	}
-	if _, err := os.Stat(filepath.Join(state, "log", cursorFile)); err == nil {
-		t.Fatal("a failed export moved the cursor")
+	for _, c := range []string{logsCursor, spansCursor} {
+		if _, err := os.Stat(filepath.Join(state, "log", c)); err == nil {
+			t.Fatalf("a failed export moved the cursor %s", c)
+		}
 	}
 
 	out := startCollector(t, bin, addr)
@@ -229,8 +241,48 @@ func TestExportToCollector(t *testing.T) {
 	for _, w := range want {
 		waitOutput(t, out, w)
 	}
-	if got := strings.Count(out.String(), "guard.session: Str(s-export)"); got != 3 {
+	waitOutput(t, out, "Name           : execute_tool Read")
+	records, spans := received(out, "LogRecord"), received(out, "Span")
+	if got := count(records, "guard.session: Str(s-export)"); got != 3 {
 		t.Errorf("the collector received %d records of the session, want 3", got)
+	}
+	// The two decisions are spans; the report that a call ran is none.
+	if got := count(spans, "guard.session: Str(s-export)"); got != 2 {
+		t.Errorf("the collector received %d spans of the session, want 2:\n%s", got, strings.Join(spans, "\n"))
+	}
+	for _, c := range []struct {
+		name string
+		want []string // regular expressions, each matching a line of the span
+		not  []string
+	}{
+		{"execute_tool Bash", []string{`Kind +: Internal`, `Status code +: Error`, `Status message +: it rewrites or deletes history others share`,
+			`-> gen_ai.operation.name: Str\(execute_tool\)`, `-> gen_ai.tool.name: Str\(Bash\)`, `-> gen_ai.tool.type: Str\(function\)`,
+			`-> gen_ai.tool.call.id: Str\(toolu_push\)`, `-> gen_ai.conversation.id: Str\(s-export\)`, `-> error.type: Str\(denied\)`,
+			`-> guard.decision: Str\(denied\)`, `-> guard.rules: Slice\(\["git push -f"\]\)`, `-> guard.tier: Str\(deny\)`,
+			`-> guard.policy: Str\(default\)`, `Parent ID +: $`}, nil},
+		{"execute_tool Read", []string{`Kind +: Internal`, `Status code +: Unset`, `-> gen_ai.tool.name: Str\(Read\)`,
+			`-> guard.decision: Str\(allowed\)`}, []string{`error.type`, `gen_ai.tool.call.id`}},
+	} {
+		span := ""
+		for _, sp := range spans {
+			if regexp.MustCompile(`(?m)^ *Name +: ` + c.name + `$`).MatchString(sp) {
+				span = sp
+			}
+		}
+		if span == "" {
+			t.Errorf("no span %q:\n%s", c.name, strings.Join(spans, "\n"))
+			continue
+		}
+		for _, w := range c.want {
+			if !regexp.MustCompile(`(?m)` + w).MatchString(span) {
+				t.Errorf("span %q: no line matches %q:\n%s", c.name, w, span)
+			}
+		}
+		for _, n := range c.not {
+			if strings.Contains(span, n) {
+				t.Errorf("span %q has %s:\n%s", c.name, n, span)
+			}
+		}
 	}
 	// Again: nothing new, nothing sent. Then one new line, which the
 	// collector prints after whatever the export before it sent.
@@ -245,7 +297,113 @@ func TestExportToCollector(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitOutput(t, out, "guard.session: Str(s-marker)")
-	if got := strings.Count(out.String(), "guard.session: Str(s-export)"); got != 3 {
+	waitOutput(t, out, "gen_ai.conversation.id: Str(s-marker)")
+	records, spans = received(out, "LogRecord"), received(out, "Span")
+	if got := count(records, "guard.session: Str(s-export)"); got != 3 {
 		t.Errorf("after a second export the collector has %d records, want 3: lines went twice", got)
+	}
+	if got := count(spans, "guard.session: Str(s-export)"); got != 2 {
+		t.Errorf("after a second export the collector has %d spans, want 2: spans went twice", got)
+	}
+}
+
+// received splits the collector's output into the items of one kind that
+// its debug exporter printed (LogRecord or Span), each from its header
+// "LogRecord #N" or "Span #N" to the next item's header of either kind.
+func received(out *syncBuffer, kind string) []string {
+	header := regexp.MustCompile(`(?m)^\s*(LogRecord|Span) #\d+$`)
+	text := out.String()
+	idx := header.FindAllStringSubmatchIndex(text, -1)
+	var items []string
+	for i, m := range idx {
+		if text[m[2]:m[3]] != kind {
+			continue
+		}
+		end := len(text)
+		if i+1 < len(idx) {
+			end = idx[i+1][0]
+		}
+		items = append(items, text[m[0]:end])
+	}
+	return items
+}
+
+// count is how many of items hold s.
+func count(items []string, s string) int {
+	n := 0
+	for _, it := range items {
+		if strings.Contains(it, s) {
+			n++
+		}
+	}
+	return n
+}
+
+// TestSignalsApart: the log records and the spans each keep their own
+// cursor. A collector that refuses traces takes the log records, which
+// do not go again; the spans go once it takes them, and only then.
+func TestSignalsApart(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "log")
+	dlog := &audit.Log{Dir: dir}
+	for _, e := range []audit.Entry{
+		{Session: "s1", Event: "PreToolUse", Tool: "Bash", Decision: "denied", Reason: "no"},
+		{Session: "s1", Event: "PreToolUse", Tool: "Read", Decision: "allowed"},
+		{Session: "s1", Event: "SessionEnd", Authority: "guard"},
+	} {
+		if err := dlog.Append(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var mu sync.Mutex
+	requests := map[string]int{}
+	refuseTraces := true
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		requests[r.URL.Path]++
+		if r.URL.Path == "/v1/traces" && refuseTraces {
+			http.Error(w, "no traces pipeline", http.StatusNotFound)
+			return
+		}
+		w.Header().Set("Content-Type", "application/x-protobuf")
+	}))
+	defer srv.Close()
+	x, err := newExporter(context.Background(), endpoints{logs: srv.URL + "/v1/logs", traces: srv.URL + "/v1/traces"}, dir, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.close()
+	export := func() ([]int, error) {
+		t.Helper()
+		n, err := x.exportNew(context.Background())
+		mu.Lock()
+		defer mu.Unlock()
+		t.Logf("sent %v (%v); requests so far %v", n, err, requests)
+		return n, err
+	}
+
+	n, err := export()
+	if err == nil || !slices.Equal(n, []int{3, 0}) {
+		t.Fatalf("traces refused: sent %v, err %v; want the 3 lines as log records and an error", n, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, spansCursor)); err == nil {
+		t.Fatal("refused spans moved their cursor")
+	}
+	mu.Lock()
+	refuseTraces = false
+	mu.Unlock()
+	if n, err = export(); err != nil || !slices.Equal(n, []int{0, 2}) {
+		t.Fatalf("traces taken: sent %v, err %v; want no log record again and the 2 decisions as spans", n, err)
+	}
+	mu.Lock()
+	before := maps.Clone(requests)
+	mu.Unlock()
+	if n, err = export(); err != nil || !slices.Equal(n, []int{0, 0}) {
+		t.Fatalf("nothing new: sent %v, err %v", n, err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !maps.Equal(before, requests) {
+		t.Errorf("nothing new, and the collector was sent something: %v, then %v", before, requests)
 	}
 }
