@@ -72,6 +72,7 @@ func TestHookDeniesBadInput(t *testing.T) {
 	env := map[string]string{"HOME": home}
 	envProject := func(p string) map[string]string { return map[string]string{"HOME": home, "CLAUDE_PROJECT_DIR": p} }
 	hook := []string{"hook"}
+	hookSlow := []string{"hook", "--deadline", "2m"}
 	ok := hookTestCall(clean, "git status") // allowed by the default policy
 	call := func(command string) string { return hookTestCall(clean, command) }
 
@@ -117,13 +118,14 @@ func TestHookDeniesBadInput(t *testing.T) {
 		{"Bash with a command that is not a string", hook, `{"tool_name":"Bash","tool_input":{"command":["rm","-rf","/"]},"cwd":"` + clean + `"}`, env, `the Bash call's "command" field is not a string guard can judge`},
 		{"Grep with an empty path", hook, `{"tool_name":"Grep","tool_input":{"pattern":"x","path":""},"cwd":"` + clean + `"}`, env, `the Grep call's "path" field is not a string guard can judge`},
 
-		// Over a bound.
-		{"stdin over 4 MiB", hook, big, env, "the hook input is larger than 4194304 bytes"},
-		{"command over 64 KiB", hook, call("echo " + strings.Repeat("a", 64<<10)), env, "over the limit of 65536 bytes"},
-		{"300 nested parentheses", hook, call(strings.Repeat("(", 300) + "true" + strings.Repeat(")", 300)), env, "brackets nest 300 deep, over the limit of 256"},
-		{"100 nested substitutions", hook, call("echo " + strings.Repeat("$(", 100) + "true" + strings.Repeat(")", 100)), env, "nest more than 64 deep"},
-		{"9000 words", hook, call(words), env, "more than 8192 words"},
-		{"9000 words in 60 KiB", hook, call(wordsLong), env, "more than 8192 words"},
+		// Over a bound: each refused for its bound, not for the deadline,
+		// which a loaded machine can pass while reading 4 MiB.
+		{"stdin over 4 MiB", hookSlow, big, env, "the hook input is larger than 4194304 bytes"},
+		{"command over 64 KiB", hookSlow, call("echo " + strings.Repeat("a", 64<<10)), env, "over the limit of 65536 bytes"},
+		{"300 nested parentheses", hookSlow, call(strings.Repeat("(", 300) + "true" + strings.Repeat(")", 300)), env, "brackets nest 300 deep, over the limit of 256"},
+		{"100 nested substitutions", hookSlow, call("echo " + strings.Repeat("$(", 100) + "true" + strings.Repeat(")", 100)), env, "nest more than 64 deep"},
+		{"9000 words", hookSlow, call(words), env, "more than 8192 words"},
+		{"9000 words in 60 KiB", hookSlow, call(wordsLong), env, "more than 8192 words"},
 
 		// Characters the parser and the shell read differently.
 		{"NUL", hook, call("echo a\x00b"), env, "NUL byte (U+0000) is not allowed in a command at 1:7"},
