@@ -8,7 +8,6 @@ import (
 	"io"
 	"maps"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -55,6 +54,14 @@ type HookOptions struct {
 	Warn io.Writer
 }
 
+// getenv returns the agent's environment: o.Env, else guard's own.
+func (o HookOptions) getenv() setup.Getenv {
+	if o.Env == nil {
+		return os.Getenv
+	}
+	return o.Env
+}
+
 // MaxInput bounds one call's JSON, a hook event or a line of guard
 // serve: a Write call carries a whole file; larger input is denied.
 const MaxInput = 4 << 20 // 4 MiB
@@ -79,21 +86,10 @@ func AgentNames() []string {
 // log; a line that cannot be written is said on o.Warn, and denies the
 // call where the policy says log_required.
 func Hook(r io.Reader, o HookOptions) ([]byte, error) {
-	env := setup.Getenv(o.Env)
-	if env == nil {
-		env = os.Getenv
-	}
+	env := o.getenv()
 	agentName := o.Agent
 	j := newJournal(env, o.Warn)
-	blocked := func(ev *agent.Event, err error) error {
-		e := audit.Entry{Time: time.Now().UTC(), Event: "PreToolUse", Agent: agentName, Decision: "blocked-error",
-			Authority: setup.ByGuard, Reason: agent.Clip(oneLine(err.Error()), setup.MaxReason), Version: setup.Version()}
-		if ev != nil {
-			e.Session, e.Event, e.Tool, e.ToolCallID = ev.Session, ev.Name, ev.Call.Tool, ev.CallID
-		}
-		j.warnOf(j.write(e))
-		return err
-	}
+	blocked := func(ev *agent.Event, err error) error { return j.blocked(agentName, ev, err) }
 	input, err := io.ReadAll(io.LimitReader(r, MaxInput+1))
 	switch {
 	case err != nil:
@@ -131,8 +127,7 @@ func Hook(r io.Reader, o HookOptions) ([]byte, error) {
 	call.Run, call.NoRun = o.Run, o.NoRun
 	layers, err := setup.LoadLayers(o.Config, call.Project, env)
 	if err != nil {
-		return nil, blocked(ev, &Denial{Why: fmt.Sprintf("the policy does not load, so every call is denied: %v", err),
-			Hints: []string{"ask the user to fix the policy file; guard check --config FILE shows the error"}})
+		return nil, blocked(ev, policyDenial(err))
 	}
 	store := setup.GrantStore(env, layers)
 	call.Grants = setup.StoreGrants(store)
@@ -141,7 +136,7 @@ func Hook(r io.Reader, o HookOptions) ([]byte, error) {
 		agent.KeepClaudeRule(&d, env, call, ev.Call.Cwd)
 	}
 	if o.AskDeny && ev.Name == "PreToolUse" && d.Verdict == engine.Ask {
-		askIsDeny(&d)
+		askIsDeny(&d, "guard hook --ask deny: nobody can approve it here")
 	}
 	ans := ad.Answer(ev, &d, where(layers, &d))
 
@@ -169,12 +164,8 @@ func Hook(r io.Reader, o HookOptions) ([]byte, error) {
 		ranCall(j, store, call, d, entry)
 		return nil, nil
 	}
-	if err := j.write(entry); err != nil {
-		if layers.LogRequired() {
-			return nil, &Denial{Why: fmt.Sprintf("the decision log cannot be written, and the policy requires it (log_required): %v", err),
-				Hints: []string{"ask the user to fix guard's state directory, " + filepath.Join(setup.StateDir(env), "log")}}
-		}
-		j.warnOf(fmt.Errorf("the decision was not logged: %w", err))
+	if err := j.decided(entry, layers, env); err != nil {
+		return nil, err
 	}
 	switch {
 	case ans.Deny != nil:
@@ -219,14 +210,21 @@ func ranCall(j journal, store *state.Store, call engine.Call, d engine.Decision,
 }
 
 // askIsDeny turns an ask into a deny: nobody can answer it (some agents
-// run it, others wait for ever: Gemini CLI headless).
-func askIsDeny(d *engine.Decision) {
+// run it, others wait for ever: Gemini CLI headless). why, after each
+// part that asked, says so.
+func askIsDeny(d *engine.Decision, why string) {
 	d.Verdict = engine.Deny
 	for i := range d.Leaves {
 		if l := &d.Leaves[i]; l.Verdict == engine.Ask {
-			l.Verdict, l.Why = engine.Deny, l.Why+" (guard hook --ask deny: nobody can approve it here)"
+			l.Verdict, l.Why = engine.Deny, l.Why+" ("+why+")"
 		}
 	}
+}
+
+// policyDenial is the deny of every call while a policy does not load.
+func policyDenial(err error) *Denial {
+	return &Denial{Why: fmt.Sprintf("the policy does not load, so every call is denied: %v", err),
+		Hints: []string{"ask the user to fix the policy file; guard check --config FILE shows the error"}}
 }
 
 // decideEvent decides the call of a hook event. An event after

@@ -6,9 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
+	"time"
 
+	"guard/agent"
 	"guard/audit"
 	"guard/internal/setup"
+	"guard/policy"
 )
 
 // journal is the decision log as the doors write it: guard hook's events
@@ -42,4 +46,32 @@ func (j journal) warnOf(err error) {
 		return
 	}
 	fmt.Fprintf(j.warn, "guard: warning: %v\n", err)
+}
+
+// decided logs a call's decision. A line that cannot be written is said
+// on the journal's warn, and is a deny where the policy says
+// log_required.
+func (j journal) decided(entry audit.Entry, layers *policy.Layers, env setup.Getenv) error {
+	err := j.write(entry)
+	if err == nil {
+		return nil
+	}
+	if layers.LogRequired() {
+		return &Denial{Why: fmt.Sprintf("the decision log cannot be written, and the policy requires it (log_required): %v", err),
+			Hints: []string{"ask the user to fix guard's state directory, " + filepath.Join(setup.StateDir(env), "log")}}
+	}
+	j.warnOf(fmt.Errorf("the decision was not logged: %w", err))
+	return nil
+}
+
+// blocked logs a call guard refused before the policy judged it (ev nil:
+// before its event was read), and returns err.
+func (j journal) blocked(agentName string, ev *agent.Event, err error) error {
+	e := audit.Entry{Time: time.Now().UTC(), Event: "PreToolUse", Agent: agentName, Decision: "blocked-error",
+		Authority: setup.ByGuard, Reason: agent.Clip(oneLine(err.Error()), setup.MaxReason), Version: setup.Version()}
+	if ev != nil {
+		e.Session, e.Event, e.Tool, e.ToolCallID = ev.Session, ev.Name, ev.Call.Tool, ev.CallID
+	}
+	j.warnOf(j.write(e))
+	return err
 }
