@@ -41,6 +41,9 @@ func DefaultScope(agentName string) string {
 type FileChange struct {
 	Path     string
 	Old, New []byte
+	// Mode is the file's permissions; 0 keeps a file's own, or makes a
+	// new one 0644.
+	Mode fs.FileMode
 }
 
 // hookEvent is an event init registers guard for: the agent's name of it,

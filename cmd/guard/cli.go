@@ -30,6 +30,9 @@ type stdio struct {
 	// dispositions it may change: guard hook ignores the signals that
 	// would kill it.
 	signals bool
+	// exec replaces the process with a program (execve): guard shell
+	// runs the command it allowed so. Nil, guard shell runs nothing.
+	exec func(path string, argv, env []string) error
 }
 
 // getenv reads an environment variable; tests pass their own.
@@ -56,8 +59,9 @@ func init() {
 		{"suggest", "guard suggest [--config FILE] [--cases GLOB] [--min N]", "propose rules for what the decision log shows was asked for want of one", runSuggest},
 		{"diff", "guard diff [--cases GLOB] [--log] [--json] OLD.toml NEW.toml", "replay calls under two policies and print every verdict that changes, widenings first", runDiff},
 		{"serve", "guard serve [--read-only [--read-only-shell]] [--search-globs] [--config FILE] [--shell bash|zsh]", "decide a stream of a harness's calls, a JSON object a line", runServe},
+		{"shell", "guard shell -c COMMAND", "be an agent's $SHELL: judge COMMAND as guard hook judges a Bash call, then run it as the hook's answer would, or refuse it (exit 126)", runShell},
 		{"run", "guard run [--read-only] [--config FILE] [--cwd DIR] [--profile NAME] [--explain] -- PROGRAM ARGS...", "run a program in the sandbox the policy gives the project", runSandboxed},
-		{"init", "guard init [--agent NAME] [--scope project|user] [--read-only] [--dry-run] [--cwd DIR] [--binary PATH]", "install guard as the agent's hook, failing closed", runInit},
+		{"init", "guard init [--agent NAME] [--shell] [--scope project|user] [--read-only] [--dry-run] [--cwd DIR] [--binary PATH]", "install guard as the agent's hook, failing closed, or for an agent with no hook (aider, --shell) the guard-shell script for its $SHELL", runInit},
 		{"doctor", "guard doctor [--agent NAME] [--cwd DIR] [--heartbeat]", "prove that the installed hook runs and blocks what guard denies", runDoctor},
 		{"grants", "guard grants list [--session ID] [--json] | revoke ID | --session ID | --all", "list and revoke the session tier's grants", runGrants},
 		{"log", "guard log [--session ID] [--tool NAME] [--decision D] [--json] | guard log verify", "reconstruct sessions from the decision log, or verify it", runLog},

@@ -126,6 +126,8 @@ func TestUsageSaidOnce(t *testing.T) {
 		{"version", "x"},
 		{"help", "a", "b"},
 		{"run"},
+		{"shell"},
+		{"shell", "-l", "-c", "x"},
 		{"explain"},
 		{"check", "a", "b"},
 		{"test", "--x"},

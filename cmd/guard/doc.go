@@ -15,10 +15,11 @@
 //	guard lint [--config FILE] [--json] [FILE...]
 //	guard flags --agent claude [--config FILE] [--read-only]
 //	guard run [--read-only] [--config FILE] [--cwd DIR] [--profile NAME] [--explain] -- PROGRAM ARGS...
+//	guard shell -c COMMAND
 //	guard suggest [--config FILE] [--cases GLOB] [--min N]
 //	guard diff [--cases GLOB] [--log] [--json] OLD.toml NEW.toml
 //	guard serve [--read-only] [--config FILE] [--shell bash|zsh]
-//	guard init [--agent NAME] [--scope project|user] [--dry-run] [--cwd DIR] [--binary PATH]
+//	guard init [--agent NAME] [--shell] [--scope project|user] [--read-only] [--dry-run] [--cwd DIR] [--binary PATH]
 //	guard doctor [--agent NAME] [--cwd DIR] [--heartbeat]
 //	guard grants list [--session ID] [--json] | revoke ID | --session ID | --all
 //	guard log [--session ID] [--tool NAME] [--decision D] [--json] | guard log verify
@@ -66,6 +67,21 @@
 // the agent's protocol, and with --heartbeat a call through the agent
 // itself, run headless once.
 //
+// guard shell is the $SHELL of an agent that has no hook (aider): the
+// agent runs each command as $SHELL -c COMMAND, and guard shell judges
+// COMMAND as guard hook judges a Bash call in the current directory, with
+// the same policies. Allowed, it becomes bash --noprofile --norc -c with
+// the command, or with the rewrite to run it under guard run, as the
+// hook's answer would be: the command's streams and exit status are the
+// agent's. Denied, or asked (there is no session and nobody to ask), it
+// writes the deny lines on stderr and exits 126, running nothing. Any
+// other command line (no -c, a script file, -l, -s, -o, +o, a long
+// option, arguments after the command) is refused, exit 2; -i with -c is
+// taken and not acted on: the command runs in a non-interactive bash,
+// which reads no rc file. guard init --agent aider, or --shell for another
+// agent, writes the guard-shell script that runs it, for $SHELL, and says
+// how to start the agent with it.
+//
 // guard flags prints the Claude Code flags (--permission-mode,
 // --allowedTools, --disallowedTools) that match the policy.
 //
@@ -107,6 +123,8 @@
 //	check    allowed                  needs approval   denied, or could not decide
 //	test     every case passed        a case failed    could not run
 //	flags    printed                  never            bad arguments or policy
+//	shell    the command's own status when guard allowed it and bash ran it; 126 when
+//	         guard denied it (or it asked) and ran nothing; 2 for a command line it refuses
 //	version  printed                  never            bad arguments
 //
 // # Limitations

@@ -32,6 +32,7 @@ func TestHelpEveryVerb(t *testing.T) {
 		{[]string{"diff"}, "usage: guard diff "},
 		{[]string{"serve"}, "usage: guard serve "},
 		{[]string{"run"}, "usage: guard run "},
+		{[]string{"shell"}, "usage: guard shell "},
 		{[]string{"init"}, "usage: guard init "},
 		{[]string{"doctor"}, "usage: guard doctor "},
 		{[]string{"grants"}, "usage: guard grants "},

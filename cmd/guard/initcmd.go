@@ -4,8 +4,10 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io/fs"
 	"maps"
@@ -33,17 +35,29 @@ func runInit(_ context.Context, s stdio, env getenv, args []string) error {
 	cwd := fs.String("cwd", "", "the project `directory` (default: $CLAUDE_PROJECT_DIR, else the current one)")
 	binary := fs.String("binary", "", "the guard `binary` to register (default: this one)")
 	readOnly := fs.Bool("read-only", false, "read-only mode: the hook as guard hook --read-only, and the agent's own tool settings to match (claude)")
+	shell := fs.Bool("shell", false, "for an agent with no hook that runs commands as $SHELL -c COMMAND: write the guard-shell script that runs guard shell, and say how to start the agent with it")
 	if helped, err := parseFlags(fs, s, args); helped {
 		return nil
 	} else if err != nil || fs.NArg() > 0 {
 		return argsError(s, "init", err, "want no arguments, got %q", fs.Arg(0))
 	}
+	agentSet := false
+	fs.Visit(func(f *flag.Flag) { agentSet = agentSet || f.Name == "agent" })
+	switch {
+	case *shell && agentSet && *agentName != "aider":
+		return usageError(s, "init", "--shell is for an agent with no hook (aider); guard installs itself as %s's hook: guard init --agent %s", *agentName, *agentName)
+	case *shell || *agentName == "aider":
+		if !agentSet {
+			*agentName = ""
+		}
+		*shell = true
+	}
 	if *readOnly && *agentName != "claude" {
-		return usageError(s, "init", "--read-only: guard writes the read-only recipe for claude only; for %s, add --read-only to guard hook's command in the hook guard init writes", *agentName)
+		return usageError(s, "init", "--read-only: guard writes the read-only recipe for claude only; for %s, add --read-only to guard hook's command in the hook guard init writes", cmp.Or(*agentName, "guard shell"))
 	}
 	ad := agent.Adapters()[*agentName]
-	if ad == nil {
-		return usageError(s, "init", "--agent %q: guard installs itself for %s", *agentName, strings.Join(sortedKeys(agent.Adapters()), ", "))
+	if ad == nil && !*shell {
+		return usageError(s, "init", "--agent %q: guard installs itself for %s, and as aider's $SHELL", *agentName, strings.Join(sortedKeys(agent.Adapters()), ", "))
 	}
 	if *scope == "" {
 		*scope = agent.DefaultScope(*agentName)
@@ -60,12 +74,15 @@ func runInit(_ context.Context, s stdio, env getenv, args []string) error {
 	}
 	var changes []agent.FileChange
 	var tools agent.ClaudeTools
-	if *readOnly {
+	switch {
+	case *shell:
+		changes, err = shellWrapper(env, guard)
+	case *readOnly:
 		tools, err = readOnlyTools(env, dir, *scope == "project")
 		if err == nil {
 			changes, err = agent.Claude{}.InstallReadOnly(dir, *scope == "project", guard, tools)
 		}
-	} else {
+	default:
 		changes, err = ad.Install(dir, *scope == "project", guard)
 	}
 	if err == nil {
@@ -77,7 +94,7 @@ func runInit(_ context.Context, s stdio, env getenv, args []string) error {
 	}
 	changed := 0
 	for _, c := range changes {
-		if bytes.Equal(c.Old, c.New) {
+		if bytes.Equal(c.Old, c.New) && modeAsNeeded(c) {
 			fmt.Fprintf(s.out, "%s: already as guard needs it\n", c.Path)
 			continue
 		}
@@ -86,11 +103,15 @@ func runInit(_ context.Context, s stdio, env getenv, args []string) error {
 			fmt.Fprint(s.out, unifiedDiff(c.Path, c.Old, c.New))
 			continue
 		}
-		if err := writeInitFile(c.Path, c.New); err != nil {
+		if err := writeInitFile(c.Path, c.New, c.Mode); err != nil {
 			fmt.Fprintf(s.err, "guard init: %v\n", err)
 			return &exitError{code: 1}
 		}
 		fmt.Fprintf(s.out, "%s: written\n", c.Path)
+	}
+	if *shell {
+		shellRecipe(s, *agentName, changes[0].Path)
+		return nil
 	}
 	if changed > 0 && !*dryRun {
 		if *agentName == "copilot" && *scope == "project" {
@@ -212,14 +233,28 @@ func schemaFile(policyName string) (*agent.FileChange, error) {
 	return &agent.FileChange{Path: name, Old: old, New: schema}, nil
 }
 
-// writeInitFile writes a file whole, through a new file renamed over it.
-func writeInitFile(name string, data []byte) error {
+// modeAsNeeded reports whether a file guard init changes has the
+// permissions the change asks for, if any.
+func modeAsNeeded(c agent.FileChange) bool {
+	if c.Mode == 0 {
+		return true
+	}
+	fi, err := os.Stat(c.Path)
+	return err == nil && fi.Mode().Perm() == c.Mode
+}
+
+// writeInitFile writes a file whole, through a new file renamed over it,
+// with the permissions mode, or where mode is 0 the file's own (0644 for
+// a new file).
+func writeInitFile(name string, data []byte, mode fs.FileMode) error {
 	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
 		return err
 	}
-	mode := fs.FileMode(0o644)
-	if fi, err := os.Stat(name); err == nil {
+	if fi, err := os.Stat(name); err == nil && mode == 0 {
 		mode = fi.Mode().Perm()
+	}
+	if mode == 0 {
+		mode = 0o644
 	}
 	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*")
 	if err != nil {

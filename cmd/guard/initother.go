@@ -3,6 +3,8 @@
 package main
 
 import (
+	"errors"
+	"fmt"
 	"path/filepath"
 
 	"guard/agent"
@@ -38,4 +40,33 @@ func withStarterPolicy(changes []agent.FileChange, dir string, project bool) ([]
 		return changes, err
 	}
 	return append(changes, *sc), nil
+}
+
+// shellWrapper is the guard-shell script, in the user's guard directory
+// (beside the user's policy, where no tool call may write), that runs
+// guard shell for an agent's $SHELL.
+func shellWrapper(env getenv, guard string) ([]agent.FileChange, error) {
+	policy := setup.UserPolicyFile(setup.Getenv(env))
+	if policy == "" {
+		return nil, errors.New("the guard-shell script goes in the user's guard directory: set HOME or XDG_CONFIG_HOME")
+	}
+	c, err := agent.ShellWrapper(filepath.Dir(policy), guard)
+	if err != nil {
+		return nil, err
+	}
+	return []agent.FileChange{c}, nil
+}
+
+// shellRecipe says how to start the agent with guard shell as its
+// $SHELL: aider's command line, or the generic one.
+func shellRecipe(s stdio, agentName, wrapper string) {
+	if agentName == "aider" {
+		fmt.Fprintf(s.out, "start aider so, with guard shell as its $SHELL:\n  %s\n", agent.AiderCommand(wrapper))
+		for _, n := range agent.AiderNotes() {
+			fmt.Fprintf(s.out, "note: %s\n", n)
+		}
+		return
+	}
+	fmt.Fprintf(s.out, "start an agent that runs its commands as $SHELL -c COMMAND so, with guard shell as its $SHELL:\n  %s\n", agent.ShellCommandLine(wrapper))
+	fmt.Fprintln(s.out, "note: only the commands the agent runs through $SHELL are judged; a program it starts otherwise (/bin/bash by its path, its own file edits) is not")
 }

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"syscall"
 	"time"
 )
 
@@ -15,7 +16,7 @@ var processStart = time.Now()
 
 func main() {
 	growStack()
-	s := stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr, start: processStart, exit: os.Exit, signals: true}
+	s := stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr, start: processStart, exit: os.Exit, signals: true, exec: syscall.Exec}
 	err := run(context.Background(), os.Args[1:], s, os.Getenv)
 	os.Exit(exitCode(err))
 }
