@@ -103,16 +103,23 @@ func newJail(t *testing.T, files map[string]string) jail {
 			t.Fatal(err)
 		}
 	}
+	writeFiles(t, root, files, 0o600)
+	return j
+}
+
+// writeFiles writes files under root, each named from it, with the
+// permissions perm, making their directories.
+func writeFiles(t *testing.T, root string, files map[string]string, perm os.FileMode) {
+	t.Helper()
 	for name, data := range files {
 		p := filepath.Join(root, name)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(p, []byte(data), 0o600); err != nil {
+		if err := os.WriteFile(p, []byte(data), perm); err != nil {
 			t.Fatal(err)
 		}
 	}
-	return j
 }
 
 // jailProbe runs guard run -- true once, and returns why no test here can
