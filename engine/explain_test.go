@@ -125,97 +125,54 @@ func TestExplainChangesNothing(t *testing.T) {
 // look at each name: what a decision read, a second one reads again.
 type memoFS struct {
 	mu    sync.Mutex
-	stat  map[string]memoInfo
-	lstat map[string]memoInfo
-	link  map[string]memoLink
-	dir   map[string]memoDir
-	file  map[string]memoData
+	stat  map[string]memo[fs.FileInfo]
+	lstat map[string]memo[fs.FileInfo]
+	link  map[string]memo[string]
+	dir   map[string]memo[[]fs.DirEntry]
+	file  map[string]memo[[]byte]
 }
 
-type memoInfo struct {
-	fi  fs.FileInfo
+// memo is one answer of the file system.
+type memo[T any] struct {
+	v   T
 	err error
 }
 
-type memoLink struct {
-	target string
-	err    error
-}
-
-type memoDir struct {
-	entries []fs.DirEntry
-	err     error
-}
-
-type memoData struct {
-	info fs.FileInfo
-	data []byte
-	err  error
-}
-
 func newMemoFS() *memoFS {
-	return &memoFS{stat: map[string]memoInfo{}, lstat: map[string]memoInfo{}, link: map[string]memoLink{}, dir: map[string]memoDir{}, file: map[string]memoData{}}
+	return &memoFS{stat: map[string]memo[fs.FileInfo]{}, lstat: map[string]memo[fs.FileInfo]{}, link: map[string]memo[string]{},
+		dir: map[string]memo[[]fs.DirEntry]{}, file: map[string]memo[[]byte]{}}
 }
 
-func (m *memoFS) Stat(name string) (fs.FileInfo, error) {
+// remember returns the answer of get for name kept in cache, asking get
+// the first time.
+func remember[T any](m *memoFS, cache map[string]memo[T], name string, get func(string) (T, error)) (T, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	r, ok := m.stat[name]
+	r, ok := cache[name]
 	if !ok {
-		r.fi, r.err = OS.Stat(name)
-		m.stat[name] = r
+		r.v, r.err = get(name)
+		cache[name] = r
 	}
-	return r.fi, r.err
+	return r.v, r.err
 }
 
-func (m *memoFS) Lstat(name string) (fs.FileInfo, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	r, ok := m.lstat[name]
-	if !ok {
-		r.fi, r.err = OS.Lstat(name)
-		m.lstat[name] = r
-	}
-	return r.fi, r.err
-}
-
-func (m *memoFS) Readlink(name string) (string, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	r, ok := m.link[name]
-	if !ok {
-		r.target, r.err = OS.Readlink(name)
-		m.link[name] = r
-	}
-	return r.target, r.err
-}
-
+func (m *memoFS) Stat(name string) (fs.FileInfo, error)  { return remember(m, m.stat, name, OS.Stat) }
+func (m *memoFS) Lstat(name string) (fs.FileInfo, error) { return remember(m, m.lstat, name, OS.Lstat) }
+func (m *memoFS) Readlink(name string) (string, error)   { return remember(m, m.link, name, OS.Readlink) }
 func (m *memoFS) ReadDir(name string) ([]fs.DirEntry, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	r, ok := m.dir[name]
-	if !ok {
-		r.entries, r.err = OS.ReadDir(name)
-		m.dir[name] = r
-	}
-	return r.entries, r.err
+	return remember(m, m.dir, name, OS.ReadDir)
 }
 
 func (m *memoFS) Open(name string) (fs.File, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	r, ok := m.file[name]
-	if !ok {
-		r.info, r.err = OS.Stat(name)
-		if r.err == nil {
-			r.data, r.err = readFile(OS, name, 16<<20)
-		}
-		m.file[name] = r
+	info, err := m.Stat(name)
+	if err != nil {
+		return nil, err
 	}
-	if r.err != nil {
-		return nil, r.err
+	data, err := remember(m, m.file, name, func(name string) ([]byte, error) { return readFile(OS, name, 16<<20) })
+	if err != nil {
+		return nil, err
 	}
-	return &memoFile{Reader: bytes.NewReader(r.data), info: r.info}, nil
+	return &memoFile{Reader: bytes.NewReader(data), info: info}, nil
 }
 
 // memoFile is a file of memoFS, read from what was there.
