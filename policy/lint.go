@@ -63,8 +63,8 @@ func (s Severity) String() string {
 type Finding struct {
 	Severity Severity
 	// Check names the check that found it: shell, interpreter, runner,
-	// language, env, protection, sandbox, writable, shadowed, examples, or
-	// compile for a rule that does not compile.
+	// language, env, protection, sandbox, writable, shadowed, unbound,
+	// examples, or compile for a rule that does not compile.
 	Check string
 	File  string // the policy's name, as it loaded
 	// Line and Col are where the source writes Key, 1-based, as in the
@@ -109,6 +109,7 @@ var lintChecks = []struct {
 	{"sandbox", SeverityWarning, checkSandbox},
 	{"writable", SeverityWarning, checkWritable},
 	{"shadowed", SeverityWarning, checkShadowed},
+	{"unbound", SeverityNote, checkUnbound},
 	{"examples", SeverityNote, checkExamples},
 }
 
@@ -952,6 +953,31 @@ func checkSandbox(l *linter) []hit {
 			out = append(out, nd.hit(fmt.Sprintf("%s is %s outside the sandbox: it compiles or tests the project, which runs the project's code (tests, build scripts, macros, cgo), which guard never reads", n.id, allowed(n)),
 				`sandbox = "build", or "test" for what runs tests: guard run then bounds what that code reaches`))
 		}
+	}
+	return out
+}
+
+// checkUnbound reports the rules whose allowed calls run outside guard's
+// sandbox, as their unbound key says: deliberate, with the policy's
+// reason, but bounded by guard's judgment alone, so a reviewer should see
+// each. A subcommand that has its parent's reason is its parent's finding.
+func checkUnbound(l *linter) []hit {
+	reported := map[string]string{} // the words of a reported rule: its reason
+	var out []hit
+	for i := range l.nodes {
+		nd := &l.nodes[i]
+		n := nd.n
+		if !nd.allows || n.unbound == "" {
+			continue
+		}
+		key := strings.Join(nd.words, " ")
+		if why, ok := reported[strings.Join(nd.words[:len(nd.words)-1], " ")]; ok && len(nd.words) > 1 && why == n.unbound {
+			reported[key] = why
+			continue
+		}
+		reported[key] = n.unbound
+		out = append(out, nd.hit(fmt.Sprintf("%s is %s outside guard run's sandbox (unbound: %s): guard's judgment alone bounds it", n.id, allowed(n), n.unbound),
+			`leave out unbound to run it in the sandbox, where it needs nothing the sandbox withholds`))
 	}
 	return out
 }

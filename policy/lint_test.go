@@ -208,6 +208,17 @@ func TestLintSandbox(t *testing.T) {
 	})
 }
 
+func TestLintUnbound(t *testing.T) {
+	testCheck(t, checkUnbound, []lintCase{
+		{"a rule", "[command.kubectl]\nverdict = \"allow\"\nunbound = \"it reaches the cluster\"\n", []string{"kubectl|unbound: it reaches the cluster"}},
+		{"its subcommands are the parent's", "[command.kubectl]\nverdict = \"allow\"\nunbound = \"it reaches the cluster\"\n[command.kubectl.sub.get]\nverdict = \"allow\"\n", []string{"kubectl|unbound"}},
+		{"an asking parent, an allowed subcommand", "[command.kubectl]\nverdict = \"ask\"\nunbound = \"it reaches the cluster\"\n[command.kubectl.sub.get]\nverdict = \"allow\"\n", []string{"kubectl get|unbound: it reaches the cluster"}},
+		{"a subcommand's own reason", "[command.gh]\nverdict = \"allow\"\nunbound = \"GitHub\"\n[command.gh.sub.api]\nverdict = \"allow\"\nunbound = \"any endpoint\"\n", []string{"gh|unbound: GitHub", "gh api|unbound: any endpoint"}},
+		{"asked", "[command.kubectl]\nverdict = \"ask\"\nunbound = \"it reaches the cluster\"\n", nil},
+		{"in the sandbox", "[command.ls]\nverdict = \"allow\"\n", nil},
+	})
+}
+
 func TestLintWritable(t *testing.T) {
 	testCheck(t, checkWritable, []lintCase{
 		{"the home", "[paths]\nwritable = [\"{project}/**\", \"~/**\"]\n", []string{`paths.writable|"~/**" is outside`}},
