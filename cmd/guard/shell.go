@@ -47,8 +47,11 @@ const shellRefused = 126
 // it run code of its own (BASH_ENV, ENV, PROMPT_COMMAND, PS4 with
 // xtrace), turn on options guard did not judge the command under
 // (SHELLOPTS, BASHOPTS), or read words and paths otherwise (CDPATH,
-// GLOBIGNORE). Exported functions (BASH_FUNC_*) go too.
-var shellDropEnv = []string{"BASH_ENV", "ENV", "SHELLOPTS", "BASHOPTS", "PROMPT_COMMAND", "PS4", "CDPATH", "GLOBIGNORE"}
+// GLOBIGNORE), or read the command by other rules than bash's own, which
+// guard judges by (POSIXLY_CORRECT: an assignment before a special
+// builtin stays, NO_COLOR=1 :; BASH_COMPAT=31: a quoted [[ =~ ]] pattern
+// is a regular expression). Exported functions (BASH_FUNC_*) go too.
+var shellDropEnv = []string{"BASH_ENV", "ENV", "SHELLOPTS", "BASHOPTS", "PROMPT_COMMAND", "PS4", "CDPATH", "GLOBIGNORE", "POSIXLY_CORRECT", "BASH_COMPAT"}
 
 // runShell is guard shell: it reads bash's command line (see
 // shellInvocation), decides the command with guard.ShellCommand, and runs

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -91,6 +92,33 @@ func TestShellEnv(t *testing.T) {
 	want := []string{"PATH=/usr/bin", "HOME=/home/me", "BASH_ENVX=kept", "LANG=C.UTF-8"}
 	if got := shellEnv(in); !slices.Equal(got, want) {
 		t.Errorf("shellEnv = %q, want %q", got, want)
+	}
+	// With the real bash, builtins only: the variables that make bash read
+	// a command by other rules than guard judged it by are gone.
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("no bash")
+	}
+	for _, tc := range []struct{ env, command, plain string }{
+		{"POSIXLY_CORRECT=1", "NO_COLOR=1 :; echo \"[$NO_COLOR]\"", "[]"},
+		{"BASH_COMPAT=31", `[[ axb =~ "a.b" ]] && echo match || echo no`, "no"},
+	} {
+		run := func(environ []string) string {
+			cmd := exec.Command(bash, "--noprofile", "--norc", "-c", tc.command)
+			cmd.Env = environ
+			out, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("%s: %v", tc.command, err)
+			}
+			return strings.TrimSpace(string(out))
+		}
+		environ := []string{"PATH=/usr/bin:/bin", tc.env}
+		if got := run(environ); got == tc.plain {
+			t.Fatalf("%s: bash reads %q alike without it (%q): the test shows nothing", tc.env, tc.command, got)
+		}
+		if got := run(shellEnv(environ)); got != tc.plain {
+			t.Errorf("%s: in guard shell's environment, %q prints %q, want %q", tc.env, tc.command, got, tc.plain)
+		}
 	}
 }
 
