@@ -21,6 +21,7 @@ import (
 
 	"guard"
 	"guard/engine"
+	"guard/internal/cmdtsv"
 )
 
 // agentCmdsFile is the corpus of a coding agent's real shell commands,
@@ -30,10 +31,6 @@ var agentCmdsFile = filepath.Join("testcases", "data", "agentcmds.tsv")
 
 // agentCmdsHeader is the first line of agentCmdsFile.
 const agentCmdsHeader = "task\tstep\tcommand"
-
-// agentCmdsUnescape turns the markers of the command column back into the
-// characters they stand for, as in nl2bash.tsv.
-var agentCmdsUnescape = strings.NewReplacer("⟨TAB⟩", "\t", "⟨LF⟩", "\n", "⟨CR⟩", "\r", "⟨NUL⟩", "\x00")
 
 // agentCmd is one command of the corpus: the task it was run for, its
 // step in the task (from 1), and the command.
@@ -83,7 +80,7 @@ func readAgentCmds(t *testing.T) []agentCmd {
 		if err != nil || step != want {
 			t.Fatalf("%s:%d: step %q, want %d", agentCmdsFile, n, f[1], want)
 		}
-		cmds = append(cmds, agentCmd{line: n, task: f[0], step: step, command: agentCmdsUnescape.Replace(f[2])})
+		cmds = append(cmds, agentCmd{line: n, task: f[0], step: step, command: cmdtsv.Unescape(f[2])})
 	}
 	if err := sc.Err(); err != nil {
 		t.Fatal(err)

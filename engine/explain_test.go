@@ -14,6 +14,7 @@ import (
 	"sync"
 	"testing"
 
+	"guard/internal/cmdtsv"
 	"guard/policy"
 )
 
@@ -43,10 +44,9 @@ func explainCommands(t *testing.T) []string {
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, 1<<20)
-	unescape := strings.NewReplacer("⟨TAB⟩", "\t", "⟨LF⟩", "\n", "⟨CR⟩", "\r", "⟨NUL⟩", "\x00")
 	for sc.Scan() {
 		if cols := strings.Split(sc.Text(), "\t"); len(cols) == 4 && cols[0] != "technique" {
-			cmds = append(cmds, unescape.Replace(cols[1]))
+			cmds = append(cmds, cmdtsv.Unescape(cols[1]))
 		}
 	}
 	if err := sc.Err(); err != nil {

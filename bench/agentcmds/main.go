@@ -34,6 +34,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"guard/internal/cmdtsv"
 )
 
 // The commit of mini-swe-agent whose trajectories the corpus holds, and
@@ -48,13 +50,6 @@ const Header = "task\tstep\tcommand"
 
 // trajPath matches the trajectory files: output/RUN/INSTANCE/INSTANCE.traj.json.
 var trajPath = regexp.MustCompile(`^output/([^/]+)/([^/]+)/([^/]+)\.traj\.json$`)
-
-// escape writes the characters that would break a line or a column as
-// markers; markers already in a command would make the corpus ambiguous,
-// and are refused.
-var escape = strings.NewReplacer("\t", "⟨TAB⟩", "\n", "⟨LF⟩", "\r", "⟨CR⟩", "\x00", "⟨NUL⟩")
-
-var markers = []string{"⟨TAB⟩", "⟨LF⟩", "⟨CR⟩", "⟨NUL⟩"}
 
 func main() {
 	gitDir := flag.String("git", "", "git `directory` of SWE-agent/mini-swe-agent")
@@ -104,7 +99,7 @@ func extract(w, warn io.Writer, gitDir, commit string) error {
 			return fmt.Errorf("%s: %w", b.path, err)
 		}
 		for i, c := range cmds {
-			fmt.Fprintf(w, "%s/%s\t%d\t%s\n", b.run, b.inst, i+1, escape.Replace(c))
+			fmt.Fprintf(w, "%s/%s\t%d\t%s\n", b.run, b.inst, i+1, cmdtsv.Escape(c))
 		}
 		tasks++
 		rows += len(cmds)
@@ -215,7 +210,7 @@ func commands(b *blob) ([]string, error) {
 			if a.Command == nil {
 				return nil, fmt.Errorf("message %d, action %d: no command", i, j)
 			}
-			for _, mk := range markers {
+			for _, mk := range cmdtsv.Markers {
 				if strings.Contains(*a.Command, mk) {
 					return nil, fmt.Errorf("message %d, action %d: the command holds %s, which the corpus uses as a marker", i, j, mk)
 				}

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"guard/internal/cmdtsv"
 	"guard/policy"
 )
 
@@ -25,10 +26,6 @@ var nl2bashFile = filepath.Join("..", "..", "testcases", "data", "nl2bash.tsv")
 
 // nl2bashHeader is the first line of nl2bashFile.
 const nl2bashHeader = "technique\tcommand\texpected\tnote"
-
-// nl2bashUnescape turns the markers in the command column back into the
-// characters they stand for.
-var nl2bashUnescape = strings.NewReplacer("⟨TAB⟩", "\t", "⟨LF⟩", "\n", "⟨CR⟩", "\r", "⟨NUL⟩", "\x00")
 
 // nl2bashMaxReports bounds the failures reported one by one.
 const nl2bashMaxReports = 50
@@ -63,7 +60,7 @@ func nl2bashRead(t *testing.T) []nl2bashRow {
 		if len(f) != 4 {
 			t.Fatalf("%s:%d: %d columns, want 4", nl2bashFile, n, len(f))
 		}
-		rows = append(rows, nl2bashRow{line: n, command: nl2bashUnescape.Replace(f[1])})
+		rows = append(rows, nl2bashRow{line: n, command: cmdtsv.Unescape(f[1])})
 	}
 	if err := sc.Err(); err != nil {
 		t.Fatal(err)
