@@ -310,7 +310,7 @@ func (d *decider) pathCall(name, rule string, acc access, cwdDefault bool) bool 
 		l.Scope = d.pathScope(p, tilde, []string{path.Clean(d.call.Cwd)})
 	}
 	if pc.verdict == Deny && acc == writeAccess {
-		l.Hint = "write inside the project; files that configure the agent, git and the tool chain are protected"
+		l.Hint = writeDenyHint
 	}
 	d.add(l)
 	return true

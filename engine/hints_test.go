@@ -250,4 +250,11 @@ func TestRefusalHintsApply(t *testing.T) {
 			t.Errorf("%q: the hint's alternative %q is not allowed: %s", tc.refused, tc.apply, a.Reason())
 		}
 	}
+	// A file no tool may write: the hint sends the agent to no tool.
+	for _, cmd := range []string{"echo x > ~/.bashrc", "echo x > .git/hooks/pre-commit", "echo x >> /etc/passwd"} {
+		d := Decide(p, call(cmd))
+		if d.Verdict != Deny || strings.Contains(d.Hint(), "edit tools") || !strings.Contains(d.Hint(), "leave out the redirection") {
+			t.Errorf("%q: %s, hint %q: want a deny whose hint names no edit tool", cmd, d.Verdict, d.Hint())
+		}
+	}
 }

@@ -72,6 +72,10 @@ func (d *decider) redirect(r shellparse.Redirect, where []string) Leaf {
 		pc = pathCheck{policy.Deny, "read-only", fmt.Sprintf("writing %s: read-only mode allows no writes", t.Value)}
 	}
 	l.Verdict, l.Rule = pc.verdict, pc.rule
+	if l.Writes && l.Verdict == policy.Deny {
+		// No tool may write it: the edit tools are no way either.
+		l.Hint = "leave out the redirection and let the output come back; " + writeDenyHint
+	}
 	l.Why = "redirection: " + pc.why
 	switch l.Verdict {
 	case policy.Allow:
@@ -84,6 +88,9 @@ func (d *decider) redirect(r shellparse.Redirect, where []string) Leaf {
 	}
 	return l
 }
+
+// writeDenyHint is what to do instead of writing a file no tool may write.
+const writeDenyHint = "write inside the project; files that configure the agent, git and the tool chain are protected"
 
 // writeHint is what to do instead of writing a file by a redirection:
 // the agent's edit tools, or the output back to the agent; for a Python
