@@ -93,18 +93,36 @@ type Adapter interface {
 	Doctor(env func(string) string, dir string) DoctorSpec
 }
 
+// adapters are the agents guard speaks for, by the name guard hook --agent
+// takes, in the order guard lists them: one line an agent.
+var adapters = []struct {
+	name string
+	ad   Adapter
+}{
+	{"claude", Claude{}},
+	{"gemini", Gemini{}},
+	{"codex", Codex{}},
+	{"cursor", Cursor{}},
+	{"copilot", Copilot{}},
+	{"antigravity", Antigravity{}},
+}
+
 // Adapters are the agents guard speaks for, by the name guard hook
 // --agent takes.
 func Adapters() map[string]Adapter {
-	return map[string]Adapter{"claude": Claude{}, "gemini": Gemini{}, "codex": Codex{}, "cursor": Cursor{}, "copilot": Copilot{}, "antigravity": Antigravity{}}
+	m := make(map[string]Adapter, len(adapters))
+	for _, a := range adapters {
+		m[a.name] = a.ad
+	}
+	return m
 }
 
 // ConfigPaths returns the configuration paths of every agent guard knows,
 // whichever agent runs it: an agent must not rewrite another's hooks.
 func ConfigPaths() []string {
 	var out []string
-	for _, name := range []string{"claude", "gemini", "codex", "cursor", "copilot", "antigravity"} {
-		out = append(out, Adapters()[name].ConfigPaths()...)
+	for _, a := range adapters {
+		out = append(out, a.ad.ConfigPaths()...)
 	}
 	return out
 }
