@@ -157,8 +157,37 @@ func IsGuardHook(v any) bool {
 	if !ok {
 		return false
 	}
+	if bin, rest, ok := quotedWord(cmd); ok {
+		f := strings.Fields(rest)
+		return strings.HasSuffix(bin, "guard") && len(f) >= 1 && f[0] == "hook" && strings.HasPrefix(rest, " ")
+	}
 	f := strings.Fields(cmd)
 	return len(f) >= 2 && strings.HasSuffix(strings.Trim(f[0], `'"`), "guard") && f[1] == "hook"
+}
+
+// quotedWord reads the single-quoted word that starts cmd, as quote writes
+// it (a quote inside ends the quotes, is escaped, and opens them again):
+// guard's path, which may hold spaces. It
+// returns the word unquoted and the rest, or false where cmd does not
+// start with one.
+func quotedWord(cmd string) (word, rest string, ok bool) {
+	if !strings.HasPrefix(cmd, "'") {
+		return "", "", false
+	}
+	var b strings.Builder
+	for i := 1; ; {
+		j := strings.IndexByte(cmd[i:], '\'')
+		if j < 0 {
+			return "", "", false
+		}
+		b.WriteString(cmd[i : i+j])
+		i += j + 1
+		if !strings.HasPrefix(cmd[i:], `\''`) {
+			return b.String(), cmd[i:], true
+		}
+		b.WriteByte('\'')
+		i += 3
+	}
 }
 
 // readJSONObject reads a settings file: its bytes (nil when it is not
