@@ -105,6 +105,9 @@ var adapters = []struct {
 	{"cursor", Cursor{}},
 	{"copilot", Copilot{}},
 	{"antigravity", Antigravity{}},
+	{"kiro", Kiro{}},
+	{"windsurf", Windsurf{}},
+	{"goose", Goose{}},
 }
 
 // Adapters are the agents guard speaks for, by the name guard hook

@@ -86,10 +86,20 @@ func TestCatalogueEveryAdapter(t *testing.T) {
 		{"Antigravity run_command", Antigravity{}, func(p string) string {
 			return `{"conversationId":"c","workspacePaths":["/p"],"toolCall":{"name":"run_command","args":{"CommandLine":` + js("cat '"+p+"'") + `,"Cwd":"/p"}}}`
 		}},
+		{"Kiro CLI fs_read", Kiro{}, func(p string) string {
+			return kiroInput("fs_read", `{"operations":[{"mode":"Line","path":`+js(p)+`}]}`)
+		}},
+		{"Kiro CLI execute_bash", Kiro{}, func(p string) string { return kiroInput("execute_bash", `{"command":`+js("cat '"+p+"'")+`}`) }},
+		{"Windsurf pre_read_code", Windsurf{}, func(p string) string { return windsurfInput("pre_read_code", `{"file_path":`+js(p)+`}`) }},
+		{"Windsurf pre_run_command", Windsurf{}, func(p string) string {
+			return windsurfInput("pre_run_command", `{"command_line":`+js("cat '"+p+"'")+`,"cwd":"/p"}`)
+		}},
+		{"goose developer__shell", Goose{}, func(p string) string { return gooseInput("developer__shell", `{"command":`+js("cat '"+p+"'")+`}`) }},
 		{"Antigravity view_file", Antigravity{}, func(p string) string {
 			return `{"conversationId":"c","workspacePaths":["/p"],"toolCall":{"name":"view_file","args":{"AbsolutePath":` + js(p) + `}}}`
 		}},
 	}
+	inWorkspace(t, "/p")
 	n := 0
 	for _, s := range p.Secrets() {
 		for _, pat := range s.Paths {

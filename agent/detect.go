@@ -25,10 +25,13 @@ var geminiOnlyEvents = map[string]bool{
 var cursorEvents = map[string]bool{"beforeShellExecution": true, "beforeReadFile": true, "beforeMCPExecution": true, "preToolUse": true}
 
 // Detect names the adapter for a hook input by its shape: "antigravity",
-// "cursor", "copilot", "gemini", "codex" or "claude", or "" for an input that is not
-// one JSON object.
+// "windsurf", "goose", "kiro", "cursor", "copilot", "gemini", "codex" or
+// "claude", or "" for an input that is not one JSON object.
 //
 //   - An input with Antigravity's toolCall object is Antigravity's.
+//   - An input with Cascade's agent_action_name is Windsurf's.
+//   - An input with goose's event and matcher_context is goose's.
+//   - A preToolUse event without Cursor's conversation_id is Kiro CLI's.
 //   - A Cursor event (beforeShellExecution, preToolUse, ...) with Cursor's
 //     conversation_id is Cursor's.
 //   - An input with Copilot's camelCase toolName is Copilot's (its
@@ -56,9 +59,18 @@ func Detect(data []byte) string {
 	_, conversation := raw["conversation_id"]
 	_, camelTool := raw["toolName"]
 	_, toolCall := raw["toolCall"].(map[string]any)
+	_, cascade := raw["agent_action_name"]
+	_, gooseContext := raw["matcher_context"]
+	gooseEvent, _ := raw["event"].(string)
 	switch {
 	case toolCall:
 		return "antigravity"
+	case cascade:
+		return "windsurf"
+	case gooseContext && gooseEvent != "":
+		return "goose"
+	case event == "preToolUse" && !conversation:
+		return "kiro"
 	case conversation && cursorEvents[event]:
 		return "cursor"
 	case camelTool:

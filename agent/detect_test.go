@@ -77,6 +77,14 @@ var detectCases = []struct {
 	{`{}`, "claude"},
 	{`{"hook_event_name":5}`, "claude"},
 	{` {"tool_name":"Bash"} ` + "\n", "claude"},
+	// Kiro CLI: camelCase preToolUse without Cursor's conversation_id.
+	{`{"hook_event_name":"preToolUse","cwd":"/p","tool_name":"execute_bash","tool_input":{}}`, "kiro"},
+	{`{"hook_event_name":"preToolUse","conversation_id":"c","tool_name":"Shell","tool_input":{}}`, "cursor"},
+	// Windsurf: agent_action_name, whatever its event; goose: event and
+	// matcher_context.
+	{`{"agent_action_name":"post_cascade_response","tool_info":{}}`, "windsurf"},
+	{`{"event":"PreToolUse","matcher_context":"developer__shell","tool_name":"developer__shell"}`, "goose"},
+	{`{"event":"PreToolUse","tool_name":"Bash"}`, "claude"},
 	// Not one JSON object.
 	{``, ""},
 	{` `, ""},

@@ -3,7 +3,6 @@
 package agent
 
 import (
-	"fmt"
 	"maps"
 	"path/filepath"
 	"slices"
@@ -13,46 +12,12 @@ import (
 // .cursor/, or ~/.cursor/), failClosed on every event: without it a hook
 // that fails lets the action run.
 func (Cursor) Install(dir string, project bool, guard string) ([]FileChange, error) {
-	name := filepath.Join(dir, ".cursor", "hooks.json")
-	old, root, err := ReadJSONObject(name)
-	if err != nil {
-		return nil, err
-	}
-	if _, ok := root["version"]; !ok {
-		root["version"] = 1
-	}
-	hooks, _ := root["hooks"].(map[string]any)
-	if root["hooks"] != nil && hooks == nil {
-		return nil, fmt.Errorf("%s: \"hooks\" is not an object", name)
-	}
-	if hooks == nil {
-		hooks = map[string]any{}
-	}
-	command := quote(guard) + " hook --agent cursor"
-	for _, ev := range slices.Sorted(maps.Keys(cursorEvents)) {
-		handler := map[string]any{"command": command, "timeout": HookTimeout, "failClosed": true}
-		list, _ := hooks[ev].([]any)
-		if hooks[ev] != nil && list == nil {
-			return nil, fmt.Errorf("%s: hooks.%s is not a list", name, ev)
+	handler := map[string]any{"command": quote(guard) + " hook --agent cursor", "timeout": HookTimeout, "failClosed": true}
+	return installFlat(filepath.Join(dir, ".cursor", "hooks.json"), slices.Sorted(maps.Keys(cursorEvents)), handler, func(root map[string]any) {
+		if _, ok := root["version"]; !ok {
+			root["version"] = 1
 		}
-		replaced := false
-		for i, h := range list {
-			if hm, ok := h.(map[string]any); ok && IsGuardHook(hm["command"]) {
-				list[i], replaced = handler, true
-			}
-		}
-		if !replaced {
-			list = append(list, handler)
-		}
-		hooks[ev] = list
-	}
-	root["hooks"] = hooks
-	data, err := EncodeJSON(root)
-	if err != nil {
-		return nil, err
-	}
-	changes := []FileChange{{Path: name, Old: old, New: data}}
-	return changes, nil
+	})
 }
 
 // Install writes guard's own hooks file for GitHub Copilot CLI
