@@ -5,7 +5,8 @@ package main
 // How guard hook talks to the agent (the rules of this file):
 //
 //   - Allow and ask: exit 0 and one JSON object on stdout, nothing else
-//     (or nothing at all, where that is the agent's answer: Codex's allow).
+//     (or nothing at all, where that is the agent's answer: the allow of
+//     Codex, Kiro CLI, Windsurf and goose).
 //   - Deny: exit 2, nothing on stdout, and on stderr one line
 //     "guard: denied: WHY" followed by "guard: hint: ..." lines that say what
 //     is allowed instead (after them, guard hook -h alone writes its

@@ -117,6 +117,9 @@ func runInit(_ context.Context, s stdio, env getenv, args []string) error {
 		if *agentName == "copilot" && *scope == "project" {
 			fmt.Fprintln(s.out, "Copilot runs a project's hooks only in a folder its user trusts (trustedFolders in ~/.copilot/config.json): --scope user needs no trust")
 		}
+		if *agentName == "kiro" {
+			fmt.Fprintln(s.out, "Kiro CLI runs the hooks of the agent in use: start it with kiro-cli chat --agent guard, or make that agent the default: kiro-cli agent set-default guard")
+		}
 		if *readOnly {
 			fmt.Fprintf(s.out, "read-only: %d tools removed from Claude Code (permissions.deny), nothing asked (dontAsk); guard allows reading, searching and listing%s\n", len(tools.Deny), readOnlyShellNote(tools))
 		}
