@@ -329,47 +329,38 @@ func TestHookLogsOnlyOwnRewrite(t *testing.T) {
 	}
 }
 
-// TestHookLogsAdapterDeny: Cursor's beforeShellExecution cannot take a
-// rewritten command, so the adapter denies the call guard allowed: the log
-// says it was denied, by guard, and that it did not run.
+// TestHookLogsAdapterDeny: an agent that cannot take a rewritten command
+// (Cursor's beforeShellExecution; Kiro CLI, Windsurf and goose at all) is
+// denied the call guard allowed: exit 2 with the reason, and the log says
+// it was denied, by guard, and that it did not run.
 func TestHookLogsAdapterDeny(t *testing.T) {
-	env, proj := rewriteTestEnv(t)
-	in := map[string]any{"hook_event_name": "beforeShellExecution", "conversation_id": "cursor-shell", "command": "make show", "cwd": proj}
-	if code, _ := rewriteTestHook(t, env, []string{"--agent", "cursor"}, in); code != 2 {
-		t.Fatalf("beforeShellExecution of a call to rewrite: exit %d, want 2", code)
-	}
-	lines := rewriteTestLog(t, env)
-	if len(lines) != 1 {
-		t.Fatalf("%d lines in the log, want 1", len(lines))
-	}
-	if l := lines[0]; l.Decision != "denied" || l.Authority != "guard" || l.Outcome != "blocked" || l.Profile != "" || l.RewriteDigest != "" ||
-		!strings.Contains(l.Reason, "cannot rewrite a command") {
-		t.Errorf("logged %+v; want denied by guard, blocked, for the rewrite Cursor cannot take", l)
-	}
-}
-
-// TestHookLogsRunWithoutRewrite: an agent that reports the call as it
-// sent it, after guard's answer rewrote it to run under guard run, ran it
-// otherwise than guard said: guard log says so, and the report has no
-// profile.
-func TestHookLogsRunWithoutRewrite(t *testing.T) {
-	env, proj := rewriteTestEnv(t)
-	ag := rewriteTestAgents(t)["claude"]
-	const session = "unrewritten"
-	pre := ag.pre(session, proj, "make show")
-	if code, stdout := rewriteTestHook(t, env, nil, pre); code != 0 || !strings.Contains(stdout, `"updatedInput"`) {
-		t.Fatalf("make show: exit %d, answer %q; want it rewritten", code, stdout)
-	}
-	input, _ := pre["tool_input"].(map[string]any)
-	rewriteTestHook(t, env, nil, ag.later["PostToolUse"](session, proj, input))
-	lines := rewriteTestLog(t, env)
-	if len(lines) != 2 {
-		t.Fatalf("%d lines in the log, want 2", len(lines))
-	}
-	if l := lines[0]; l.Outcome != "ran (reported without guard's rewrite)" {
-		t.Errorf("the call's outcome: %q, want that it ran without guard's rewrite", l.Outcome)
-	}
-	if l := lines[1]; l.Call != "make show" || l.Profile != "" || l.RewriteDigest != "" {
-		t.Errorf("the report is logged %+v; want make show, with no profile", l)
+	for agent, input := range map[string]func(proj string) map[string]any{
+		"cursor": func(proj string) map[string]any {
+			return map[string]any{"hook_event_name": "beforeShellExecution", "conversation_id": "cursor-shell", "command": "make show", "cwd": proj}
+		},
+		"kiro": func(proj string) map[string]any {
+			return map[string]any{"hook_event_name": "preToolUse", "cwd": proj, "tool_name": "execute_bash", "tool_input": map[string]any{"command": "make show"}}
+		},
+		"windsurf": func(proj string) map[string]any {
+			return map[string]any{"agent_action_name": "pre_run_command", "trajectory_id": "windsurf-shell", "execution_id": "e",
+				"timestamp": "2026-01-01T00:00:00Z", "tool_info": map[string]any{"command_line": "make show", "cwd": proj}}
+		},
+		"goose": func(proj string) map[string]any {
+			return map[string]any{"event": "PreToolUse", "session_id": "goose-shell", "matcher_context": "developer__shell", "tool_call_id": "c",
+				"tool_name": "developer__shell", "tool_input": map[string]any{"command": "make show"}, "working_dir": proj}
+		},
+	} {
+		env, proj := rewriteTestEnv(t)
+		if code, _ := rewriteTestHook(t, env, []string{"--agent", agent}, input(proj)); code != 2 {
+			t.Fatalf("%s: a shell call to rewrite: exit %d, want 2", agent, code)
+		}
+		lines := rewriteTestLog(t, env)
+		if len(lines) != 1 {
+			t.Fatalf("%s: %d lines in the log, want 1", agent, len(lines))
+		}
+		if l := lines[0]; l.Decision != "denied" || l.Authority != "guard" || l.Outcome != "blocked" || l.Profile != "" || l.RewriteDigest != "" ||
+			!strings.Contains(l.Reason, "cannot rewrite a command") {
+			t.Errorf("%s: logged %+v; want denied by guard, blocked, for the rewrite the agent cannot take", agent, l)
+		}
 	}
 }
