@@ -30,6 +30,7 @@ package agent
 
 import (
 	"encoding/json"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -190,14 +191,27 @@ func (Windsurf) Doctor(env func(string) string, dir string) DoctorSpec {
 			return data
 		},
 		Allowed: exitAllowed,
-		Extra: func(found map[string][]FoundHook) []Check {
-			var checks []Check
-			for _, ev := range slices.Sorted(maps.Keys(windsurfEvents)) {
-				if ev != "pre_run_command" {
-					checks = append(checks, Check{OK: len(found[ev]) > 0, What: "guard hook runs on " + ev,
-						Fix: "guard init --agent windsurf: without it Cascade's " + windsurfEvents[ev] + " runs unchecked"})
-				}
+		Extra:   windsurfChecks,
+	}
+}
+
+// windsurfChecks are what guard doctor checks of Windsurf's guard hooks
+// beyond pre_run_command's: that guard runs on the other three pre-hooks
+// of tools, and in the workspace root, where it judges the read and write
+// events, which name no directory (a working_directory moves it).
+func windsurfChecks(found map[string][]FoundHook) []Check {
+	var checks []Check
+	for _, ev := range slices.Sorted(maps.Keys(windsurfEvents)) {
+		if ev != "pre_run_command" {
+			checks = append(checks, Check{OK: len(found[ev]) > 0, What: "guard hook runs on " + ev,
+				Fix: "guard init --agent windsurf: without it Cascade's " + windsurfEvents[ev] + " runs unchecked"})
+		}
+		for _, h := range found[ev] {
+			if _, moved := h.H["working_directory"]; moved {
+				checks = append(checks, Check{What: fmt.Sprintf("guard's %s hook in %s runs in the workspace root", ev, h.File),
+					Fix: "remove its working_directory: guard judges the files Cascade reads and writes against the directory it runs in"})
 			}
-			return checks
-		}}
+		}
+	}
+	return checks
 }

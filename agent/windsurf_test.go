@@ -96,3 +96,31 @@ func TestWindsurfDefaultPolicy(t *testing.T) {
 			"(rule paths.protected {project}/.windsurf/**, policy default)"},
 	})
 }
+
+// TestWindsurfChecks: guard doctor fails an installation without guard on
+// each pre-hook of a tool, or with a hook moved out of the workspace root.
+func TestWindsurfChecks(t *testing.T) {
+	hook := func(h map[string]any) []FoundHook { return []FoundHook{{File: "/w/.windsurf/hooks.json", H: h}} }
+	guard := map[string]any{"command": "guard hook --agent windsurf", "show_output": true}
+	moved := map[string]any{"command": "guard hook --agent windsurf", "working_directory": "/tmp"}
+	for _, tc := range []struct {
+		found map[string][]FoundHook
+		fail  []string
+	}{
+		{map[string][]FoundHook{"pre_run_command": hook(guard), "pre_read_code": hook(guard), "pre_write_code": hook(guard), "pre_mcp_tool_use": hook(guard)}, nil},
+		{map[string][]FoundHook{"pre_run_command": hook(guard), "pre_read_code": hook(guard)},
+			[]string{"guard hook runs on pre_mcp_tool_use", "guard hook runs on pre_write_code"}},
+		{map[string][]FoundHook{"pre_run_command": hook(guard), "pre_read_code": hook(moved), "pre_write_code": hook(guard), "pre_mcp_tool_use": hook(guard)},
+			[]string{"guard's pre_read_code hook in /w/.windsurf/hooks.json runs in the workspace root"}},
+	} {
+		var failed []string
+		for _, c := range windsurfChecks(tc.found) {
+			if !c.OK {
+				failed = append(failed, c.What)
+			}
+		}
+		if strings.Join(failed, "; ") != strings.Join(tc.fail, "; ") {
+			t.Errorf("%v: failed %q, want %q", tc.found, failed, tc.fail)
+		}
+	}
+}
