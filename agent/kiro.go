@@ -26,7 +26,9 @@ package agent
 // kiro.dev/docs/cli/reference/built-in-tools); guard reads both.
 //
 // The answer is the exit code alone (kiro.dev/docs/cli/hooks, "Hook
-// output"; hooks.rs's handling of PreToolUse in chat/mod.rs): 0 lets the
+// output"; the Q CLI's crates/chat-cli/src/cli/chat/mod.rs, which runs
+// the PreToolUse hooks before a tool, and hooks.rs, which drops a hook
+// that fails to run or times out): 0 lets the
 // tool run (Kiro CLI may still ask its user), 2 blocks it and hands stderr
 // to the model ("PreToolHook blocked the tool execution: <stderr>"); any
 // other exit, a timeout or a hook that cannot start lets it run. Kiro CLI
