@@ -108,6 +108,7 @@ var adapters = []struct {
 	{"kiro", Kiro{}},
 	{"windsurf", Windsurf{}},
 	{"goose", Goose{}},
+	{"qwen", Qwen{}},
 }
 
 // Adapters are the agents guard speaks for, by the name guard hook

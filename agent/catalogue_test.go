@@ -83,6 +83,13 @@ func TestCatalogueEveryAdapter(t *testing.T) {
 		{"Cursor beforeShellExecution", Cursor{}, func(p string) string {
 			return `{"hook_event_name":"beforeShellExecution","conversation_id":"c","workspace_roots":["/p"],"cwd":"/p","command":` + js("cat '"+p+"'") + `}`
 		}},
+		{"Qwen Code read_file", Qwen{}, func(p string) string { return qwenInput("read_file", `{"file_path":`+js(p)+`}`) }},
+		{"Qwen Code grep_search", Qwen{}, func(p string) string {
+			return qwenInput("grep_search", `{"pattern":"token","path":`+js(p)+`}`)
+		}},
+		{"Qwen Code run_shell_command", Qwen{}, func(p string) string {
+			return qwenInput("run_shell_command", `{"command":`+js("cat '"+p+"'")+`}`)
+		}},
 		{"Antigravity run_command", Antigravity{}, func(p string) string {
 			return `{"conversationId":"c","workspacePaths":["/p"],"toolCall":{"name":"run_command","args":{"CommandLine":` + js("cat '"+p+"'") + `,"Cwd":"/p"}}}`
 		}},

@@ -25,8 +25,8 @@ var geminiOnlyEvents = map[string]bool{
 var cursorEvents = map[string]bool{"beforeShellExecution": true, "beforeReadFile": true, "beforeMCPExecution": true, "preToolUse": true}
 
 // Detect names the adapter for a hook input by its shape: "antigravity",
-// "windsurf", "goose", "kiro", "cursor", "copilot", "gemini", "codex" or
-// "claude", or "" for an input that is not one JSON object.
+// "windsurf", "goose", "kiro", "cursor", "copilot", "gemini", "qwen",
+// "codex" or "claude", or "" for an input that is not one JSON object.
 //
 //   - An input with Antigravity's toolCall object is Antigravity's.
 //   - An input with Cascade's agent_action_name is Windsurf's.
@@ -40,6 +40,8 @@ var cursorEvents = map[string]bool{"beforeShellExecution": true, "beforeReadFile
 //     Gemini's; so is an event the agents share (SessionStart, SessionEnd,
 //     Notification) with Gemini's "timestamp" field, which no other of
 //     the three sends.
+//   - An input with a "tool_call_id" field is Qwen Code's: it sends the
+//     model's id of the call there on every tool event, Claude Code never.
 //   - An input with a "turn_id" field is Codex's: Codex sends it on every
 //     tool event, Claude Code never.
 //   - Any other object is Claude Code's, and its adapter judges it.
@@ -62,6 +64,7 @@ func Detect(data []byte) string {
 	_, cascade := raw["agent_action_name"]
 	_, gooseContext := raw["matcher_context"]
 	gooseEvent, _ := raw["event"].(string)
+	_, qwenCall := raw["tool_call_id"]
 	switch {
 	case toolCall:
 		return "antigravity"
@@ -77,6 +80,8 @@ func Detect(data []byte) string {
 		return "copilot"
 	case geminiOnlyEvents[event]:
 		return "gemini"
+	case qwenCall:
+		return "qwen"
 	case turn:
 		return "codex"
 	case timestamp && (event == "SessionStart" || event == "SessionEnd" || event == "Notification"):

@@ -64,6 +64,11 @@ var detectCases = []struct {
 	// Claude-compatible input has one).
 	{`{"hook_event_name":"PreToolUse","timestamp":"x","tool_name":"Bash"}`, "claude"},
 	{`{"hook_event_name":"SessionStart","timestamp":5}`, "claude"},
+	// Qwen Code: tool_call_id, on its tool events. Its SessionEnd has
+	// Gemini CLI's timestamp, and the two adapters read it alike.
+	{`{"hook_event_name":"PreToolUse","timestamp":"x","permission_mode":"yolo","tool_name":"run_shell_command","tool_call_id":"call_1"}`, "qwen"},
+	{`{"hook_event_name":"PostToolUse","tool_call_id":null}`, "qwen"},
+	{`{"hook_event_name":"SessionEnd","timestamp":"2026-12-07T02:08:02.275Z","session_id":"s","transcript_path":"/t","cwd":"/p","permission_mode":"yolo"}`, "gemini"},
 	// Codex: turn_id, on any event, even null.
 	{`{"hook_event_name":"PreToolUse","turn_id":"t","tool_name":"Bash"}`, "codex"},
 	{`{"hook_event_name":"PostToolUse","turn_id":"t"}`, "codex"},

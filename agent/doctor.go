@@ -215,3 +215,22 @@ func (Antigravity) Doctor(env func(string) string, dir string) DoctorSpec {
 			return code == 0 && strings.HasPrefix(stdout, `{"decision":"deny","reason":"guard: denied: `)
 		}}
 }
+
+// Doctor is what guard doctor checks of Qwen Code's installation, in the
+// project dir and the user's settings. Where guard run can confine a
+// command, the canary git status is refused, as every call guard allows
+// only in its sandbox is: Qwen Code takes no rewrite from PreToolUse.
+func (Qwen) Doctor(env func(string) string, dir string) DoctorSpec {
+	home := env("HOME")
+	return DoctorSpec{Agent: "qwen", Files: []string{filepath.Join(dir, ".qwen", "settings.json"), filepath.Join(home, ".qwen", "settings.json")},
+		Pre: "PreToolUse", AllTools: []string{"*", "", ".*"}, After: []string{"PostToolUse", "SessionEnd"},
+		Input: func(command, dir string) []byte {
+			in, _ := json.Marshal(map[string]any{"session_id": "guard-doctor", "hook_event_name": "PreToolUse", "timestamp": time.Now().UTC().Format(time.RFC3339),
+				"cwd": dir, "permission_mode": "yolo", "tool_name": "run_shell_command", "tool_input": map[string]any{"command": command},
+				"tool_use_id": "guard-doctor", "tool_call_id": "guard-doctor"})
+			return in
+		},
+		Allowed: func(code int, stdout string) bool {
+			return code == 0 && strings.HasPrefix(stdout, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"`)
+		}}
+}

@@ -64,3 +64,19 @@ func (Antigravity) Install(dir string, project bool, guard string) ([]FileChange
 	}
 	return installHooks(f, guard, "antigravity")
 }
+
+// Install registers guard in Qwen Code's settings.json (the project's
+// .qwen/, or ~/.qwen/) for PreToolUse, PostToolUse and SessionEnd, with
+// Qwen Code's timeout in seconds. Qwen Code has no option that makes a
+// failing hook block: a guard that crashes, times out or is missing lets
+// the call run there.
+func (Qwen) Install(dir string, project bool, guard string) ([]FileChange, error) {
+	f := hooksFile{
+		path:   filepath.Join(dir, ".qwen", "settings.json"),
+		events: []hookEvent{{"PreToolUse", "*", true}, {"PostToolUse", "*", false}, {"SessionEnd", "", false}},
+		handler: func(command string, _ hookEvent) map[string]any {
+			return map[string]any{"type": "command", "command": command, "timeout": HookTimeout}
+		},
+	}
+	return installHooks(f, guard, "qwen")
+}

@@ -26,6 +26,8 @@ func Shell(agentName string, env func(string) string) string {
 		}
 	case "gemini", "copilot":
 		sh = "bash" // both run commands with bash whatever $SHELL is (TestGeminiRunsBash, TestCopilotRunsBash)
+	case "qwen":
+		sh = "bash" // Qwen Code runs bash -c whatever $SHELL is (TestQwenRunsBash)
 	}
 	if sh == "" {
 		return ""
