@@ -12,6 +12,8 @@
 #   Copilot CLI  $GUARD_E2E_CACHE/node_modules/@github/copilot-linux-<arch>/copilot
 #                (the platform package, about 190 MB; the tests unpack its
 #                runtime, another 235 MB, into $GUARD_E2E_CACHE/copilot-runtime)
+#   Qwen Code    $GUARD_E2E_CACHE/node_modules/@qwen-code/qwen-code/cli-entry.js (run with node;
+#                it asks for Node.js 22 and runs the tests on 20)
 # Name the agents to install only some of them: e2e/install.sh gemini codex.
 set -uo pipefail
 
@@ -19,6 +21,7 @@ claude_version=2.1.332
 gemini_version=0.61.0
 codex_version=0.169.0
 copilot_version=1.0.102
+qwen_version=0.24.4
 cache="${GUARD_E2E_CACHE:-$HOME/.cache/guard-e2e}"
 case "$(uname -m)" in
 	x86_64 | amd64) arch=x64 triple=x86_64-unknown-linux-musl ;;
@@ -29,6 +32,7 @@ claude_dir="$cache/node_modules/@anthropic-ai/claude-code-linux-$arch"
 gemini_dir="$cache/node_modules/@google/gemini-cli"
 codex_dir="$cache/node_modules/@openai/codex-linux-$arch"
 copilot_dir="$cache/node_modules/@github/copilot-linux-$arch"
+qwen_dir="$cache/node_modules/@qwen-code/qwen-code"
 
 # has_version DIR VERSION: DIR/package.json says VERSION (the Codex platform
 # package is an alias of @openai/codex@VERSION-linux-<arch>).
@@ -42,6 +46,7 @@ installed() {
 	gemini) [ -f "$gemini_dir/bundle/gemini.js" ] && has_version "$gemini_dir" "$gemini_version" ;;
 	codex) [ -x "$codex_dir/vendor/$triple/bin/codex" ] && has_version "$codex_dir" "$codex_version" ;;
 	copilot) [ -x "$copilot_dir/copilot" ] && has_version "$copilot_dir" "$copilot_version" ;;
+	qwen) [ -f "$qwen_dir/cli-entry.js" ] && has_version "$qwen_dir" "$qwen_version" ;;
 	esac
 }
 
@@ -51,6 +56,7 @@ package() {
 	gemini) echo "@google/gemini-cli@$gemini_version" ;;
 	codex) echo "@openai/codex@$codex_version" ;;
 	copilot) echo "@github/copilot@$copilot_version" ;;
+	qwen) echo "@qwen-code/qwen-code@$qwen_version" ;;
 	esac
 }
 
@@ -60,16 +66,17 @@ where() {
 	gemini) echo "$gemini_dir/bundle/gemini.js" ;;
 	codex) echo "$codex_dir/vendor/$triple/bin/codex" ;;
 	copilot) echo "$copilot_dir/copilot" ;;
+	qwen) echo "$qwen_dir/cli-entry.js" ;;
 	esac
 }
 
 agents=("$@")
-[ ${#agents[@]} -gt 0 ] || agents=(claude gemini codex copilot)
+[ ${#agents[@]} -gt 0 ] || agents=(claude gemini codex copilot qwen)
 failed=()
 for agent in "${agents[@]}"; do
 	case $agent in
-	claude | gemini | codex | copilot) ;;
-	*) echo "e2e/install.sh: unknown agent $agent (claude, gemini, codex, copilot)" >&2; failed+=("$agent"); continue ;;
+	claude | gemini | codex | copilot | qwen) ;;
+	*) echo "e2e/install.sh: unknown agent $agent (claude, gemini, codex, copilot, qwen)" >&2; failed+=("$agent"); continue ;;
 	esac
 	if installed "$agent"; then
 		echo "$(package "$agent") already in $(where "$agent")"
