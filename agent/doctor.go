@@ -52,6 +52,9 @@ type DoctorSpec struct {
 	// found, by event.
 	Denied func(code int, stdout, stderr string) bool
 	Extra  func(found map[string][]FoundHook) []Check
+	// AllowFix is the fix of a canary git status that is not allowed,
+	// where the agent, not the policy, is why ("": the policy's).
+	AllowFix string
 }
 
 // Check is one finding of guard doctor: OK, or a problem with its fix; a
@@ -232,5 +235,7 @@ func (Qwen) Doctor(env func(string) string, dir string) DoctorSpec {
 		},
 		Allowed: func(code int, stdout string) bool {
 			return code == 0 && strings.HasPrefix(stdout, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"`)
-		}}
+		},
+		AllowFix: "where guard run can confine a command, guard refuses every shell command it allows only there (git status among them): " +
+			"Qwen Code takes no rewrite from its PreToolUse hook; guard check 'git status' says why it is not allowed elsewhere"}
 }
