@@ -15,6 +15,7 @@ package e2e
 import (
 	"cmp"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -94,6 +95,7 @@ func (p *qwenProject) run() *cliOutcome {
 		"OPENAI_API_KEY=test",
 		"OPENAI_MODEL=e2e-model",
 		"QWEN_CODE_SUPPRESS_YOLO_WARNING=1",
+		"QWEN_CODE_NO_RELAUNCH=true", // one node process, not a second with a larger heap: a faster start
 	}
 	o := p.cliProject.run(p.cli, []string{"-p", "do the task", "--approval-mode", "yolo"}, env)
 	p.t.Logf("requests:\n%s", p.api.Summary())
@@ -169,65 +171,66 @@ func TestQwenAllowedCallsRun(t *testing.T) {
 	}
 }
 
-// TestQwenRefusedCallsDoNotRun: touch asks (nobody can answer headless:
-// Qwen Code refuses the call, and the model gets guard's reason); a cat
-// of a key in the home is denied (exit 2: the model gets guard's deny
-// line and hint). Neither runs.
+// TestQwenRefusedCallsDoNotRun: guard init --agent qwen --scope user
+// registers guard in ~/.qwen/settings.json, which Qwen Code runs for the
+// project. touch asks (nobody can answer headless: Qwen Code refuses the
+// call, and the model gets guard's reason); a cat of a key in the home is
+// denied (exit 2: the model gets guard's deny line and hint); cat
+// hello.txt is allowed by the default policy only inside guard run's
+// read-only sandbox, and Qwen Code takes no rewrite from PreToolUse, so
+// guard refuses it, saying why (where guard run cannot run, guard allows
+// it unbounded, and it runs). None of the refused runs, guard's log holds
+// them, and guard doctor finds the installation.
 func TestQwenRefusedCallsDoNotRun(t *testing.T) {
 	t.Parallel()
-	const key = "e2e-key-qwen-never-read-7f02"
+	const key, token = "e2e-key-qwen-never-read-7f02", "e2e-token-qwen-bound-c41d"
 	p := newQwenProject(t)
+	if err := os.Remove(filepath.Join(p.dir, ".qwen", "settings.json")); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"PATH=/usr/bin:/bin", "HOME=" + p.home}
+	runGuardIn(t, p.dir, env, "init", "--agent", "qwen", "--scope", "user")
 	p.script("run_shell_command", map[string]any{"command": "touch MARKER"},
-		"run_shell_command", map[string]any{"command": "cat ~/.ssh/id_rsa"})
+		"run_shell_command", map[string]any{"command": "cat ~/.ssh/id_rsa"},
+		"run_shell_command", map[string]any{"command": "cat hello.txt"})
 	writeFile(t, p.home, ".ssh/id_rsa", key+"\n")
+	writeFile(t, p.dir, "hello.txt", token+"\n")
 	p.run()
-	rs := p.toolResults(2)
+	rs := p.toolResults(3)
 	if p.exists("MARKER") {
 		t.Errorf("touch MARKER ran although guard asked and nobody could answer")
 	}
-	if !strings.Contains(rs[0], "guard (policy default): needs approval: touch") {
+	if !strings.HasPrefix(rs[0], "guard (policy ") || !strings.Contains(rs[0], "): needs approval: touch") {
 		t.Errorf("guard's ask reason did not reach the model: %q", rs[0])
 	}
 	if strings.Contains(rs[1], key) || !strings.HasPrefix(rs[1], "guard: denied: ") || !strings.Contains(rs[1], "\nguard: hint: ") {
 		t.Errorf("the key's cat was not refused with guard's deny and hint: %q", rs[1])
 	}
-	if n := len(p.hookCalls()); n != 2 {
-		t.Errorf("the hook ran %d times, want twice", n)
+	const why = "guard: denied: guard (policy %s): allowed: cat is allowed; it must run in guard's sandbox (guard run), and Qwen Code cannot run a call rewritten by its PreToolUse hook, so guard refuses it"
+	switch err := guardsandbox.Available(); {
+	case err != nil:
+		t.Logf("guard run cannot run here, and guard allows cat hello.txt unbounded: %v", err)
+		if !strings.Contains(rs[2], token) {
+			t.Errorf("cat hello.txt, allowed unbounded, did not run: %q", rs[2])
+		}
+	case strings.Contains(rs[2], token):
+		t.Errorf("cat hello.txt ran unbounded: %q", rs[2])
+	case !strings.HasPrefix(rs[2], fmt.Sprintf(why, filepath.Join(p.home, ".config", "guard", "guard.toml"))):
+		t.Errorf("the model did not get guard's reason for refusing cat hello.txt:\n%q\nwant it to start\n%q", rs[2], why)
 	}
-}
-
-// TestQwenRewriteRefused: cat hello.txt is allowed by the default policy
-// only inside guard run's read-only sandbox. Qwen Code takes no rewrite
-// from PreToolUse, so guard refuses it, saying why, and it does not run:
-// the file's content does not reach the model.
-func TestQwenRewriteRefused(t *testing.T) {
-	t.Parallel()
-	if err := guardsandbox.Available(); err != nil {
-		t.Skipf("guard run cannot run here, and guard allows cat unbounded: %v", err)
+	logged := runGuardIn(t, p.dir, env, "log", "--json", "--tool", "run_shell_command")
+	for _, want := range []string{`"call":"touch MARKER"`, `"call":"cat ~/.ssh/id_rsa"`, `"call":"cat hello.txt"`} {
+		if !strings.Contains(logged, `"agent":"qwen"`) || !strings.Contains(logged, want) {
+			t.Errorf("guard's log has no %s from Qwen Code through the hook init installed:\n%s", want, logged)
+		}
 	}
-	const token = "e2e-token-qwen-bound-c41d"
-	cmd := "cat hello.txt"
-	p := newQwenProject(t)
-	p.script("run_shell_command", map[string]any{"command": cmd})
-	writeFile(t, p.dir, "hello.txt", token+"\n")
-	p.run()
-	rs := p.toolResults(1)
-	if strings.Contains(rs[0], token) {
-		t.Errorf("%q ran unbounded: %q", cmd, rs[0])
-	}
-	const why = "guard: denied: guard (policy default): allowed: cat is allowed; it must run in guard's sandbox (guard run), and Qwen Code cannot run a call rewritten by its PreToolUse hook, so guard refuses it"
-	if !strings.HasPrefix(rs[0], why) {
-		t.Errorf("the model did not get guard's reason:\n%q\nwant it to start\n%q", rs[0], why)
-	}
-	calls := p.hookCalls()
-	if len(calls) != 1 {
-		t.Fatalf("the hook ran %d times, want once", len(calls))
-	}
-	// The same input given to Claude Code's adapter is rewritten: it is
-	// Qwen Code that cannot take the rewrite, not the policy that refuses.
-	claude := strings.Replace(string(calls[0].raw), `"tool_name":"run_shell_command"`, `"tool_name":"Bash"`, 1)
-	calls[0].raw = []byte(strings.Replace(claude, `"tool_call_id"`, `"x_tool_call_id"`, 1))
-	if code, stdout, _ := replayHook(t, calls[0], "--agent", "claude"); code != 0 || !strings.Contains(stdout, `"updatedInput":{"command":"`+readOnlyRewrite(t, cmd)) {
-		t.Errorf("Claude Code's adapter on the same call: exit %d, %s; want it rewritten to %s", code, stdout, readOnlyRewrite(t, cmd))
+	// Where guard run works, doctor's git status canary is refused, and
+	// doctor exits 1: Qwen Code takes no rewrite.
+	_, out := guardIn(t, p.dir, env, "doctor", "--agent", "qwen", "--cwd", p.dir)
+	for _, want := range []string{"ok    guard hook runs before every tool (" + filepath.Join(p.home, ".qwen", "settings.json") + ")",
+		"ok    a canary rm -rf / is blocked through the hook (exit 2)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("guard doctor --agent qwen after guard init says no %q:\n%s", want, out)
+		}
 	}
 }
