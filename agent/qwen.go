@@ -19,7 +19,7 @@ package agent
 // and a deny is exit 2 with the reason on stderr, which Qwen Code hands
 // the model as the tool's result, as it is. An ask is refused with its
 // reason where nobody can answer it (qwen -p), and put to the user in an
-// interactive session.
+// interactive session (read in Qwen Code's scheduler, not run).
 //
 // Qwen Code fires PreToolUse when the call is about to run, after its own
 // approval, and reads no updatedInput there: the call runs as the model
@@ -28,19 +28,24 @@ package agent
 // rewrites to guard run) is denied, saying why: Qwen Code has no way to
 // take the rewrite from PreToolUse. Its PermissionRequest hook does take
 // updatedInput, but Qwen Code fires it only for a call it would prompt
-// for, which --yolo, a read-only command, and headless mode never are.
+// for, which none is under --yolo, a read-only command is not, and
+// headless mode refuses before the hook (read in its scheduler).
 //
-// Qwen Code fails open: exit 1, any code but 2, a crash, a timeout, and a
-// missing guard (sh exits 127) let the call run, and its hooks have no
-// option that makes a failure block (read in 0.24.4's hook runner).
+// Qwen Code fails open: exit 1, output that is not JSON, and a missing
+// guard (bash exits 127) let the call run (checked), and so do any code
+// but 2 and a timeout (read in 0.24.4's hook runner), which has no option
+// that makes a failure block.
 //
 // Checked against Qwen Code 0.24.4 headless (qwen -p --approval-mode
 // yolo; see e2e/qwen_test.go): the tool names, their input and the
-// answers above. Qwen Code refuses a relative file_path (read_file,
-// write_file, edit) and a relative run_shell_command directory before the
-// hook runs, and resolves grep_search's and glob's relative path against
-// the working directory; it unescapes shell-escaped file paths before the
-// hook sees them.
+// answers above; run_shell_command runs bash -c whatever $SHELL is. Qwen
+// Code refuses a relative file_path (read_file, write_file, edit) and a
+// relative run_shell_command directory before the hook runs, and
+// resolves grep_search's and glob's relative path against the working
+// directory (checked). It unescapes shell-escaped file paths before the
+// hook sees them (read, not run). Where its tools read a path otherwise
+// than the hook is given it (a leading ~, say) is not known: such a path
+// is refused.
 
 import (
 	"fmt"
