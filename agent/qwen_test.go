@@ -199,6 +199,9 @@ func TestQwenAnswer(t *testing.T) {
 	if a := (Qwen{}).Answer(shell, denies, "p"); len(a.Deny.Hints) != 1 || a.Deny.Hints[0] != no.Hint {
 		t.Errorf("deny: hints %q, want %q", a.Deny.Hints, no.Hint)
 	}
+	if a := (Qwen{}).Answer(shell, rewrite(allow), "p"); len(a.Deny.Hints) != 1 || !strings.HasPrefix(a.Deny.Hints[0], "read and search files with read_file, ") {
+		t.Errorf("rewrite allow: hints %q, want the file tools named", a.Deny.Hints)
+	}
 }
 
 // TestQwenDefaultPolicy: the golden inputs under the default policy, with
