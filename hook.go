@@ -131,7 +131,7 @@ func Hook(r io.Reader, o HookOptions) ([]byte, error) {
 	}
 	store := setup.GrantStore(env, layers)
 	call.Grants = setup.StoreGrants(store)
-	d, reported := decideEvent(layers, ev.Name, &call)
+	d, reported := decideEvent(layers, &call)
 	if agentName == "claude" && ev.Name == "PreToolUse" && d.Verdict == engine.Allow && d.Rewrite != nil {
 		agent.KeepClaudeRule(&d, env, call, ev.Call.Cwd)
 	}
@@ -227,20 +227,22 @@ func policyDenial(err error) *Denial {
 		Hints: []string{"ask the user to fix the policy file; guard check --config FILE shows the error"}}
 }
 
-// decideEvent decides the call of a hook event. An event after
-// PreToolUse (PostToolUse, PermissionRequest) may report the call as
-// guard's own answer rewrote it, to run under guard run, which as a
-// command would be denied: it is the call guard allowed. Then call becomes
-// that call, its decision has no rewrite (the command runs in the sandbox
-// already), and reported is the command the agent reported.
-func decideEvent(layers *policy.Layers, event string, call *engine.Call) (d engine.Decision, reported *engine.Input) {
+// decideEvent decides the call of a hook event. A call may be guard's own
+// rewrite of a call it allows, to run under guard run, which as a command
+// would be denied: an event after PreToolUse (PostToolUse,
+// PermissionRequest) reports the call as guard's answer rewrote it, and a
+// model whose agent takes no rewrite issues the rewrite itself, as guard's
+// refusal told it to ([agent.Unbounded]). It is the call guard allows, and
+// bounded as guard would bound it: [engine.Engine.Unsandbox] takes it only
+// where it is, byte for byte, the rewrite guard makes of it now. Then call
+// becomes that call, its decision has no rewrite (the command runs in the
+// sandbox already), and reported is the command the agent sent.
+func decideEvent(layers *policy.Layers, call *engine.Call) (d engine.Decision, reported *engine.Input) {
 	e := engine.Engine{Layers: layers}
-	if event != "PreToolUse" {
-		if inner, d, own := e.Unsandbox(*call); own {
-			reported = &engine.Input{Command: call.Input.Command}
-			*call = inner
-			return d, reported
-		}
+	if inner, d, own := e.Unsandbox(*call); own {
+		reported = &engine.Input{Command: call.Input.Command}
+		*call = inner
+		return d, reported
 	}
 	return e.Decide(*call), nil
 }

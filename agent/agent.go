@@ -173,6 +173,22 @@ func Deny(d *engine.Decision, where string) *Denial {
 	return &Denial{Why: Reason(d, where), Hints: []string{d.Hint()}}
 }
 
+// Unbounded is the deny of a call guard allows only rewritten (a shell
+// command, to run in guard run's sandbox) where the agent cannot take the
+// rewrite: why says why, after the decision's reason. Its hint gives the
+// rewritten command: the agent's model, issuing it as the call, runs the
+// command in the sandbox, and guard hook allows its own rewrite as it is
+// (hook.go's decideEvent, by [engine.Engine.Unsandbox], byte for byte).
+// A rewrite of more than a command (a search's globs) has no such hint;
+// nor has an ask, which that form does not answer.
+func Unbounded(d *engine.Decision, where, why string) *Denial {
+	den := &Denial{Why: Reason(d, where) + "; " + why}
+	if r := d.Rewrite; d.Verdict == engine.Allow && r != nil && *r == (engine.Input{Command: r.Command}) {
+		den.Hints = []string{"to run it in guard's sandbox, run exactly this command instead, which guard allows as it is: " + r.Command}
+	}
+	return den
+}
+
 // oneLine puts s on one line, its runs of white space made one space.
 func oneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")

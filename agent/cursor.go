@@ -172,8 +172,8 @@ func (Cursor) Answer(ev *Event, d *engine.Decision, where string) Answer {
 	out := cursorOutput{Permission: "allow"}
 	if d.Rewrite != nil {
 		if ev.Raw == nil || ev.Call.Tool != "Shell" || *d.Rewrite != (engine.Input{Command: d.Rewrite.Command}) {
-			return Answer{Deny: &Denial{Why: Reason(d, where) + "; it must run in guard's sandbox, and Cursor's " +
-				"beforeShellExecution cannot rewrite a command: register guard for preToolUse"}}
+			return Answer{Deny: Unbounded(d, where, "it must run in guard's sandbox, and Cursor's "+
+				"beforeShellExecution cannot rewrite a command: register guard for preToolUse")}
 		}
 		out.UpdatedInput = maps.Clone(ev.Raw)
 		out.UpdatedInput["command"] = d.Rewrite.Command

@@ -25,8 +25,8 @@ func exitAnswer(agent string, d *engine.Decision, where string) Answer {
 	case d.Verdict != engine.Allow:
 		return Answer{Deny: Deny(d, where)}
 	case d.Rewrite != nil:
-		return Answer{Deny: &Denial{Why: Reason(d, where) + "; it must run in guard's sandbox, and " + agent +
-			"'s hook cannot rewrite a command to run there, so guard refuses it"}}
+		return Answer{Deny: Unbounded(d, where, "it must run in guard's sandbox, and "+agent+
+			"'s hook cannot rewrite a command to run there, so guard refuses it")}
 	}
 	return Answer{Silent: true}
 }

@@ -34,7 +34,7 @@ func TestExitAnswer(t *testing.T) {
 			hints []string
 		}{
 			{allow, "exit 0, silent", nil},
-			{rewrite, "exit 2: guard (p): allowed: ls is allowed; it must run in guard's sandbox, and " + ad.name + "'s hook cannot rewrite a command to run there, so guard refuses it", nil},
+			{rewrite, "exit 2: guard (p): allowed: ls is allowed; it must run in guard's sandbox, and " + ad.name + "'s hook cannot rewrite a command to run there, so guard refuses it", []string{"to run it in guard's sandbox, run exactly this command instead, which guard allows as it is: '/g' 'run' -- bash -c 'ls'"}},
 			{ask, "exit 2: guard (p): needs approval: make needs approval (rule make); " + ad.name + " has no ask for a hook, so guard refuses what it would ask", []string{""}},
 			{deny, "exit 2: rm -rf deletes directories (rule rm, p)", []string{"delete single files"}},
 		} {

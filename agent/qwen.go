@@ -137,9 +137,10 @@ func (Qwen) Answer(ev *Event, d *engine.Decision, where string) Answer {
 		return Answer{}
 	}
 	if d.Rewrite != nil && d.Verdict != engine.Deny {
-		return Answer{Deny: &Denial{Why: Reason(d, where) + "; it must run in guard's sandbox (guard run), and Qwen Code " +
-			"cannot run a call rewritten by its PreToolUse hook, so guard refuses it",
-			Hints: []string{"read and search files with read_file, grep_search and glob, which need no sandbox; ask the user to run the command"}}}
+		den := Unbounded(d, where, "it must run in guard's sandbox (guard run), and Qwen Code "+
+			"cannot run a call rewritten by its PreToolUse hook, so guard refuses it")
+		den.Hints = append(den.Hints, "read and search files with read_file, grep_search and glob, which need no sandbox")
+		return Answer{Deny: den}
 	}
 	return Claude{}.Answer(ev, d, where)
 }

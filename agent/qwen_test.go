@@ -199,8 +199,14 @@ func TestQwenAnswer(t *testing.T) {
 	if a := (Qwen{}).Answer(shell, denies, "p"); len(a.Deny.Hints) != 1 || a.Deny.Hints[0] != no.Hint {
 		t.Errorf("deny: hints %q, want %q", a.Deny.Hints, no.Hint)
 	}
-	if a := (Qwen{}).Answer(shell, rewrite(allow), "p"); len(a.Deny.Hints) != 1 || !strings.HasPrefix(a.Deny.Hints[0], "read and search files with read_file, ") {
-		t.Errorf("rewrite allow: hints %q, want the file tools named", a.Deny.Hints)
+	// The rewrite to issue instead, then the file tools; an ask has no
+	// rewrite to issue.
+	if a := (Qwen{}).Answer(shell, rewrite(allow), "p"); len(a.Deny.Hints) != 2 || !strings.HasSuffix(a.Deny.Hints[0], ": "+rewrite(allow).Rewrite.Command) ||
+		!strings.HasPrefix(a.Deny.Hints[1], "read and search files with read_file, ") {
+		t.Errorf("rewrite allow: hints %q, want the rewrite, then the file tools named", a.Deny.Hints)
+	}
+	if a := (Qwen{}).Answer(shell, rewrite(asks), "p"); len(a.Deny.Hints) != 1 || !strings.HasPrefix(a.Deny.Hints[0], "read and search files with read_file, ") {
+		t.Errorf("rewrite ask: hints %q, want the file tools named, and no rewrite", a.Deny.Hints)
 	}
 }
 

@@ -190,13 +190,21 @@ func TestQwenRefusedCallsDoNotRun(t *testing.T) {
 	}
 	env := []string{"PATH=/usr/bin:/bin", "HOME=" + p.home}
 	runGuardIn(t, p.dir, env, "init", "--agent", "qwen", "--scope", "user")
+	// The model then issues the command guard's refusal of cat hello.txt
+	// gives as its hint: cat hello.txt in guard run, which guard allows as
+	// it is (where guard run cannot run, cat hello.txt again).
+	own := cmp.Or(readOnlyRewrite(t, "cat hello.txt"), "cat hello.txt")
 	p.script("run_shell_command", map[string]any{"command": "touch MARKER"},
 		"run_shell_command", map[string]any{"command": "cat ~/.ssh/id_rsa"},
-		"run_shell_command", map[string]any{"command": "cat hello.txt"})
+		"run_shell_command", map[string]any{"command": "cat hello.txt"},
+		"run_shell_command", map[string]any{"command": own})
 	writeFile(t, p.home, ".ssh/id_rsa", key+"\n")
 	writeFile(t, p.dir, "hello.txt", token+"\n")
 	p.run()
-	rs := p.toolResults(3)
+	rs := p.toolResults(4)
+	if !strings.Contains(rs[3], token) {
+		t.Errorf("%s, the command guard's hint gave, did not run, or its output did not reach the model: %q", own, rs[3])
+	}
 	if p.exists("MARKER") {
 		t.Errorf("touch MARKER ran although guard asked and nobody could answer")
 	}
@@ -217,6 +225,8 @@ func TestQwenRefusedCallsDoNotRun(t *testing.T) {
 		t.Errorf("cat hello.txt ran unbounded: %q", rs[2])
 	case !strings.HasPrefix(rs[2], fmt.Sprintf(why, filepath.Join(p.home, ".config", "guard", "guard.toml"))):
 		t.Errorf("the model did not get guard's reason for refusing cat hello.txt:\n%q\nwant it to start\n%q", rs[2], why)
+	case !strings.Contains(rs[2], "\nguard: hint: to run it in guard's sandbox, run exactly this command instead, which guard allows as it is: "+own+"\n"):
+		t.Errorf("guard's refusal of cat hello.txt does not give %s as the command to run instead:\n%q", own, rs[2])
 	}
 	logged := runGuardIn(t, p.dir, env, "log", "--json", "--tool", "run_shell_command")
 	for _, want := range []string{`"call":"touch MARKER"`, `"call":"cat ~/.ssh/id_rsa"`, `"call":"cat hello.txt"`} {

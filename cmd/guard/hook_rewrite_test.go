@@ -364,3 +364,71 @@ func TestHookLogsAdapterDeny(t *testing.T) {
 		}
 	}
 }
+
+// TestHookTakesItsOwnRewrite: an agent that takes no rewrite is refused
+// an allowed shell command with the command that runs it in guard run as
+// the hint, and that command, issued as the call, is allowed as it is:
+// it is guard's own rewrite, byte for byte. What only looks like it (a
+// wider sandbox, another body, another guard, more after it, another
+// directory) is not.
+func TestHookTakesItsOwnRewrite(t *testing.T) {
+	const lead = "guard: hint: to run it in guard's sandbox, run exactly this command instead, which guard allows as it is: "
+	for agent, input := range map[string]func(proj, cmd string) map[string]any{
+		"kiro": func(proj, cmd string) map[string]any {
+			return map[string]any{"hook_event_name": "preToolUse", "cwd": proj, "tool_name": "execute_bash", "tool_input": map[string]any{"command": cmd}}
+		},
+		"goose": func(proj, cmd string) map[string]any {
+			return map[string]any{"event": "PreToolUse", "session_id": "goose-shell", "matcher_context": "developer__shell", "tool_call_id": "c",
+				"tool_name": "developer__shell", "tool_input": map[string]any{"command": cmd}, "working_dir": proj}
+		},
+		"qwen": func(proj, cmd string) map[string]any {
+			return map[string]any{"hook_event_name": "PreToolUse", "session_id": "qwen-shell", "cwd": proj, "tool_call_id": "call_1",
+				"tool_name": "run_shell_command", "tool_input": map[string]any{"command": cmd, "directory": proj}}
+		},
+	} {
+		env, proj := rewriteTestEnv(t)
+		hook := func(cmd string) (int, string) {
+			t.Helper()
+			data, err := json.Marshal(input(proj, cmd))
+			if err != nil {
+				t.Fatal(err)
+			}
+			code, _, stderr := hookTestRun(t, []string{"hook", "--agent", agent}, string(data), env)
+			return code, stderr
+		}
+		code, stderr := hook("make show")
+		i := strings.Index(stderr, lead)
+		if code != 2 || i < 0 {
+			t.Fatalf("%s: make show: exit %d, stderr %q; want 2 and the rewrite as a hint", agent, code, stderr)
+		}
+		own, _, _ := strings.Cut(stderr[i+len(lead):], "\n")
+		if !strings.Contains(own, "'run'") || !strings.HasSuffix(own, "'make show'") {
+			t.Fatalf("%s: the hint's command %q is not guard run's of make show", agent, own)
+		}
+		if code, stderr := hook(own); code != 0 {
+			t.Errorf("%s: guard's own rewrite %q: exit %d, %q; want it allowed", agent, own, code, stderr)
+		}
+		guardPath := own[:strings.Index(own, "' ")+1]
+		for _, bad := range []string{
+			own + "; touch pwned",
+			strings.Replace(own, "'run'", "'run' '--profile' 'net'", 1),
+			strings.Replace(own, "'make show'", "'make show; touch pwned'", 1),
+			strings.Replace(own, guardPath, "'/tmp/guard'", 1),
+			"cd /tmp && " + own,
+		} {
+			if bad == own {
+				t.Fatalf("%s: the variant is the rewrite itself: %q", agent, own)
+			}
+			if code, _ := hook(bad); code != 2 {
+				t.Errorf("%s: %q, which only looks like guard's rewrite: exit %d, want 2", agent, bad, code)
+			}
+		}
+		lines := rewriteTestLog(t, env)
+		if len(lines) < 2 {
+			t.Fatalf("%s: %d lines in the log, want the refusal and the allow first", agent, len(lines))
+		}
+		if l := lines[1]; l.Decision != "allowed" || l.Call != "make show" || l.RewriteDigest == "" || l.Profile == "" {
+			t.Errorf("%s: the rewrite issued: logged %+v; want make show allowed, with the rewrite it ran in", agent, l)
+		}
+	}
+}
