@@ -52,9 +52,6 @@ type DoctorSpec struct {
 	// found, by event.
 	Denied func(code int, stdout, stderr string) bool
 	Extra  func(found map[string][]FoundHook) []Check
-	// AllowFix is the fix of a canary git status that is not allowed,
-	// where the agent, not the policy, is why ("": the policy's).
-	AllowFix string
 }
 
 // Check is one finding of guard doctor: OK, or a problem with its fix; a
@@ -220,22 +217,26 @@ func (Antigravity) Doctor(env func(string) string, dir string) DoctorSpec {
 }
 
 // Doctor is what guard doctor checks of Qwen Code's installation, in the
-// project dir and the user's settings. Where guard run can confine a
-// command, the canary git status is refused, as every call guard allows
-// only in its sandbox is: Qwen Code takes no rewrite from PreToolUse.
+// project dir and the user's settings.
 func (Qwen) Doctor(env func(string) string, dir string) DoctorSpec {
 	home := env("HOME")
 	return DoctorSpec{Agent: "qwen", Files: []string{filepath.Join(dir, ".qwen", "settings.json"), filepath.Join(home, ".qwen", "settings.json")},
 		Pre: "PreToolUse", AllTools: []string{"*", "", ".*"}, After: []string{"PostToolUse", "SessionEnd"},
+		// The allowed canary is a read_file: Qwen Code takes no rewrite, so
+		// where guard run works guard refuses git status (with its rewrite
+		// as the hint), and the canary would say nothing of the install.
 		Input: func(command, dir string) []byte {
+			tool, input := "run_shell_command", map[string]any{"command": command}
+			if command != doctorDenyCanary {
+				tool, input = "read_file", map[string]any{"file_path": doctorReadCanary(dir)}
+			}
 			in, _ := json.Marshal(map[string]any{"session_id": "guard-doctor", "hook_event_name": "PreToolUse", "timestamp": time.Now().UTC().Format(time.RFC3339),
-				"cwd": dir, "permission_mode": "yolo", "tool_name": "run_shell_command", "tool_input": map[string]any{"command": command},
+				"cwd": dir, "permission_mode": "yolo", "tool_name": tool, "tool_input": input,
 				"tool_use_id": "guard-doctor", "tool_call_id": "guard-doctor"})
 			return in
 		},
 		Allowed: func(code int, stdout string) bool {
 			return code == 0 && strings.HasPrefix(stdout, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"`)
 		},
-		AllowFix: "where guard run can confine a command, guard refuses every shell command it allows only there (git status among them): " +
-			"Qwen Code takes no rewrite from its PreToolUse hook; guard check 'git status' says why it is not allowed elsewhere"}
+	}
 }

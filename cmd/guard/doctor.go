@@ -218,7 +218,7 @@ func canaries(ctx context.Context, command, dir string, spec agent.DoctorSpec) [
 	code, stdout, _ = run("git status")
 	allow := agent.Check{OK: spec.Allowed(code, stdout),
 		What: fmt.Sprintf("a canary git status is allowed through the hook (exit %d)", code),
-		Fix:  cmp.Or(spec.AllowFix, "the policy must allow read-only git; guard check 'git status' says why it does not")}
+		Fix:  "the policy must allow read-only git; guard check 'git status' says why it does not"}
 	return []agent.Check{deny, allow}
 }
 
