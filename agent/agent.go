@@ -109,6 +109,7 @@ var adapters = []struct {
 	{"windsurf", Windsurf{}},
 	{"goose", Goose{}},
 	{"qwen", Qwen{}},
+	{"opencode", OpenCode{}},
 }
 
 // Adapters are the agents guard speaks for, by the name guard hook

@@ -202,11 +202,7 @@ func (Codex) Answer(ev *Event, d *engine.Decision, where string) Answer {
 	switch d.Verdict {
 	case engine.Allow:
 	case engine.Ask:
-		hints := []string{"ask the user to run it, or to allow it in guard's policy"}
-		if h := d.Hint(); h != "" {
-			hints = append([]string{h}, hints...)
-		}
-		return Answer{Deny: &Denial{Why: "Codex cannot ask the user, so guard refuses what it would ask: " + Reason(d, where), Hints: hints}}
+		return Answer{Deny: askRefused("Codex", d, where)}
 	default:
 		return Answer{Deny: Deny(d, where)}
 	}

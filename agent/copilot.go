@@ -186,21 +186,8 @@ func copilotInput(tool string, t copilotTool, in map[string]any) (engine.Input, 
 		}
 		out.Path = s
 	}
-	if t.field != "" {
-		v, err := inputString(tool, in, t.field)
-		if err != nil {
-			return out, err
-		}
-		switch t.kind {
-		case engine.KindShell:
-			out.Command = v
-		case engine.KindFetch:
-			out.URL = v
-		default:
-			out.Pattern = v
-		}
-	}
-	return out, nil
+	err := setField(&out, tool, t.kind, in, t.field)
+	return out, err
 }
 
 // copilotOutput is Copilot's answer.

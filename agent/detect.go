@@ -25,10 +25,12 @@ var geminiOnlyEvents = map[string]bool{
 var cursorEvents = map[string]bool{"beforeShellExecution": true, "beforeReadFile": true, "beforeMCPExecution": true, "preToolUse": true}
 
 // Detect names the adapter for a hook input by its shape: "antigravity",
-// "windsurf", "goose", "kiro", "cursor", "copilot", "gemini", "qwen",
-// "codex" or "claude", or "" for an input that is not one JSON object.
+// "windsurf", "goose", "kiro", "opencode", "cursor", "copilot", "gemini",
+// "qwen", "codex" or "claude", or "" for an input that is not one JSON
+// object.
 //
 //   - An input with Antigravity's toolCall object is Antigravity's.
+//   - An input with guard_opencode is what guard's OpenCode plugin sent.
 //   - An input with Cascade's agent_action_name is Windsurf's.
 //   - An input with goose's event and matcher_context is goose's.
 //   - A preToolUse event without Cursor's conversation_id is Kiro CLI's.
@@ -65,9 +67,12 @@ func Detect(data []byte) string {
 	_, gooseContext := raw["matcher_context"]
 	gooseEvent, _ := raw["event"].(string)
 	_, qwenCall := raw["tool_call_id"]
+	_, openCode := raw["guard_opencode"]
 	switch {
 	case toolCall:
 		return "antigravity"
+	case openCode:
+		return "opencode"
 	case cascade:
 		return "windsurf"
 	case gooseContext && gooseEvent != "":

@@ -52,6 +52,9 @@ type DoctorSpec struct {
 	// found, by event.
 	Denied func(code int, stdout, stderr string) bool
 	Extra  func(found map[string][]FoundHook) []Check
+	// Find finds guard's hooks, by event, where they are not handlers of
+	// JSON settings in Files (OpenCode's plugin), with what is wrong.
+	Find func() (map[string][]FoundHook, []Check)
 }
 
 // Check is one finding of guard doctor: OK, or a problem with its fix; a

@@ -10,7 +10,7 @@ import (
 
 // Shell returns the shell an agent runs commands in, found as the agent
 // finds it: Claude Code's $CLAUDE_CODE_SHELL, else $SHELL; Gemini CLI's
-// and Copilot CLI's bash. A base name of bash or zsh names that shell;
+// and Copilot CLI's bash; OpenCode's $SHELL, else bash. A base name of bash or zsh names that shell;
 // anything else, neither set, or an agent whose shell is not known when
 // guard judges the command, is "" (unknown), and the engine then judges a
 // command as both bash and zsh read it. Codex's is unknown: its model
@@ -28,6 +28,12 @@ func Shell(agentName string, env func(string) string) string {
 		sh = "bash" // both run commands with bash whatever $SHELL is (TestGeminiRunsBash, TestCopilotRunsBash)
 	case "qwen":
 		sh = "bash" // Qwen Code runs bash -c whatever $SHELL is (TestQwenRunsBash)
+	case "opencode":
+		// OpenCode 1.18 runs $SHELL, bash where it is fish or nu, or unset.
+		sh = env("SHELL")
+		if b := filepath.Base(sh); sh == "" || b == "fish" || b == "nu" {
+			sh = "bash"
+		}
 	}
 	if sh == "" {
 		return ""

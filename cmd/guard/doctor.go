@@ -75,6 +75,9 @@ func runDoctor(ctx context.Context, s stdio, env getenv, args []string) error {
 func doctorAgent(ctx context.Context, env getenv, dir string, spec agent.DoctorSpec) []agent.Check {
 	found := map[string][]agent.FoundHook{}
 	var checks []agent.Check
+	if spec.Find != nil {
+		found, checks = spec.Find()
+	}
 	for _, f := range spec.Files {
 		if !filepath.IsAbs(f) {
 			continue
