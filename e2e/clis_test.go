@@ -15,6 +15,7 @@ package e2e
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -232,6 +233,21 @@ exec %s hook "$@" <"$in"
 		p.hook += " " + shellQuote(a)
 	}
 	return p
+}
+
+// cliEnv is the environment an agent CLI runs with in the sandbox, before
+// the agent's own variables: the scratch home, shell as SHELL (bash where
+// it is ""), a UTF-8 locale, a dumb terminal and the sandbox's /tmp.
+func cliEnv(home, shell string) []string {
+	return []string{
+		"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+		"HOME=" + home,
+		"USER=root",
+		"SHELL=" + cmp.Or(shell, "/bin/bash"),
+		"LANG=C.UTF-8",
+		"TERM=dumb",
+		"TMPDIR=/tmp",
+	}
 }
 
 // write creates a file under dir.

@@ -190,25 +190,14 @@ func (p *copilotProject) run() *copilotOutcome {
 	if p.hooks != nil {
 		p.writeHooks()
 	}
-	shell := p.shell
-	if shell == "" {
-		shell = "/bin/bash"
-	}
-	env := []string{
-		"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
-		"HOME=" + p.home,
-		"USER=root",
-		"SHELL=" + shell,
-		"LANG=C.UTF-8",
-		"TERM=dumb",
-		"TMPDIR=/tmp",
-		"XDG_CACHE_HOME=" + copilotRuntime,
+	env := append(cliEnv(p.home, p.shell),
+		"XDG_CACHE_HOME="+copilotRuntime,
 		"COPILOT_OFFLINE=true",
 		"COPILOT_PROVIDER_TYPE=anthropic",
-		"COPILOT_PROVIDER_BASE_URL=" + p.api.URL(),
+		"COPILOT_PROVIDER_BASE_URL="+p.api.URL(),
 		"COPILOT_PROVIDER_API_KEY=test",
-		"COPILOT_MODEL=" + copilotModel,
-	}
+		"COPILOT_MODEL="+copilotModel,
+	)
 	args := []string{"-p", "do the task", "--allow-all-tools", "--output-format", "json"}
 	if p.trust {
 		args = append(args, "--trust-folder")

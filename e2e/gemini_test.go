@@ -12,7 +12,6 @@ package e2e
 // Claude Code.
 
 import (
-	"cmp"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -130,18 +129,11 @@ func (p *geminiProject) runFor(timeout time.Duration) (*geminiOutcome, bool) {
 	if p.api == nil {
 		p.t.Fatal("no fake model: call script first")
 	}
-	env := []string{
-		"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
-		"HOME=" + p.home,
-		"USER=root",
-		"SHELL=" + cmp.Or(p.shell, "/bin/bash"),
-		"LANG=C.UTF-8",
-		"TERM=dumb",
-		"TMPDIR=/tmp",
-		"GOOGLE_GEMINI_BASE_URL=" + p.api.URL(),
+	env := append(cliEnv(p.home, p.shell),
+		"GOOGLE_GEMINI_BASE_URL="+p.api.URL(),
 		"GEMINI_API_KEY=test",
 		"GEMINI_CLI_TRUST_WORKSPACE=true",
-	}
+	)
 	co, done := p.cliProject.runFor(p.cli, []string{"-p", "do the task", "--output-format", "json", "--yolo"}, env, timeout)
 	p.t.Logf("requests:\n%s", p.api.Summary())
 	return &geminiOutcome{cliOutcome: co}, done

@@ -14,6 +14,9 @@
 #                runtime, another 235 MB, into $GUARD_E2E_CACHE/copilot-runtime)
 #   Qwen Code    $GUARD_E2E_CACHE/node_modules/@qwen-code/qwen-code/cli-entry.js (run with node;
 #                it asks for Node.js 22 and runs the tests on 20)
+#   OpenCode     $GUARD_E2E_CACHE/node_modules/opencode-linux-<arch>/bin/opencode
+#                (the platform package, about 185 MB; opencode-ai's install
+#                script, which npm does not run, is not needed)
 # Name the agents to install only some of them: e2e/install.sh gemini codex.
 set -uo pipefail
 
@@ -22,6 +25,7 @@ gemini_version=0.61.0
 codex_version=0.169.0
 copilot_version=1.0.102
 qwen_version=0.24.4
+opencode_version=1.18.33
 cache="${GUARD_E2E_CACHE:-$HOME/.cache/guard-e2e}"
 case "$(uname -m)" in
 	x86_64 | amd64) arch=x64 triple=x86_64-unknown-linux-musl ;;
@@ -33,6 +37,7 @@ gemini_dir="$cache/node_modules/@google/gemini-cli"
 codex_dir="$cache/node_modules/@openai/codex-linux-$arch"
 copilot_dir="$cache/node_modules/@github/copilot-linux-$arch"
 qwen_dir="$cache/node_modules/@qwen-code/qwen-code"
+opencode_dir="$cache/node_modules/opencode-linux-$arch"
 
 # has_version DIR VERSION: DIR/package.json says VERSION (the Codex platform
 # package is an alias of @openai/codex@VERSION-linux-<arch>).
@@ -47,6 +52,7 @@ installed() {
 	codex) [ -x "$codex_dir/vendor/$triple/bin/codex" ] && has_version "$codex_dir" "$codex_version" ;;
 	copilot) [ -x "$copilot_dir/copilot" ] && has_version "$copilot_dir" "$copilot_version" ;;
 	qwen) [ -f "$qwen_dir/cli-entry.js" ] && has_version "$qwen_dir" "$qwen_version" ;;
+	opencode) [ -x "$opencode_dir/bin/opencode" ] && has_version "$opencode_dir" "$opencode_version" ;;
 	esac
 }
 
@@ -57,6 +63,7 @@ package() {
 	codex) echo "@openai/codex@$codex_version" ;;
 	copilot) echo "@github/copilot@$copilot_version" ;;
 	qwen) echo "@qwen-code/qwen-code@$qwen_version" ;;
+	opencode) echo "opencode-ai@$opencode_version" ;;
 	esac
 }
 
@@ -67,16 +74,17 @@ where() {
 	codex) echo "$codex_dir/vendor/$triple/bin/codex" ;;
 	copilot) echo "$copilot_dir/copilot" ;;
 	qwen) echo "$qwen_dir/cli-entry.js" ;;
+	opencode) echo "$opencode_dir/bin/opencode" ;;
 	esac
 }
 
 agents=("$@")
-[ ${#agents[@]} -gt 0 ] || agents=(claude gemini codex copilot qwen)
+[ ${#agents[@]} -gt 0 ] || agents=(claude gemini codex copilot qwen opencode)
 failed=()
 for agent in "${agents[@]}"; do
 	case $agent in
-	claude | gemini | codex | copilot | qwen) ;;
-	*) echo "e2e/install.sh: unknown agent $agent (claude, gemini, codex, copilot, qwen)" >&2; failed+=("$agent"); continue ;;
+	claude | gemini | codex | copilot | qwen | opencode) ;;
+	*) echo "e2e/install.sh: unknown agent $agent (claude, gemini, codex, copilot, qwen, opencode)" >&2; failed+=("$agent"); continue ;;
 	esac
 	if installed "$agent"; then
 		echo "$(package "$agent") already in $(where "$agent")"
