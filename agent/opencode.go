@@ -8,7 +8,7 @@ package agent
 // arguments, which the hook may change in place; a hook that throws stops
 // the call, and OpenCode hands the error's message to the model as the
 // tool's error. guard init --agent opencode writes guard's own plugin
-// (.opencode/plugins/guard.js, or ~/.config/opencode/plugins/guard.js),
+// (.opencode/plugins/guard.js, or ~/.opencode/plugins/guard.js),
 // which for every call runs guard hook --agent opencode, waits for it, and
 // sends it one JSON object on stdin in guard's own protocol, version 1:
 //
@@ -76,8 +76,9 @@ type openCodeTool struct {
 // write, edit, glob, grep and webfetch are among those OpenCode 1.18.33
 // offered the model in the e2e runs (with todowrite, task and skill);
 // apply_patch (offered to GPT models in place of edit and write),
-// websearch and codesearch are from its bundled source, list from its
-// documentation of earlier releases. A tool that is not listed is of
+// websearch and codesearch are from its bundled source; list, which
+// 1.18.33 did not offer, is from OpenCode's documentation, unchecked. A
+// tool that is not listed is of
 // KindTool: the policy's tier of its name decides.
 var openCodeTools = map[string]openCodeTool{
 	"bash":        {kind: engine.KindShell, field: "command"},
