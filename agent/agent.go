@@ -110,6 +110,7 @@ var adapters = []struct {
 	{"goose", Goose{}},
 	{"qwen", Qwen{}},
 	{"opencode", OpenCode{}},
+	{"cline", Cline{}},
 }
 
 // Adapters are the agents guard speaks for, by the name guard hook

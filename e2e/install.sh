@@ -17,6 +17,7 @@
 #   OpenCode     $GUARD_E2E_CACHE/node_modules/opencode-linux-<arch>/bin/opencode
 #                (the platform package, about 185 MB; opencode-ai's install
 #                script, which npm does not run, is not needed)
+#   Cline CLI    $GUARD_E2E_CACHE/node_modules/cline/bin/cline (run with node)
 # Name the agents to install only some of them: e2e/install.sh gemini codex.
 set -uo pipefail
 
@@ -26,6 +27,7 @@ codex_version=0.169.0
 copilot_version=1.0.102
 qwen_version=0.24.4
 opencode_version=1.18.33
+cline_version=3.0.65
 cache="${GUARD_E2E_CACHE:-$HOME/.cache/guard-e2e}"
 case "$(uname -m)" in
 	x86_64 | amd64) arch=x64 triple=x86_64-unknown-linux-musl ;;
@@ -38,6 +40,7 @@ codex_dir="$cache/node_modules/@openai/codex-linux-$arch"
 copilot_dir="$cache/node_modules/@github/copilot-linux-$arch"
 qwen_dir="$cache/node_modules/@qwen-code/qwen-code"
 opencode_dir="$cache/node_modules/opencode-linux-$arch"
+cline_dir="$cache/node_modules/cline"
 
 # has_version DIR VERSION: DIR/package.json says VERSION (the Codex platform
 # package is an alias of @openai/codex@VERSION-linux-<arch>).
@@ -53,6 +56,7 @@ installed() {
 	copilot) [ -x "$copilot_dir/copilot" ] && has_version "$copilot_dir" "$copilot_version" ;;
 	qwen) [ -f "$qwen_dir/cli-entry.js" ] && has_version "$qwen_dir" "$qwen_version" ;;
 	opencode) [ -x "$opencode_dir/bin/opencode" ] && has_version "$opencode_dir" "$opencode_version" ;;
+	cline) [ -f "$cline_dir/bin/cline" ] && has_version "$cline_dir" "$cline_version" ;;
 	esac
 }
 
@@ -64,6 +68,7 @@ package() {
 	copilot) echo "@github/copilot@$copilot_version" ;;
 	qwen) echo "@qwen-code/qwen-code@$qwen_version" ;;
 	opencode) echo "opencode-ai@$opencode_version" ;;
+	cline) echo "cline@$cline_version" ;;
 	esac
 }
 
@@ -75,16 +80,17 @@ where() {
 	copilot) echo "$copilot_dir/copilot" ;;
 	qwen) echo "$qwen_dir/cli-entry.js" ;;
 	opencode) echo "$opencode_dir/bin/opencode" ;;
+	cline) echo "$cline_dir/bin/cline" ;;
 	esac
 }
 
 agents=("$@")
-[ ${#agents[@]} -gt 0 ] || agents=(claude gemini codex copilot qwen opencode)
+[ ${#agents[@]} -gt 0 ] || agents=(claude gemini codex copilot qwen opencode cline)
 failed=()
 for agent in "${agents[@]}"; do
 	case $agent in
-	claude | gemini | codex | copilot | qwen | opencode) ;;
-	*) echo "e2e/install.sh: unknown agent $agent (claude, gemini, codex, copilot, qwen, opencode)" >&2; failed+=("$agent"); continue ;;
+	claude | gemini | codex | copilot | qwen | opencode | cline) ;;
+	*) echo "e2e/install.sh: unknown agent $agent (claude, gemini, codex, copilot, qwen, opencode, cline)" >&2; failed+=("$agent"); continue ;;
 	esac
 	if installed "$agent"; then
 		echo "$(package "$agent") already in $(where "$agent")"
