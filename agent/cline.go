@@ -142,6 +142,9 @@ func clineInput(tool string, in map[string]any) (engine.Kind, engine.Input, erro
 	}
 	absPath := func(m map[string]any) (string, error) {
 		p, err := inputString(tool, m, "path")
+		if err == nil && p == "" {
+			err = deny("the %s call names no path", tool)
+		}
 		if err == nil && !filepath.IsAbs(p) {
 			return "", &Denial{Why: fmt.Sprintf("the %s call's path %q is not absolute", tool, p), Hints: []string{"give the file's absolute path"}}
 		}
@@ -185,9 +188,6 @@ func clineInput(tool string, in map[string]any) (engine.Kind, engine.Input, erro
 			}
 		}
 		p, err := absPath(in)
-		if err == nil && p == "" {
-			err = deny("the editor call names no path")
-		}
 		out.Path = p
 		// editor replaces or inserts text in a file, or makes it.
 		return engine.KindEdit, out, err

@@ -25,12 +25,13 @@ var geminiOnlyEvents = map[string]bool{
 var cursorEvents = map[string]bool{"beforeShellExecution": true, "beforeReadFile": true, "beforeMCPExecution": true, "preToolUse": true}
 
 // Detect names the adapter for a hook input by its shape: "antigravity",
-// "windsurf", "goose", "kiro", "opencode", "cursor", "copilot", "gemini",
-// "qwen", "codex" or "claude", or "" for an input that is not one JSON
-// object.
+// "windsurf", "goose", "kiro", "opencode", "cline", "cursor", "copilot",
+// "gemini", "qwen", "codex" or "claude", or "" for an input that is not one
+// JSON object.
 //
 //   - An input with Antigravity's toolCall object is Antigravity's.
 //   - An input with guard_opencode is what guard's OpenCode plugin sent.
+//   - An input with Cline's camelCase hookName is Cline's.
 //   - An input with Cascade's agent_action_name is Windsurf's.
 //   - An input with goose's event and matcher_context is goose's.
 //   - A preToolUse event without Cursor's conversation_id is Kiro CLI's.
@@ -68,11 +69,14 @@ func Detect(data []byte) string {
 	gooseEvent, _ := raw["event"].(string)
 	_, qwenCall := raw["tool_call_id"]
 	_, openCode := raw["guard_opencode"]
+	_, clineHook := raw["hookName"].(string)
 	switch {
 	case toolCall:
 		return "antigravity"
 	case openCode:
 		return "opencode"
+	case clineHook:
+		return "cline"
 	case cascade:
 		return "windsurf"
 	case gooseContext && gooseEvent != "":
