@@ -114,7 +114,7 @@ func Hook(r io.Reader, o HookOptions) ([]byte, error) {
 	}
 	ev, err := ad.Decode(input)
 	if err != nil {
-		return nil, blocked(nil, err)
+		return deniedOut(ad, input, err), blocked(nil, err)
 	}
 	if ev.Name == "SessionEnd" {
 		endSession(j, env, agentName, ev)
@@ -127,7 +127,7 @@ func Hook(r io.Reader, o HookOptions) ([]byte, error) {
 	call.Run, call.NoRun = o.Run, o.NoRun
 	layers, err := setup.LoadLayers(o.Config, call.Project, env)
 	if err != nil {
-		return nil, blocked(ev, policyDenial(err))
+		return deniedOut(ad, input, policyDenial(err)), blocked(ev, policyDenial(err))
 	}
 	store := setup.GrantStore(env, layers)
 	call.Grants = setup.StoreGrants(store)
@@ -176,6 +176,19 @@ func Hook(r io.Reader, o HookOptions) ([]byte, error) {
 		return nil, hookDeny("internal error: the agent adapter gave no answer to a %s call", ev.Name)
 	}
 	return ans.Stdout, nil
+}
+
+// deniedOut is what guard hook writes on stdout for a deny before the
+// adapter's answer (an input it cannot judge, a policy that does not
+// load): the deny in the agent's JSON where the agent runs a call whose
+// hook exits 2 with nothing on stdout (agent.DenyWriter), else nothing.
+func deniedOut(ad agent.Adapter, input []byte, err error) []byte {
+	w, ok := ad.(agent.DenyWriter)
+	dn, isDenial := err.(*Denial)
+	if !ok || !isDenial {
+		return nil
+	}
+	return w.DenyOutput(input, dn)
 }
 
 // hookDeny is a deny with a reason and no hint.

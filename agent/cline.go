@@ -27,9 +27,11 @@ package agent
 //
 // Cline ignores the hook's exit code: exit 2 with nothing on stdout, a
 // crash, output that is not JSON, and a hook that runs past its 120 s
-// timeout all let the call run. So guard hook answers every deny as JSON
-// on stdout (and exits 2 as it does for every agent), and the hook file
-// guard init writes answers with cancel when guard hook gives no answer.
+// timeout all let the call run. So guard hook answers a deny as JSON on
+// stdout, also one it gives before deciding (DenyOutput), and exits 2 as
+// it does for every agent; and the hook file guard init writes answers
+// with cancel where guard hook gives no answer (guard missing, a crash,
+// its deadline).
 //
 // Checked against the Cline CLI 3.0.65 (npm cline, headless: cline
 // "task"; see e2e/cline_test.go): the input, the tools and their fields,
@@ -276,6 +278,26 @@ func clineDeny(ev *Event, dn *Denial) Answer {
 		data = []byte(`{"cancel":true,"errorMessage":` + jsonString(msg) + "}")
 	}
 	return Answer{Stdout: append(data, '\n'), Deny: dn}
+}
+
+// DenyWriter is an adapter whose agent runs a call whose hook exits 2
+// with nothing on stdout (Cline): guard hook writes DenyOutput for a deny
+// it gives before the adapter answers, of the raw hook input.
+type DenyWriter interface {
+	DenyOutput(input []byte, dn *Denial) []byte
+}
+
+// DenyOutput is Cline's deny of a call guard hook refuses before it
+// decides (an input guard cannot judge, a policy that does not load): as
+// clineDeny answers it, by the tool's name, where the input has one.
+func (Cline) DenyOutput(input []byte, dn *Denial) []byte {
+	var raw struct {
+		ToolCall struct {
+			Name string `json:"name"`
+		} `json:"tool_call"`
+	}
+	json.Unmarshal(input, &raw) // no name: cancel
+	return clineDeny(&Event{Call: engine.Call{Tool: raw.ToolCall.Name}}, dn).Stdout
 }
 
 // jsonString is s as a JSON string.

@@ -16,6 +16,9 @@ package main
 //     the adapter answers the deny as JSON, exit 0, with the same text;
 //     where it reads the reason from JSON and blocks on exit 2 too
 //     (Copilot), both: the JSON on stdout, then the deny lines and exit 2.
+//     Where the agent runs a call whose hook exits 2 with nothing on
+//     stdout (Cline), a deny that comes before a decision (an input guard
+//     cannot judge, a policy that does not load) has its JSON too.
 //   - Every error, a panic, input over a bound and a missed deadline are
 //     denies. No other exit code ever leaves this verb: in Claude Code only
 //     exit 2 blocks, and exit 1 would let the call run.
