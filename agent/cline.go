@@ -310,7 +310,7 @@ func jsonString(s string) string {
 // providers' keys), in the project and the user's home.
 func (Cline) ConfigPaths() []string {
 	return []string{"{project}/.clinerules/**", "{project}/.clinerules", "{project}/.cline/**", "{project}/.cline",
-		"~/.cline/**", "~/Documents/Cline/**"}
+		"~/.cline/**", "~/Documents/Cline/**", "~/.agents/skills/**"}
 }
 
 // Reports is false: guard takes Cline's PreToolUse alone.
