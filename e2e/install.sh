@@ -18,6 +18,10 @@
 #                (the platform package, about 185 MB; opencode-ai's install
 #                script, which npm does not run, is not needed)
 #   Cline CLI    $GUARD_E2E_CACHE/node_modules/cline/bin/cline (run with node)
+#   Cline CLI    $GUARD_E2E_CACHE/node_modules/cline/bin/cline (run with node: it
+#                runs the binary of @cline/cli-linux-<arch>, about 150 MB; its
+#                postinstall script, which npm 11 does not run, only links
+#                that binary beside it, and is not needed)
 # Name the agents to install only some of them: e2e/install.sh gemini codex.
 set -uo pipefail
 
@@ -56,7 +60,7 @@ installed() {
 	copilot) [ -x "$copilot_dir/copilot" ] && has_version "$copilot_dir" "$copilot_version" ;;
 	qwen) [ -f "$qwen_dir/cli-entry.js" ] && has_version "$qwen_dir" "$qwen_version" ;;
 	opencode) [ -x "$opencode_dir/bin/opencode" ] && has_version "$opencode_dir" "$opencode_version" ;;
-	cline) [ -f "$cline_dir/bin/cline" ] && has_version "$cline_dir" "$cline_version" ;;
+	cline) [ -f "$cline_dir/bin/cline" ] && [ -x "$cache/node_modules/@cline/cli-linux-$arch/bin/cline" ] && has_version "$cline_dir" "$cline_version" ;;
 	esac
 }
 
