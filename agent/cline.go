@@ -33,14 +33,17 @@ package agent
 // with cancel where guard hook gives no answer (guard missing, a crash,
 // its deadline).
 //
-// Checked against the Cline CLI 3.0.65 (npm cline, headless: cline
-// "task"; see e2e/cline_test.go): the input, the tools and their fields,
-// the answers above, and the user's ~/.cline/hooks. Its older documented
+// Run against the Cline CLI 3.0.65 (npm cline, headless: cline "task";
+// see e2e/cline_test.go): the input; the tools and their fields; cancel,
+// the null input with errorMessage, overrideInput, review; exit 2 with no
+// output and output that is not JSON running the call; the project's
+// .clinerules/hooks and the user's ~/.cline/hooks. Its older documented
 // protocol (tool names execute_command, read_file, ...; a non-zero exit
 // blocks; the hooks_enabled setting) is not what 3.0.65 does. Read from
-// its source, not run: the other hooks directories, the file names with
-// an extension (PreToolUse.sh, ...) that run too, and that of several
-// hooks' answers the last overrideInput wins and any cancel cancels.
+// its source, not run: the timeout and that it runs the call, the other
+// hooks directories, the file names with an extension (PreToolUse.sh,
+// ...) that run too, and that of several hooks' answers the last
+// overrideInput wins and any cancel cancels.
 
 import (
 	"encoding/json"
