@@ -19,7 +19,8 @@ import (
 const clineHookMarker = "# guard's PreToolUse hook for Cline, written by guard init --agent cline."
 
 // clineHookTimeout is how long Cline waits for a hook file, in seconds
-// (3.0.65's source: 120000 ms): past it the call runs. It cannot be set.
+// (3.0.65's source: 120000 ms, not run): past it the call runs. A hook
+// file has no setting of its own for it.
 const clineHookTimeout = 120
 
 // clineHookScript is the hook file that runs guard hook for Cline. Cline
