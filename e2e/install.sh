@@ -17,7 +17,6 @@
 #   OpenCode     $GUARD_E2E_CACHE/node_modules/opencode-linux-<arch>/bin/opencode
 #                (the platform package, about 185 MB; opencode-ai's install
 #                script, which npm does not run, is not needed)
-#   Cline CLI    $GUARD_E2E_CACHE/node_modules/cline/bin/cline (run with node)
 #   Cline CLI    $GUARD_E2E_CACHE/node_modules/cline/bin/cline (run with node: it
 #                runs the binary of @cline/cli-linux-<arch>, about 150 MB; its
 #                postinstall script, which npm 11 does not run, only links
