@@ -219,7 +219,8 @@ func TestOpenCodeDefaultPolicy(t *testing.T) {
 		{"glob.json", false, `exit 0: {"guard_opencode":1,"decision":"allow"}` + "\n"},
 		{"write.json", false, asked + "write: writing /tmp/e2e/proj/new.txt: needs approval once in this session; once approved, the session is granted dir /tmp/e2e/proj (rule paths.write)"},
 		{"webfetch.json", false, "exit 2: webfetch: no [fetch] pattern allows https://example.com/x (rule fetch.unlisted, policy default)"},
-		{"todowrite.json", false, asked + "tool todowrite is not in the policy's [tools] table; it needs approval"},
+		{"todowrite.json", false, `exit 0: {"guard_opencode":1,"decision":"allow"}` + "\n"},
+		{"task.json", false, asked + "tool task is not in the policy's [tools] table; it needs approval"},
 	} {
 		_, a := decideDefault(t, OpenCode{}, readGolden(t, "opencode/"+tc.file), tc.sandbox)
 		if got := answerString(a); got != tc.want {

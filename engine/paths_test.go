@@ -240,7 +240,7 @@ func TestEveryTool(t *testing.T) {
 	}
 	readOnlyAllowed := map[string]bool{"Read": true, "NotebookRead": true, "Grep": true, "Glob": true, "LS": true,
 		"TodoWrite": true, "AskUserQuestion": true, "ExitPlanMode": true, "EnterPlanMode": true, "ToolSearch": true,
-		"update_todo": true, "ask_user": true, "report_intent": true}
+		"update_todo": true, "ask_user": true, "report_intent": true, "write_todos": true, "todo_write": true, "todowrite": true}
 	tools := append((&policy.Layers{User: p}).ToolNames(), "Teleport", "mcp__github__create_issue")
 	if len(tools) < 45 {
 		t.Fatalf("the default policy names only %d tools", len(tools))

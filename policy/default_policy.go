@@ -2355,8 +2355,11 @@ var defaultPolicyFile = policyFile{
 		"read_bash":               "allow",
 		"report_intent":           "internal",
 		"stop_bash":               "allow",
+		"todo_write":              "internal",
+		"todowrite":               "internal",
 		"update_todo":             "internal",
 		"write_bash":              "deny",
+		"write_todos":             "internal",
 	},
 	Shell: map[string]string{
 		"background":            "ask",
@@ -5644,257 +5647,257 @@ func defaultCommand(name string) (ruleFile, bool) {
 func defaultExampleLine(key string) int {
 	switch key {
 	case "command\x00[\x00examples":
-		return 1151
+		return 1156
 	case "command\x00awk\x00examples":
-		return 2358
+		return 2363
 	case "command\x00aws\x00examples":
-		return 1987
+		return 1992
 	case "command\x00bash\x00examples":
-		return 1938
+		return 1943
 	case "command\x00bun\x00examples":
-		return 2576
+		return 2581
 	case "command\x00bzcat\x00examples":
-		return 1458
+		return 1463
 	case "command\x00cargo\x00examples":
-		return 715
+		return 720
 	case "command\x00cargo\x00sub\x00build\x00examples":
-		return 739
+		return 744
 	case "command\x00cargo\x00sub\x00check\x00examples":
-		return 746
+		return 751
 	case "command\x00cargo\x00sub\x00clippy\x00examples":
-		return 772
+		return 777
 	case "command\x00cargo\x00sub\x00fmt\x00examples":
-		return 790
+		return 795
 	case "command\x00cargo\x00sub\x00run\x00examples":
-		return 2545
+		return 2550
 	case "command\x00cargo\x00sub\x00test\x00examples":
-		return 754
+		return 759
 	case "command\x00cat\x00examples":
-		return 850
+		return 855
 	case "command\x00cd\x00examples":
-		return 1597
+		return 1602
 	case "command\x00chmod\x00examples":
-		return 2233
+		return 2238
 	case "command\x00command\x00examples":
-		return 1906
+		return 1911
 	case "command\x00cp\x00examples":
-		return 2210
+		return 2215
 	case "command\x00cut\x00examples":
-		return 1029
+		return 1034
 	case "command\x00date\x00examples":
-		return 1422
+		return 1427
 	case "command\x00df\x00examples":
-		return 1436
+		return 1441
 	case "command\x00diff\x00examples":
-		return 1061
+		return 1066
 	case "command\x00docker\x00examples":
-		return 1963
+		return 1968
 	case "command\x00du\x00examples":
-		return 1214
+		return 1219
 	case "command\x00echo\x00examples":
-		return 1115
+		return 1120
 	case "command\x00env\x00examples":
-		return 1651
+		return 1656
 	case "command\x00file\x00examples":
-		return 1185
+		return 1190
 	case "command\x00find\x00examples":
-		return 992
+		return 997
 	case "command\x00gh\x00examples":
-		return 1975
+		return 1980
 	case "command\x00git\x00examples":
-		return 185
+		return 190
 	case "command\x00git\x00sub\x00add\x00examples":
-		return 519
+		return 524
 	case "command\x00git\x00sub\x00blame\x00examples":
-		return 293
+		return 298
 	case "command\x00git\x00sub\x00branch\x00examples":
-		return 308
+		return 313
 	case "command\x00git\x00sub\x00cat-file\x00examples":
-		return 392
+		return 397
 	case "command\x00git\x00sub\x00checkout\x00examples":
-		return 485
+		return 490
 	case "command\x00git\x00sub\x00clean\x00examples":
-		return 470
+		return 475
 	case "command\x00git\x00sub\x00commit\x00examples":
-		return 530
+		return 535
 	case "command\x00git\x00sub\x00describe\x00examples":
-		return 405
+		return 410
 	case "command\x00git\x00sub\x00diff\x00examples":
-		return 261
+		return 266
 	case "command\x00git\x00sub\x00grep\x00examples":
-		return 384
+		return 389
 	case "command\x00git\x00sub\x00log\x00examples":
-		return 245
+		return 250
 	case "command\x00git\x00sub\x00ls-files\x00examples":
-		return 351
+		return 356
 	case "command\x00git\x00sub\x00ls-tree\x00examples":
-		return 358
+		return 363
 	case "command\x00git\x00sub\x00merge-base\x00examples":
-		return 398
+		return 403
 	case "command\x00git\x00sub\x00push\x00examples":
-		return 458
+		return 463
 	case "command\x00git\x00sub\x00remote\x00examples":
-		return 418
+		return 423
 	case "command\x00git\x00sub\x00reset\x00examples":
-		return 464
+		return 469
 	case "command\x00git\x00sub\x00restore\x00examples":
-		return 499
+		return 504
 	case "command\x00git\x00sub\x00rev-list\x00examples":
-		return 267
+		return 272
 	case "command\x00git\x00sub\x00rev-parse\x00examples":
-		return 335
+		return 340
 	case "command\x00git\x00sub\x00shortlog\x00examples":
-		return 277
+		return 282
 	case "command\x00git\x00sub\x00show\x00examples":
-		return 252
+		return 257
 	case "command\x00git\x00sub\x00stash\x00examples":
-		return 538
+		return 543
 	case "command\x00git\x00sub\x00stash\x00sub\x00clear\x00examples":
-		return 438
+		return 443
 	case "command\x00git\x00sub\x00stash\x00sub\x00list\x00examples":
-		return 425
+		return 430
 	case "command\x00git\x00sub\x00stash\x00sub\x00push\x00examples":
-		return 545
+		return 550
 	case "command\x00git\x00sub\x00status\x00examples":
-		return 196
+		return 201
 	case "command\x00git\x00sub\x00switch\x00examples":
-		return 507
+		return 512
 	case "command\x00git\x00sub\x00tag\x00examples":
-		return 317
+		return 322
 	case "command\x00go\x00sub\x00build\x00examples":
-		return 597
+		return 602
 	case "command\x00go\x00sub\x00env\x00examples":
-		return 654
+		return 659
 	case "command\x00go\x00sub\x00list\x00examples":
-		return 668
+		return 673
 	case "command\x00go\x00sub\x00run\x00examples":
-		return 638
+		return 643
 	case "command\x00go\x00sub\x00test\x00examples":
-		return 612
+		return 617
 	case "command\x00go\x00sub\x00version\x00examples":
-		return 646
+		return 651
 	case "command\x00go\x00sub\x00vet\x00examples":
-		return 622
+		return 627
 	case "command\x00gofmt\x00examples":
-		return 683
+		return 688
 	case "command\x00golangci-lint\x00examples":
-		return 2505
+		return 2510
 	case "command\x00golangci-lint\x00sub\x00run\x00examples":
-		return 2512
+		return 2517
 	case "command\x00grep\x00examples":
-		return 905
+		return 910
 	case "command\x00head\x00examples":
-		return 859
+		return 864
 	case "command\x00jq\x00examples":
-		return 1085
+		return 1090
 	case "command\x00just\x00examples":
-		return 2600
+		return 2605
 	case "command\x00kubectl\x00examples":
-		return 1969
+		return 1974
 	case "command\x00ln\x00examples":
-		return 2218
+		return 2223
 	case "command\x00ls\x00examples":
-		return 842
+		return 847
 	case "command\x00make\x00examples":
-		return 2518
+		return 2523
 	case "command\x00md5sum\x00examples":
-		return 1372
+		return 1377
 	case "command\x00mkdir\x00examples":
-		return 2190
+		return 2195
 	case "command\x00mkfs.*\x00examples":
-		return 2255
+		return 2260
 	case "command\x00mv\x00examples":
-		return 2198
+		return 2203
 	case "command\x00mypy\x00examples":
-		return 2502
+		return 2507
 	case "command\x00nice\x00examples":
-		return 1615
+		return 1620
 	case "command\x00node\x00examples":
-		return 2315
+		return 2320
 	case "command\x00npm\x00examples":
-		return 2387
-	case "command\x00npm\x00sub\x00run\x00examples":
-		return 2400
-	case "command\x00npm\x00sub\x00test\x00examples":
 		return 2392
+	case "command\x00npm\x00sub\x00run\x00examples":
+		return 2405
+	case "command\x00npm\x00sub\x00test\x00examples":
+		return 2397
 	case "command\x00perl\x00examples":
-		return 2324
+		return 2329
 	case "command\x00pnpm\x00examples":
-		return 2420
+		return 2425
 	case "command\x00printenv\x00examples":
-		return 1664
+		return 1669
 	case "command\x00printf\x00examples":
-		return 1121
+		return 1126
 	case "command\x00ps\x00examples":
-		return 1523
+		return 1528
 	case "command\x00pytest\x00examples":
-		return 2479
+		return 2484
 	case "command\x00python\x00examples":
-		return 2295
+		return 2300
 	case "command\x00python3\x00examples":
-		return 2304
+		return 2309
 	case "command\x00rg\x00examples":
-		return 962
+		return 967
 	case "command\x00rm\x00examples":
-		return 2165
+		return 2170
 	case "command\x00ruff\x00examples":
-		return 2482
+		return 2487
 	case "command\x00ruff\x00sub\x00check\x00examples":
-		return 2489
+		return 2494
 	case "command\x00ruff\x00sub\x00format\x00examples":
-		return 2495
+		return 2500
 	case "command\x00sed\x00examples":
-		return 1104
+		return 1109
 	case "command\x00sh\x00examples":
-		return 1945
+		return 1950
 	case "command\x00sort\x00examples":
-		return 1011
+		return 1016
 	case "command\x00stat\x00examples":
-		return 1194
+		return 1199
 	case "command\x00systemctl\x00examples":
-		return 2239
+		return 2244
 	case "command\x00tail\x00examples":
-		return 870
+		return 875
 	case "command\x00tee\x00examples":
-		return 2225
+		return 2230
 	case "command\x00terraform\x00examples":
-		return 1981
+		return 1986
 	case "command\x00test\x00examples":
-		return 1144
+		return 1149
 	case "command\x00timeout\x00examples":
-		return 1607
+		return 1612
 	case "command\x00touch\x00examples":
-		return 2182
+		return 2187
 	case "command\x00tr\x00examples":
-		return 1036
+		return 1041
 	case "command\x00tree\x00examples":
-		return 1236
+		return 1241
 	case "command\x00type\x00examples":
-		return 1163
+		return 1168
 	case "command\x00uniq\x00examples":
-		return 1020
+		return 1025
 	case "command\x00uv\x00examples":
-		return 2552
+		return 2557
 	case "command\x00uv\x00sub\x00run\x00examples":
-		return 2555
+		return 2560
 	case "command\x00wc\x00examples":
-		return 880
+		return 885
 	case "command\x00which\x00examples":
-		return 1157
+		return 1162
 	case "command\x00who\x00examples":
-		return 1474
+		return 1479
 	case "command\x00xargs\x00examples":
-		return 1927
+		return 1932
 	case "command\x00xxd\x00examples":
-		return 1355
+		return 1360
 	case "command\x00xzcat\x00examples":
-		return 1467
+		return 1472
 	case "command\x00yarn\x00examples":
-		return 2444
+		return 2449
 	case "command\x00yes\x00examples":
-		return 1442
+		return 1447
 	case "command\x00zcat\x00examples":
-		return 1450
+		return 1455
 	}
 	return 0
 }
