@@ -50,6 +50,9 @@ type HookOptions struct {
 	NoRun string
 	// Env is the agent's environment (guard hook's own).
 	Env func(string) string
+	// Dir is guard hook's working directory, for an agent that tells the
+	// call's in no other way (Amp); "" where it is not known.
+	Dir string
 	// Warn is where a decision log that cannot be written is said.
 	Warn io.Writer
 }
@@ -112,7 +115,12 @@ func Hook(r io.Reader, o HookOptions) ([]byte, error) {
 	default:
 		return nil, blocked(nil, hookDeny("--shell %q: want bash, zsh or auto", o.Shell))
 	}
-	ev, err := ad.Decode(input)
+	var ev *agent.Event
+	if ed, ok := ad.(agent.EnvDecoder); ok {
+		ev, err = ed.DecodeEnv(input, env, o.Dir)
+	} else {
+		ev, err = ad.Decode(input)
+	}
 	if err != nil {
 		return deniedOut(ad, input, err), blocked(nil, err)
 	}

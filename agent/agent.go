@@ -111,6 +111,8 @@ var adapters = []struct {
 	{"qwen", Qwen{}},
 	{"opencode", OpenCode{}},
 	{"cline", Cline{}},
+	{"amp", Amp{}},
+	{"droid", Droid{}},
 }
 
 // Adapters are the agents guard speaks for, by the name guard hook

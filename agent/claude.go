@@ -182,15 +182,25 @@ func (Claude) Answer(ev *Event, d *engine.Decision, where string) Answer {
 	default:
 		return Answer{Deny: Deny(d, where)}
 	}
-	reason := answerReason(d, where)
-	if d.Rewrite == nil {
+	var updated map[string]any
+	if d.Rewrite != nil {
+		var err error
+		if updated, err = claudeRewrite(ev, d.Rewrite); err != nil {
+			return Answer{Deny: &Denial{Why: err.Error()}}
+		}
+	}
+	return preToolUseAnswer(decision, answerReason(d, where), updated)
+}
+
+// preToolUseAnswer is the answer to a PreToolUse call in Claude Code's
+// shape, which Factory Droid reads too: decision (allow or ask), its
+// reason, and the whole rewritten input where there is one. The answer
+// without one has a fixed shape, written without reflection.
+func preToolUseAnswer(decision, reason string, updated map[string]any) Answer {
+	if updated == nil {
 		data := append([]byte(`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"`), decision...)
 		data = appendJSONString(append(data, `","permissionDecisionReason":`...), reason)
 		return Answer{Stdout: append(data, "}}\n"...)}
-	}
-	updated, err := claudeRewrite(ev, d.Rewrite)
-	if err != nil {
-		return Answer{Deny: &Denial{Why: err.Error()}}
 	}
 	data, err := json.Marshal(claudeOutput{HookSpecificOutput: claudeDecision{
 		HookEventName:            "PreToolUse",

@@ -55,6 +55,11 @@ type DoctorSpec struct {
 	// Find finds guard's hooks, by event, where they are not handlers of
 	// JSON settings in Files (OpenCode's plugin), with what is wrong.
 	Find func() (map[string][]FoundHook, []Check)
+	// FindIn, where it is set, finds guard's hooks in a settings file of
+	// Files, by event, in place of the hooks object of Claude Code's shape
+	// (Amp's amp.permissions). Env is more of the canaries' environment.
+	FindIn func(file string, root map[string]any) map[string][]FoundHook
+	Env    []string
 }
 
 // Check is one finding of guard doctor: OK, or a problem with its fix; a

@@ -21,6 +21,8 @@
 #                runs the binary of @cline/cli-linux-<arch>, about 150 MB; its
 #                postinstall script, which npm 11 does not run, only links
 #                that binary beside it, and is not needed)
+#   Amp          $GUARD_E2E_CACHE/node_modules/@ampcode/cli-linux-<arch>/amp (the platform package)
+#   Droid        $GUARD_E2E_CACHE/node_modules/@factory/cli-linux-<arch>/bin/droid (the platform package)
 # Name the agents to install only some of them: e2e/install.sh gemini codex.
 set -uo pipefail
 
@@ -31,6 +33,8 @@ copilot_version=1.0.102
 qwen_version=0.24.4
 opencode_version=1.18.33
 cline_version=3.0.65
+amp_version=0.0.1790142911-g7618fb
+droid_version=0.215.0
 cache="${GUARD_E2E_CACHE:-$HOME/.cache/guard-e2e}"
 case "$(uname -m)" in
 	x86_64 | amd64) arch=x64 triple=x86_64-unknown-linux-musl ;;
@@ -44,6 +48,8 @@ copilot_dir="$cache/node_modules/@github/copilot-linux-$arch"
 qwen_dir="$cache/node_modules/@qwen-code/qwen-code"
 opencode_dir="$cache/node_modules/opencode-linux-$arch"
 cline_dir="$cache/node_modules/cline"
+amp_dir="$cache/node_modules/@ampcode/cli-linux-$arch"
+droid_dir="$cache/node_modules/@factory/cli-linux-$arch"
 
 # has_version DIR VERSION: DIR/package.json says VERSION (the Codex platform
 # package is an alias of @openai/codex@VERSION-linux-<arch>).
@@ -60,6 +66,8 @@ installed() {
 	qwen) [ -f "$qwen_dir/cli-entry.js" ] && has_version "$qwen_dir" "$qwen_version" ;;
 	opencode) [ -x "$opencode_dir/bin/opencode" ] && has_version "$opencode_dir" "$opencode_version" ;;
 	cline) [ -f "$cline_dir/bin/cline" ] && [ -x "$cache/node_modules/@cline/cli-linux-$arch/bin/cline" ] && has_version "$cline_dir" "$cline_version" ;;
+	amp) [ -x "$amp_dir/amp" ] && has_version "$amp_dir" "$amp_version" ;;
+	droid) [ -x "$droid_dir/bin/droid" ] && has_version "$droid_dir" "$droid_version" ;;
 	esac
 }
 
@@ -72,6 +80,8 @@ package() {
 	qwen) echo "@qwen-code/qwen-code@$qwen_version" ;;
 	opencode) echo "opencode-ai@$opencode_version" ;;
 	cline) echo "cline@$cline_version" ;;
+	amp) echo "@sourcegraph/amp@$amp_version" ;;
+	droid) echo "droid@$droid_version" ;;
 	esac
 }
 
@@ -84,16 +94,18 @@ where() {
 	qwen) echo "$qwen_dir/cli-entry.js" ;;
 	opencode) echo "$opencode_dir/bin/opencode" ;;
 	cline) echo "$cline_dir/bin/cline" ;;
+	amp) echo "$amp_dir/amp" ;;
+	droid) echo "$droid_dir/bin/droid" ;;
 	esac
 }
 
 agents=("$@")
-[ ${#agents[@]} -gt 0 ] || agents=(claude gemini codex copilot qwen opencode cline)
+[ ${#agents[@]} -gt 0 ] || agents=(claude gemini codex copilot qwen opencode cline amp droid)
 failed=()
 for agent in "${agents[@]}"; do
 	case $agent in
-	claude | gemini | codex | copilot | qwen | opencode | cline) ;;
-	*) echo "e2e/install.sh: unknown agent $agent (claude, gemini, codex, copilot, qwen, opencode, cline)" >&2; failed+=("$agent"); continue ;;
+	claude | gemini | codex | copilot | qwen | opencode | cline | amp | droid) ;;
+	*) echo "e2e/install.sh: unknown agent $agent (claude, gemini, codex, copilot, qwen, opencode, cline, amp, droid)" >&2; failed+=("$agent"); continue ;;
 	esac
 	if installed "$agent"; then
 		echo "$(package "$agent") already in $(where "$agent")"

@@ -87,6 +87,12 @@ func doctorAgent(ctx context.Context, env getenv, dir string, spec agent.DoctorS
 			checks = append(checks, agent.Check{What: err.Error(), Fix: "fix the file's JSON: the agent may not read it either"})
 			continue
 		}
+		if spec.FindIn != nil {
+			for event, hs := range spec.FindIn(f, root) {
+				found[event] = append(found[event], hs...)
+			}
+			continue
+		}
 		hooks, _ := root["hooks"].(map[string]any)
 		for event, v := range hooks {
 			list, _ := v.([]any)
@@ -196,7 +202,7 @@ func canaries(ctx context.Context, command, dir string, spec agent.DoctorSpec) [
 		defer cancel()
 		c := exec.CommandContext(ctx, "sh", "-c", command)
 		c.Dir, c.Stdin = dir, bytes.NewReader(spec.Input(cmd, dir))
-		c.Env = append(os.Environ(), "XDG_STATE_HOME="+state)
+		c.Env = append(append(os.Environ(), spec.Env...), "XDG_STATE_HOME="+state)
 		var out, errb bytes.Buffer
 		c.Stdout, c.Stderr = &out, &errb
 		err := c.Run()

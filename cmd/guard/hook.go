@@ -344,6 +344,9 @@ func writeDeny(s stdio, err error) error {
 // sandbox's command line for the rewrite.
 func decideHook(r io.Reader, env getenv, o guard.HookOptions) ([]byte, error) {
 	o.Env = env
+	if wd, err := os.Getwd(); err == nil {
+		o.Dir = wd
+	}
 	o.Run, o.NoRun = runCommand(setup.GuardBinary(), o.Config, o.ReadOnly)
 	return guard.Hook(r, o)
 }
