@@ -21,13 +21,18 @@ var geminiOnlyEvents = map[string]bool{
 	"BeforeModel": true, "AfterModel": true, "BeforeToolSelection": true, "PreCompress": true,
 }
 
+// droidModes are the permission_mode values of Factory Droid's hook
+// input (Droid 0.215.0's names of its autonomy levels), none of them
+// Claude Code's.
+var droidModes = map[string]bool{"off": true, "spec": true, "auto-low": true, "auto-medium": true, "auto-high": true}
+
 // cursorEvents are the Cursor hook events guard decides.
 var cursorEvents = map[string]bool{"beforeShellExecution": true, "beforeReadFile": true, "beforeMCPExecution": true, "preToolUse": true}
 
 // Detect names the adapter for a hook input by its shape: "antigravity",
 // "windsurf", "goose", "kiro", "opencode", "cline", "cursor", "copilot",
-// "gemini", "qwen", "codex" or "claude", or "" for an input that is not one
-// JSON object.
+// "gemini", "qwen", "codex", "droid" or "claude", or "" for an input that
+// is not one JSON object.
 //
 //   - An input with Antigravity's toolCall object is Antigravity's.
 //   - An input with guard_opencode is what guard's OpenCode plugin sent.
@@ -47,6 +52,8 @@ var cursorEvents = map[string]bool{"beforeShellExecution": true, "beforeReadFile
 //     model's id of the call there on every tool event, Claude Code never.
 //   - An input with a "turn_id" field is Codex's: Codex sends it on every
 //     tool event, Claude Code never.
+//   - An input whose permission_mode is one of Factory Droid's (auto-high,
+//     say) is Droid's: its shape is Claude Code's.
 //   - Any other object is Claude Code's, and its adapter judges it.
 //
 // Codex's SessionEnd has neither turn_id nor timestamp, and is Claude
@@ -70,6 +77,7 @@ func Detect(data []byte) string {
 	_, qwenCall := raw["tool_call_id"]
 	_, openCode := raw["guard_opencode"]
 	_, clineHook := raw["hookName"].(string)
+	mode, _ := raw["permission_mode"].(string)
 	switch {
 	case toolCall:
 		return "antigravity"
@@ -95,6 +103,8 @@ func Detect(data []byte) string {
 		return "codex"
 	case timestamp && (event == "SessionStart" || event == "SessionEnd" || event == "Notification"):
 		return "gemini"
+	case droidModes[mode]:
+		return "droid"
 	}
 	return "claude"
 }

@@ -139,6 +139,13 @@ func decideDefault(t *testing.T, ad Adapter, data []byte, sandbox bool) (*Event,
 	if err != nil {
 		t.Fatalf("decoding %s: %v", data, err)
 	}
+	return ev, answerDefault(t, ad, ev, sandbox)
+}
+
+// answerDefault decides a decoded event's call as decideDefault does,
+// and returns the adapter's answer.
+func answerDefault(t *testing.T, ad Adapter, ev *Event, sandbox bool) Answer {
+	t.Helper()
 	p, err := policy.Default()
 	if err != nil {
 		t.Fatal(err)
@@ -151,7 +158,7 @@ func decideDefault(t *testing.T, ad Adapter, data []byte, sandbox bool) (*Event,
 	}
 	e := engine.Engine{Layers: &policy.Layers{User: p}}
 	d := e.Decide(call)
-	return ev, ad.Answer(ev, &d, "policy default")
+	return ad.Answer(ev, &d, "policy default")
 }
 
 // answerString renders an answer as guard hook does, for comparing:
