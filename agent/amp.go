@@ -233,6 +233,10 @@ func (Amp) Doctor(env func(string) string, dir string) DoctorSpec {
 			return map[string][]FoundHook{"amp.permissions": {{File: file, Matcher: tool, H: map[string]any{"command": ampScriptCommand(rule["to"])}}}}
 		},
 		Env: []string{"AGENT=amp", "AGENT_TOOL_NAME=shell_command"},
+		// Amp cannot take guard run's rewrite, so git status, which guard
+		// allows only in the sandbox where it runs, is refused there;
+		// pwd acts on the agent's shell alone and is allowed as it is.
+		AllowCanary: "pwd", NoTimeout: true,
 		Input: func(command, dir string) []byte {
 			in, _ := json.Marshal(map[string]any{"command": command, "workdir": dir})
 			return in

@@ -60,6 +60,11 @@ type DoctorSpec struct {
 	// (Amp's amp.permissions). Env is more of the canaries' environment.
 	FindIn func(file string, root map[string]any) map[string][]FoundHook
 	Env    []string
+	// AllowCanary is the command of the canary that must be allowed
+	// ("" for git status), and NoTimeout says that the agent has no
+	// timeout of its hook to check (Amp waits for it as long as it takes).
+	AllowCanary string
+	NoTimeout   bool
 }
 
 // Check is one finding of guard doctor: OK, or a problem with its fix; a

@@ -130,9 +130,11 @@ func doctorAgent(ctx context.Context, env getenv, dir string, spec agent.DoctorS
 	if spec.TimeoutMs {
 		timeout /= 1000
 	}
-	checks = append(checks, agent.Check{OK: timeout == 0 || timeout > defaultDeadline.Seconds(),
-		What: fmt.Sprintf("the hook's timeout (%gs) is above guard's own deadline (%s)", timeout, defaultDeadline),
-		Fix:  fmt.Sprintf("set the timeout to %d s: the agent must not stop guard before guard's own deadline denies", agent.HookTimeout)})
+	if !spec.NoTimeout {
+		checks = append(checks, agent.Check{OK: timeout == 0 || timeout > defaultDeadline.Seconds(),
+			What: fmt.Sprintf("the hook's timeout (%gs) is above guard's own deadline (%s)", timeout, defaultDeadline),
+			Fix:  fmt.Sprintf("set the timeout to %d s: the agent must not stop guard before guard's own deadline denies", agent.HookTimeout)})
+	}
 	for _, ev := range spec.After {
 		checks = append(checks, agent.Check{OK: len(found[ev]) > 0, Warn: true, What: "guard hook runs on " + ev + " (the session tier's grants)",
 			Fix: fix + ": without it the session tier asks every time, or grants end only when idle"})
@@ -224,10 +226,11 @@ func canaries(ctx context.Context, command, dir string, spec agent.DoctorSpec) [
 	deny := agent.Check{OK: denied(code, stdout, stderr),
 		What: fmt.Sprintf("a canary rm -rf / is blocked through the hook (exit %d)", code),
 		Fix:  "the registered command must be guard hook itself; run it by hand with the agent's input to see what it prints"}
-	code, stdout, _ = run("git status")
+	allowed := cmp.Or(spec.AllowCanary, "git status")
+	code, stdout, _ = run(allowed)
 	allow := agent.Check{OK: spec.Allowed(code, stdout),
-		What: fmt.Sprintf("a canary git status is allowed through the hook (exit %d)", code),
-		Fix:  "the policy must allow read-only git; guard check 'git status' says why it does not"}
+		What: fmt.Sprintf("a canary %s is allowed through the hook (exit %d)", allowed, code),
+		Fix:  fmt.Sprintf("the policy must allow %s; guard check '%s' says why it does not", allowed, allowed)}
 	return []agent.Check{deny, allow}
 }
 
