@@ -75,7 +75,8 @@ func KeepClaudeRule(d *engine.Decision, env func(string) string, call engine.Cal
 // the API.
 func ShellTool(name string) bool {
 	switch name {
-	case "Bash", "bash", "run_shell_command", "run_command", "shell":
+	case "Bash", "bash", "run_shell_command", "run_command", "shell",
+		"shell_command", "Execute": // Amp's and Factory Droid's
 		return true
 	}
 	return false

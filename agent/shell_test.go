@@ -56,3 +56,20 @@ func TestShell(t *testing.T) {
 		}
 	}
 }
+
+// TestShellTool: the shell tools of the agents whose log lines guard diff
+// and guard suggest read as commands, and no other tool.
+func TestShellTool(t *testing.T) {
+	for _, tc := range []struct {
+		tool string
+		want bool
+	}{
+		{"Bash", true}, {"bash", true}, {"run_shell_command", true}, {"run_command", true}, {"shell", true},
+		{"shell_command", true}, {"Execute", true}, // Amp's, Factory Droid's
+		{"Read", false}, {"execute", false}, {"shell_command_status", false}, {"", false},
+	} {
+		if got := ShellTool(tc.tool); got != tc.want {
+			t.Errorf("ShellTool(%q) = %v, want %v", tc.tool, got, tc.want)
+		}
+	}
+}
