@@ -14,10 +14,12 @@ package e2e
 
 import (
 	"encoding/json"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
 
+	"guard/agent"
 	guardsandbox "guard/sandbox"
 )
 
@@ -126,6 +128,17 @@ func TestDroidAllowedCommandRuns(t *testing.T) {
 	code, stdout, stderr := replayHook(t, c, hookArgs(t, "droid")...)
 	if code != 0 || !strings.Contains(stdout, `"permissionDecision":"allow"`) {
 		t.Errorf("guard on the logged input: exit %d, stdout %q, stderr %q; want an allow", code, stdout, stderr)
+	}
+	// The input is the golden one's shape, and guard knows it for Droid's
+	// without --agent.
+	if got, golden := c.keys(), goldenKeys(t, "droid/pretooluse-execute.json"); !reflect.DeepEqual(got, golden) {
+		t.Errorf("the hook input's fields are %v; the golden input's %v: capture a new one", got, golden)
+	}
+	if got := agent.Detect(c.raw); got != "droid" {
+		t.Errorf("agent.Detect says %q of Droid's input", got)
+	}
+	if code, auto, stderr := replayHook(t, c); code != 0 || auto != stdout {
+		t.Errorf("guard hook without --agent answers exit %d, %q (stderr %q); with --agent droid %q", code, auto, stderr, stdout)
 	}
 	if r := readOnlyRewrite(t, cmd); r != "" && !strings.Contains(stdout, `"updatedInput"`) {
 		t.Errorf("guard's allow has no updatedInput, want the command under guard run: %s", stdout)
