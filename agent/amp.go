@@ -30,8 +30,10 @@ package agent
 // shell_command {command, workdir, timeout_ms}, apply_patch {patchText}
 // (Codex's patch format), create_file {path, content}, edit_file {path,
 // old_str, new_str, replace_all} (the ultra mode's instead of
-// apply_patch), read_web_page {url, ...}, web_search, and others. Its
-// documentation's Bash {cmd, cwd} is read too. The delegate protocol was
+// apply_patch), read_web_page {url, ...}, web_search, and others. The
+// Bash tool of Amp's older documentation ({cmd}, and a directory field
+// not seen) is not offered by this release, and is refused: guard would
+// not know where its command runs. The delegate protocol was
 // checked with amp permissions test, which runs the delegate as a thread
 // would, without a model: a thread cannot run here (it needs ampcode.com).
 
@@ -64,7 +66,6 @@ type EnvDecoder interface {
 // KindTool: the policy's tier of its name decides.
 var ampTools = map[string]copilotTool{
 	"shell_command": {kind: engine.KindShell, field: "command"},
-	"Bash":          {kind: engine.KindShell, field: "cmd"},
 	"create_file":   {kind: engine.KindWrite, path: []string{"path"}},
 	"edit_file":     {kind: engine.KindEdit, path: []string{"path"}},
 	"read_web_page": {kind: engine.KindFetch, field: "url"},
@@ -73,7 +74,7 @@ var ampTools = map[string]copilotTool{
 
 // ampWorkdir names, for each of Amp's shell tools, the field of the
 // directory its command runs in.
-var ampWorkdir = map[string]string{"shell_command": "workdir", "Bash": "cwd"}
+var ampWorkdir = map[string]string{"shell_command": "workdir"}
 
 // Decode refuses an input without its environment: Amp names the tool
 // there, and guard hook reads it through DecodeEnv.

@@ -51,7 +51,9 @@ func TestAmpDecode(t *testing.T) {
 		{"shell_command", "@amp/delegate/shell_command.json", "/tmp/e2e", engine.Call{Kind: engine.KindShell, Tool: "shell_command", Input: engine.Input{Command: "cat hello.txt"}, Cwd: "/tmp/e2e/proj"}, ""},
 		{"shell_command", `{"command":"ls"}`, "/p", engine.Call{Kind: engine.KindShell, Tool: "shell_command", Input: engine.Input{Command: "ls"}, Cwd: "/p"}, ""},
 		{"shell_command", `{"command":"ls","workdir":"/p/sub/../src"}`, "/p", engine.Call{Kind: engine.KindShell, Tool: "shell_command", Input: engine.Input{Command: "ls"}, Cwd: "/p/src"}, ""},
-		{"Bash", `{"cmd":"ls","cwd":"/q"}`, "/p", engine.Call{Kind: engine.KindShell, Tool: "Bash", Input: engine.Input{Command: "ls"}, Cwd: "/q"}, ""},
+		// Bash, of Amp's older documentation, is no tool guard reads: the
+		// default policy denies it so (TestAmpAnswer).
+		{"Bash", `{"cmd":"ls","cwd":"/q"}`, "/p", engine.Call{Kind: engine.KindTool, Tool: "Bash", Cwd: "/p"}, ""},
 		{"create_file", `{"path":"/p/n.txt","content":"x"}`, "/p", engine.Call{Kind: engine.KindWrite, Tool: "create_file", Input: engine.Input{Path: "/p/n.txt"}, Cwd: "/p"}, ""},
 		{"edit_file", `{"path":"/p/a.go","old_str":"a","new_str":"b"}`, "/p", engine.Call{Kind: engine.KindEdit, Tool: "edit_file", Input: engine.Input{Path: "/p/a.go"}, Cwd: "/p"}, ""},
 		{"apply_patch", patch("src/a.go"), "/p", engine.Call{Kind: engine.KindWrite, Tool: "apply_patch", Input: engine.Input{Path: "/p/src/a.go"}, Cwd: "/p"}, ""},
@@ -103,6 +105,7 @@ func TestAmpAnswer(t *testing.T) {
 		{"shell_command", `{"command":"rm -rf /"}`, true, "exit 2: rm -r: it deletes directories recursively (rule rm -r, policy default)"},
 		{"shell_command", `{"command":"touch x"}`, false, "exit 2: guard (policy default): needs approval: touch needs approval once in this session; once approved, the session is granted rule touch (rule touch); guard hook answers allow or deny only (Amp's ask is exit 1, which guard never gives), so guard refuses what it would ask"},
 		{"read_web_page", `{"url":"https://example.com"}`, true, "exit 2: read_web_page: no [fetch] pattern allows https://example.com (rule fetch.unlisted, policy default)"},
+		{"Bash", `{"cmd":"ls"}`, true, "exit 2: the policy judges Bash as a shell call, and the call came as an other tool (rule tools.Bash, policy default)"},
 	} {
 		ev, err := Amp{}.DecodeEnv([]byte(tc.in), ampEnv(tc.tool), "/p")
 		if err != nil {
