@@ -14,8 +14,9 @@ package agent
 // --agent amp. The input is the tool's arguments alone, one JSON object
 // on stdin; the tool's name is in the environment, AGENT_TOOL_NAME (and
 // AGENT=amp). Nothing in it says where the call runs: the delegate runs
-// in Amp's own working directory, which guard takes for the call's (a
-// command's workdir, where it names one, is where it runs). Exit 0
+// in Amp's own working directory (seen with amp permissions test; in a
+// thread, not seen), which guard takes for the call's (a command's
+// workdir, where it names one, is where it runs). Exit 0
 // allows, exit 1 asks, and exit 2, any other exit, death by a signal and
 // a program that cannot start reject, with stderr as the reason. Amp
 // waits for the delegate as long as it takes: guard's own deadline ends a
