@@ -144,8 +144,7 @@ func (Amp) Answer(ev *Event, d *engine.Decision, where string) Answer {
 	case d.Verdict != engine.Allow:
 		return Answer{Deny: Deny(d, where)}
 	case d.Rewrite != nil:
-		return Answer{Deny: &Denial{Why: Reason(d, where) + "; it must run in guard's sandbox (guard run), and Amp's delegate cannot change a call, so guard refuses it rather than let it run unbounded",
-			Hints: []string{"ask the user to run it"}}}
+		return Answer{Deny: Unbounded(d, where, "it must run in guard's sandbox (guard run), and Amp's delegate cannot change a call, so guard refuses it rather than let it run unbounded")}
 	}
 	return Answer{Silent: true}
 }

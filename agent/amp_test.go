@@ -168,7 +168,7 @@ func TestAmpDoctorFind(t *testing.T) {
 	script := filepath.Join(dir, AmpDelegateName)
 	rule := map[string]any{"tool": "*", "action": "delegate", "to": script}
 	other := map[string]any{"tool": "Bash", "action": "allow"}
-	find := Amp{}.Doctor(func(string) string { return dir }, dir).Find
+	find := Amp{}.Doctor(func(string) string { return dir }, dir).FindIn
 	for _, tc := range []struct {
 		script string // "" for none
 		rules  []any

@@ -96,11 +96,6 @@ func TestDroidAnswer(t *testing.T) {
 	}
 }
 
-func jsonString(s string) string {
-	b, _ := json.Marshal(s)
-	return string(b)
-}
-
 // TestDroidRewriteOtherTool: a rewrite of any input but an Execute
 // command is denied: guard has no other field to put it in.
 func TestDroidRewriteOtherTool(t *testing.T) {

@@ -117,7 +117,8 @@ func TestAmpAllowedCommandAllowed(t *testing.T) {
 
 // TestAmpSandboxedCommandRejected: where guard run can bound a command,
 // guard allows cat hello.txt only rewritten into it, which Amp's delegate
-// cannot do: guard rejects the call, saying why, and Amp rejects it.
+// cannot do: guard rejects the call, saying why, and Amp rejects it. The
+// rewrite, issued as the call as guard's hint says, is allowed.
 func TestAmpSandboxedCommandRejected(t *testing.T) {
 	t.Parallel()
 	if err := guardsandbox.Available(); err != nil {
@@ -127,5 +128,14 @@ func TestAmpSandboxedCommandRejected(t *testing.T) {
 	want := "guard: denied: guard (policy default): allowed: cat is allowed; it must run in guard's sandbox (guard run), and Amp's delegate cannot change a call"
 	if v.Action != "reject" || !strings.HasPrefix(v.Error, want) {
 		t.Errorf("Amp's action %q, message %q; want reject, starting %q", v.Action, v.Error, want)
+	}
+	// The hint gives the command that runs cat in guard run; issued as
+	// the call, Amp allows it, guard having allowed its own rewrite.
+	own := readOnlyRewrite(t, "cat hello.txt")
+	if !strings.Contains(v.Error, "guard: hint: to run it in guard's sandbox, run exactly this command instead, which guard allows as it is: "+own) {
+		t.Errorf("guard's refusal does not give %s as the command to run instead: %q", own, v.Error)
+	}
+	if v, _ := ampTest(t, own, ""); v.Action != "allow" || v.Error != "" {
+		t.Errorf("%s: Amp's action %q, message %q; want allow", own, v.Action, v.Error)
 	}
 }
