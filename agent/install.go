@@ -151,18 +151,30 @@ func mergeHandler(v any, matcher string, always bool, handler map[string]any) ([
 	return append(groups, group), nil
 }
 
-// isGuardHook reports whether a hook command runs guard hook.
+// IsGuardHook reports whether a hook command runs guard hook.
 func IsGuardHook(v any) bool {
 	cmd, ok := v.(string)
 	if !ok {
 		return false
 	}
+	bin, rest := HookBinary(cmd)
+	f := strings.Fields(rest)
+	return strings.HasSuffix(bin, "guard") && len(f) >= 1 && f[0] == "hook" && strings.HasPrefix(rest, " ")
+}
+
+// HookBinary splits a hook command into the program it runs and the rest:
+// the single-quoted path guard init writes (spaces and quotes in it too),
+// else the first word, its quotes trimmed.
+func HookBinary(cmd string) (bin, rest string) {
 	if bin, rest, ok := quotedWord(cmd); ok {
-		f := strings.Fields(rest)
-		return strings.HasSuffix(bin, "guard") && len(f) >= 1 && f[0] == "hook" && strings.HasPrefix(rest, " ")
+		return bin, rest
 	}
-	f := strings.Fields(cmd)
-	return len(f) >= 2 && strings.HasSuffix(strings.Trim(f[0], `'"`), "guard") && f[1] == "hook"
+	cmd = strings.TrimLeft(cmd, " \t")
+	i := strings.IndexAny(cmd, " \t")
+	if i < 0 {
+		i = len(cmd)
+	}
+	return strings.Trim(cmd[:i], `'"`), cmd[i:]
 }
 
 // quotedWord reads the single-quoted word that starts cmd, as quote writes

@@ -33,3 +33,21 @@ func TestIsGuardHook(t *testing.T) {
 		t.Error("IsGuardHook(7) = true")
 	}
 }
+
+// TestHookBinary: the program a hook command runs, as guard doctor runs
+// it: the path guard init quotes, spaces and quotes in it too.
+func TestHookBinary(t *testing.T) {
+	for cmd, want := range map[string]string{
+		quote("/opt/guard bin/guard") + " hook --agent claude": "/opt/guard bin/guard",
+		quote("/opt/it's/guard") + " hook":                     "/opt/it's/guard",
+		"/usr/local/bin/guard hook":                            "/usr/local/bin/guard",
+		`"/usr/local/bin/guard" hook`:                          "/usr/local/bin/guard",
+		"  guard\thook":                                        "guard",
+		"guard":                                                "guard",
+		"":                                                     "",
+	} {
+		if got, _ := HookBinary(cmd); got != want {
+			t.Errorf("HookBinary(%q) = %q, want %q", cmd, got, want)
+		}
+	}
+}

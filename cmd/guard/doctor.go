@@ -147,7 +147,7 @@ func doctorAgent(ctx context.Context, env getenv, dir string, spec agent.DoctorS
 		checks = append(checks, spec.Extra(found)...)
 	}
 	command, _ := h[cmp.Or(spec.CommandKey, "command")].(string)
-	bin := strings.Trim(strings.Fields(command)[0], `'"`)
+	bin, _ := agent.HookBinary(command)
 	path, err := exec.LookPath(bin)
 	if err == nil {
 		var out []byte
