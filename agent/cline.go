@@ -310,10 +310,15 @@ func jsonString(s string) string {
 }
 
 // ConfigPaths are Cline's hooks, rules, skills and settings (with its
-// providers' keys), in the project and the user's home.
+// providers' keys), in the project and the user's home: where 3.0.65's
+// storage paths (@cline/shared) put them, ~/Cline/Rules among them, and
+// the directories $CLINE_DIR (in place of ~/.cline) and $CLINE_DATA_DIR
+// name. The project's .agents/ and ~/.agents/ (skills, Agent Plugins) are
+// other agents' too.
 func (Cline) ConfigPaths() []string {
 	return []string{"{project}/.clinerules/**", "{project}/.clinerules", "{project}/.cline/**", "{project}/.cline",
-		"~/.cline/**", "~/Documents/Cline/**", "~/.agents/skills/**"}
+		"~/.cline/**", "~/Documents/Cline/**", "~/Cline/Rules/**", "~/Cline/Rules", "~/.agents/skills/**",
+		"{$CLINE_DIR}/**", "{$CLINE_DATA_DIR}/**"}
 }
 
 // Reports is false: guard takes Cline's PreToolUse alone.

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"guard/engine"
+	"guard/policy"
 )
 
 // TestClineDecodeGolden decodes what the Cline CLI 3.0.65 sent guard.
@@ -192,6 +193,42 @@ func TestClineInstall(t *testing.T) {
 		os.WriteFile(c.Path, []byte("#!/bin/sh\necho '{}'\n"), 0o755)
 		if _, err := (Cline{}).Install(dir, project, "/g"); err == nil || !strings.Contains(err.Error(), "not guard's") {
 			t.Errorf("project=%v: over another's hook: %v, want an error", project, err)
+		}
+	}
+}
+
+// TestClineConfigProtected: a write to each place the Cline CLI 3.0.65
+// reads configuration from (its @cline/shared storage paths) is denied as
+// protected, not asked as a write in or out of the project.
+func TestClineConfigProtected(t *testing.T) {
+	for _, p := range []string{
+		"/p/.clinerules/hooks/PreToolUse",
+		"/p/.cline/plugins/x.js",
+		"/p/.agents/skills/x/SKILL.md",                // a workspace skill
+		"/tmp/e2e/home/.agents/plugins/x/plugin.json", // an Agent Plugin, loaded from there with no setting
+		"/tmp/e2e/home/.agents/skills/x/SKILL.md",
+		"/tmp/e2e/home/Cline/Rules/r.md", // a global rule
+		"/tmp/e2e/home/Documents/Cline/Hooks/PreToolUse",
+		"/tmp/e2e/home/.cline/data/settings/providers.json",
+	} {
+		_, a := decideDefault(t, Cline{}, []byte(clineHookInput("editor", `{"path":"`+p+`","new_text":"x"}`)), true)
+		if a.Deny == nil || !strings.Contains(a.Deny.Why, "is protected") && !strings.Contains(a.Deny.Why, "is a secret file") {
+			t.Errorf("editor %s: %s, want a deny of a protected path", p, answerString(a))
+		}
+	}
+	// The directories Cline's environment names in place of ~/.cline and
+	// ~/.cline/data.
+	env := map[string]string{"CLINE_DIR": "/srv/cline", "CLINE_DATA_DIR": "/srv/cline-data"}
+	p, err := policy.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"/srv/cline/hooks/PreToolUse", "/srv/cline-data/settings/global-settings.json"} {
+		call := engine.Call{Kind: engine.KindEdit, Tool: "editor", Input: engine.Input{Path: f}, Cwd: "/p", Project: "/p",
+			Home: "/tmp/e2e/home", Temp: "/tmp", AgentPaths: ConfigPaths(), FS: noFS{}, Getenv: func(k string) string { return env[k] }}
+		d := (&engine.Engine{Layers: &policy.Layers{User: p}}).Decide(call)
+		if d.Verdict != engine.Deny || !strings.Contains(d.Reason(), "is protected") {
+			t.Errorf("editor %s with $CLINE_DIR %s: %s %s, want a deny of a protected path", f, env["CLINE_DIR"], d.Verdict, d.Reason())
 		}
 	}
 }
