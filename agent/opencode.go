@@ -140,6 +140,11 @@ func (OpenCode) Decode(data []byte) (*Event, error) {
 	if !ok {
 		return nil, deny("the hook input's args is not a JSON object")
 	}
+	if _, ok := in["__proto__"]; ok {
+		// Given back in a rewrite, the plugin's assignment would make it
+		// the arguments' prototype: fields guard did not judge.
+		return nil, deny("the hook input's args have a __proto__ key")
+	}
 	ev.Raw = in
 	ev.Call = engine.Call{Kind: engine.KindTool, Tool: tool, Cwd: filepath.Clean(dir), Session: ev.Session}
 	t, ok := openCodeTools[tool]

@@ -59,6 +59,11 @@ export const GuardPlugin = async ({ directory, worktree }) => ({
     if (args === null || typeof args !== "object" || Array.isArray(args) || output.args === null || typeof output.args !== "object") {
       throw blocked("guard hook's rewritten arguments are not an object");
     }
+    // JSON.parse makes __proto__ an own key; assigned, it would set the
+    // arguments' prototype, and the tool would read what they lack from it.
+    if (Object.hasOwn(args, "__proto__")) {
+      throw blocked("guard hook's rewritten arguments have a __proto__ key");
+    }
     // In place: OpenCode runs the tool with this object.
     for (const k of Object.keys(output.args)) {
       delete output.args[k];

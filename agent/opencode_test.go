@@ -131,6 +131,7 @@ func TestOpenCodeDecodeDenied(t *testing.T) {
 		{strings.Replace(openCodeEvent("read", `{}`), `"directory":"/p",`, ``, 1), `the hook input has no "directory" field`},
 		{openCodeEvent("read", `null`), "the hook input's args is not a JSON object"},
 		{strings.Replace(openCodeEvent("read", `{}`), `,"args":{}`, ``, 1), "the hook input's args is not a JSON object"},
+		{openCodeEvent("bash", `{"command":"ls","__proto__":{"workdir":"/etc"}}`), "the hook input's args have a __proto__ key"},
 		// Fields guard judges that are not non-empty strings.
 		{openCodeEvent("bash", `{"command":["ls"]}`), `the bash call's "command" field is not a string guard can judge`},
 		{openCodeEvent("bash", `{"command":"ls","workdir":""}`), `the bash call's "workdir" field is not a string guard can judge`},
@@ -383,7 +384,10 @@ const args = { command: "ls", description: "d" };
 const output = { args };
 try {
   await hooks["tool.execute.before"]({ tool: "bash", sessionID: "s", callID: "c" }, output);
-  console.log(JSON.stringify({ ran: output.args === args ? args : "another object" }));
+  // A prototype the arguments got, where the tool would read what they
+  // lack (workdir).
+  const proto = Object.getPrototypeOf(args) === Object.prototype ? {} : { prototype: Object.getPrototypeOf(args) };
+  console.log(JSON.stringify({ ran: output.args === args ? args : "another object", ...proto }));
 } catch (e) {
   console.log(JSON.stringify({ threw: e.message }));
 }
@@ -408,6 +412,10 @@ try {
 		{"not an allow", `echo '{"guard_opencode":1,"decision":"ask"}'`, `{"threw":"guard: denied: guard hook's answer is not an allow of this plugin's protocol (version 1)"}`},
 		{"args not an object", `echo '{"guard_opencode":1,"decision":"allow","args":["ls"]}'`, `{"threw":"guard: denied: guard hook's rewritten arguments are not an object"}`},
 		{"args null", `echo '{"guard_opencode":1,"decision":"allow","args":null}'`, `{"threw":"guard: denied: guard hook's rewritten arguments are not an object"}`},
+		// An own __proto__ key, which JSON.parse makes, would set the
+		// arguments' prototype if assigned: the tool would run in its
+		// workdir, which guard did not judge.
+		{"args with __proto__", `echo '{"guard_opencode":1,"decision":"allow","args":{"command":"guard run -- ls","__proto__":{"workdir":"/etc"}}}'`, `{"threw":"guard: denied: guard hook's rewritten arguments have a __proto__ key"}`},
 		{"missing", "", `{"threw":"guard: denied: guard hook did not run (` + guard + `): ...`},
 	} {
 		os.Remove(guard)
