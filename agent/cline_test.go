@@ -219,16 +219,22 @@ func TestClineConfigProtected(t *testing.T) {
 	// The directories Cline's environment names in place of ~/.cline and
 	// ~/.cline/data.
 	env := map[string]string{"CLINE_DIR": "/srv/cline", "CLINE_DATA_DIR": "/srv/cline-data"}
+	for _, f := range []string{"/srv/cline/hooks/PreToolUse", "/srv/cline-data/settings/global-settings.json"} {
+		if d := decideEditIn(t, f, env); d.Verdict != engine.Deny || !strings.Contains(d.Reason(), "is protected") {
+			t.Errorf("editor %s with %v: %s %s, want a deny of a protected path", f, env, d.Verdict, d.Reason())
+		}
+	}
+}
+
+// decideEditIn decides, under the default policy, an edit of file by an
+// agent in /p whose environment is env.
+func decideEditIn(t *testing.T, file string, env map[string]string) engine.Decision {
+	t.Helper()
 	p, err := policy.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{"/srv/cline/hooks/PreToolUse", "/srv/cline-data/settings/global-settings.json"} {
-		call := engine.Call{Kind: engine.KindEdit, Tool: "editor", Input: engine.Input{Path: f}, Cwd: "/p", Project: "/p",
-			Home: "/tmp/e2e/home", Temp: "/tmp", AgentPaths: ConfigPaths(), FS: noFS{}, Getenv: func(k string) string { return env[k] }}
-		d := (&engine.Engine{Layers: &policy.Layers{User: p}}).Decide(call)
-		if d.Verdict != engine.Deny || !strings.Contains(d.Reason(), "is protected") {
-			t.Errorf("editor %s with $CLINE_DIR %s: %s %s, want a deny of a protected path", f, env["CLINE_DIR"], d.Verdict, d.Reason())
-		}
-	}
+	call := engine.Call{Kind: engine.KindEdit, Tool: "Edit", Input: engine.Input{Path: file}, Cwd: "/p", Project: "/p",
+		Home: "/tmp/e2e/home", Temp: "/tmp", AgentPaths: ConfigPaths(), FS: noFS{}, Getenv: func(k string) string { return env[k] }}
+	return (&engine.Engine{Layers: &policy.Layers{User: p}}).Decide(call)
 }

@@ -115,9 +115,16 @@ func (Droid) Answer(ev *Event, d *engine.Decision, where string) Answer {
 }
 
 // ConfigPaths are Droid's settings, hooks, droids, commands, skills and
-// MCP servers, in the project and in the home directory.
+// MCP servers, in the project and in the home directory; and, read from
+// 0.215.0's bundled code, not run: the home $FACTORY_HOME_OVERRIDE names
+// in place of $HOME, .factory-dev (its directory's name where
+// FACTORY_ENV is development), the runtime settings file (droid
+// --settings, $FACTORY_RUNTIME_SETTINGS_PATH) and the local managed
+// settings file ($FACTORY_ORG_MANAGED_SETTINGS_LOCAL_PATH).
 func (Droid) ConfigPaths() []string {
-	return []string{"{project}/.factory/**", "{project}/.factory", "~/.factory/**"}
+	return []string{"{project}/.factory/**", "{project}/.factory", "~/.factory/**", "~/.factory-dev/**",
+		"{$FACTORY_HOME_OVERRIDE}/.factory/**", "{$FACTORY_HOME_OVERRIDE}/.factory-dev/**",
+		"{$FACTORY_RUNTIME_SETTINGS_PATH}", "{$FACTORY_ORG_MANAGED_SETTINGS_LOCAL_PATH}"}
 }
 
 // Reports is false: guard refuses what it would ask in Droid, so nothing

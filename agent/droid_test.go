@@ -152,3 +152,19 @@ func writeTestFile(t *testing.T, name, content string) {
 		t.Fatal(err)
 	}
 }
+
+// TestDroidConfigProtected: the settings Droid 0.215.0 reads where its
+// environment points (its bundled code, not run): the home that
+// $FACTORY_HOME_OVERRIDE names in place of $HOME, the runtime settings
+// file (droid --settings, $FACTORY_RUNTIME_SETTINGS_PATH) and the local
+// managed settings file are protected, as ~/.factory is, and
+// ~/.factory-dev (FACTORY_ENV development).
+func TestDroidConfigProtected(t *testing.T) {
+	env := map[string]string{"FACTORY_HOME_OVERRIDE": "/srv/fhome", "FACTORY_RUNTIME_SETTINGS_PATH": "/srv/run/settings.json",
+		"FACTORY_ORG_MANAGED_SETTINGS_LOCAL_PATH": "/srv/managed.json"}
+	for _, f := range []string{"/tmp/e2e/home/.factory/settings.json", "/tmp/e2e/home/.factory-dev/settings.json", "/p/.factory/hooks.json", "/srv/fhome/.factory/settings.json", "/srv/run/settings.json", "/srv/managed.json"} {
+		if d := decideEditIn(t, f, env); d.Verdict != engine.Deny || !strings.Contains(d.Reason(), "is protected") {
+			t.Errorf("Edit %s with %v: %s %s, want a deny of a protected path", f, env, d.Verdict, d.Reason())
+		}
+	}
+}
