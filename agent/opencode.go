@@ -283,11 +283,15 @@ func (OpenCode) Answer(ev *Event, d *engine.Decision, where string) Answer {
 // tools, config), which OpenCode 1.18 reads in every directory from the
 // project up to the repository's top and in the home directory; its
 // config directory ($XDG_CONFIG_HOME/opencode, ~/.config/opencode); and
-// $OPENCODE_CONFIG_DIR and $OPENCODE_CONFIG. Like CLAUDE.md for Claude
-// Code, AGENTS.md is not among them.
+// $OPENCODE_CONFIG_DIR and $OPENCODE_CONFIG; and the npm packages of the
+// plugins a configuration names, which OpenCode installs into its cache
+// ($XDG_CACHE_HOME/opencode/packages, ~/.cache/opencode/packages; from its
+// bundled source, not run) and loads from there. Like CLAUDE.md for
+// Claude Code, AGENTS.md is not among them.
 func (OpenCode) ConfigPaths() []string {
 	return []string{"**/.opencode/**", "**/.opencode", "**/opencode.json", "**/opencode.jsonc",
-		"~/.config/opencode/**", "{$XDG_CONFIG_HOME}/opencode/**", "{$OPENCODE_CONFIG_DIR}/**", "{$OPENCODE_CONFIG}"}
+		"~/.config/opencode/**", "{$XDG_CONFIG_HOME}/opencode/**", "{$OPENCODE_CONFIG_DIR}/**", "{$OPENCODE_CONFIG}",
+		"~/.cache/opencode/packages/**", "{$XDG_CACHE_HOME}/opencode/packages/**"}
 }
 
 // Reports is false: guard's plugin runs guard hook before a call alone.

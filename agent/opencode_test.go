@@ -450,3 +450,15 @@ try {
 		t.Errorf("the plugin sent\n%s\nwant\n%s", data, want)
 	}
 }
+
+// TestOpenCodeConfigProtected: what OpenCode loads as configuration or
+// runs as a plugin is protected, where its environment puts it too.
+func TestOpenCodeConfigProtected(t *testing.T) {
+	env := map[string]string{"XDG_CACHE_HOME": "/srv/cache", "XDG_CONFIG_HOME": "/srv/config", "OPENCODE_CONFIG_DIR": "/srv/oc"}
+	for _, f := range []string{"/p/sub/.opencode/plugins/x.js", "/p/opencode.jsonc", "/tmp/e2e/home/.config/opencode/opencode.json", "/srv/config/opencode/plugins/x.js",
+		"/srv/oc/plugins/x.js", "/tmp/e2e/home/.cache/opencode/packages/some-plugin/index.js", "/srv/cache/opencode/packages/some-plugin/index.js"} {
+		if d := decideEditIn(t, f, env); d.Verdict != engine.Deny || !strings.Contains(d.Reason(), "is protected") {
+			t.Errorf("edit %s with %v: %s %s, want a deny of a protected path", f, env, d.Verdict, d.Reason())
+		}
+	}
+}
