@@ -386,3 +386,30 @@ func TestOpenCodeBrokenPluginRunsUnchecked(t *testing.T) {
 		t.Errorf("the command did not run: OpenCode %s no longer runs calls when a plugin does not load; check what the model got, and update this test and the README", openCodeVersion)
 	}
 }
+
+// TestOpenCodeProtoArgsDoNotMove: the model's bash call whose arguments
+// carry a __proto__ key naming another workdir. Given back by guard in a
+// rewrite and assigned by the plugin, the key would have been the
+// arguments' prototype, and the command would have run in that workdir,
+// which guard never judged. OpenCode 1.18.33's JSON parsing refuses the
+// key from a model: the command does not run anywhere but the project.
+func TestOpenCodeProtoArgsDoNotMove(t *testing.T) {
+	t.Parallel()
+	p := newOpenCodeProject(t)
+	p.script("bash", map[string]any{"command": "pwd", "description": "run it", "__proto__": map[string]any{"workdir": "/"}})
+	o := p.run()
+	for _, h := range p.hookCalls() {
+		t.Logf("hook input: %s", h.raw)
+	}
+	for _, r := range p.api.ToolResults() {
+		t.Logf("tool result: %q", r)
+		if strings.TrimSpace(r) == "/" {
+			t.Errorf("pwd ran in the workdir of the arguments' __proto__: %q", r)
+		}
+	}
+	for _, tl := range p.tools(o) {
+		if tl.State.Status == "completed" && strings.TrimSpace(tl.State.Output) != p.dir {
+			t.Errorf("pwd ran in %q, want the project %q", tl.State.Output, p.dir)
+		}
+	}
+}
