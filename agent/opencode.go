@@ -283,15 +283,15 @@ func (OpenCode) Answer(ev *Event, d *engine.Decision, where string) Answer {
 // tools, config), which OpenCode 1.18 reads in every directory from the
 // project up to the repository's top and in the home directory; its
 // config directory ($XDG_CONFIG_HOME/opencode, ~/.config/opencode); and
-// $OPENCODE_CONFIG_DIR and $OPENCODE_CONFIG; and the npm packages of the
-// plugins a configuration names, which OpenCode installs into its cache
-// ($XDG_CACHE_HOME/opencode/packages, ~/.cache/opencode/packages; from its
-// bundled source, not run) and loads from there. Like CLAUDE.md for
+// $OPENCODE_CONFIG_DIR and $OPENCODE_CONFIG; and its cache
+// ($XDG_CACHE_HOME/opencode, ~/.cache/opencode), where it installs the npm
+// packages of the plugins a configuration names (packages/) and loads
+// their code from (its bundled source, not run). Like CLAUDE.md for
 // Claude Code, AGENTS.md is not among them.
 func (OpenCode) ConfigPaths() []string {
 	return []string{"**/.opencode/**", "**/.opencode", "**/opencode.json", "**/opencode.jsonc",
 		"~/.config/opencode/**", "{$XDG_CONFIG_HOME}/opencode/**", "{$OPENCODE_CONFIG_DIR}/**", "{$OPENCODE_CONFIG}",
-		"~/.cache/opencode/packages/**", "{$XDG_CACHE_HOME}/opencode/packages/**"}
+		"~/.cache/opencode/**", "{$XDG_CACHE_HOME}/opencode/**"}
 }
 
 // Reports is false: guard's plugin runs guard hook before a call alone.
