@@ -62,6 +62,10 @@ var droidTools = map[string]copilotTool{
 	"FetchUrl": {kind: engine.KindFetch, field: "url"},
 }
 
+// droidTask is the name guard judges Droid's Task tool by: a policy that
+// trusts Droid's subagents to come through guard allows it in [tools].
+const droidTask = "droid:Task"
+
 // Decode reads a PreToolUse input.
 func (Droid) Decode(data []byte) (*Event, error) {
 	ev, err := decodeEvent(data, "Factory Droid", map[string]string{"PreToolUse": "PreToolUse"})
@@ -72,6 +76,13 @@ func (Droid) Decode(data []byte) (*Event, error) {
 	t, ok := droidTools[tool]
 	if !ok {
 		ev.Call.Kind = engine.KindTool
+		if tool == "Task" {
+			// Droid's subagents run through its daemon, and nothing has
+			// shown that their calls come through guard's hook as Claude
+			// Code's do, for which the default policy allows Task: under
+			// a name of its own, Droid's Task is not Claude Code's.
+			ev.Call.Tool = droidTask
+		}
 		return ev, nil
 	}
 	in := ev.Raw

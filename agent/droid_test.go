@@ -39,7 +39,7 @@ func TestDroidDecode(t *testing.T) {
 		{droidInput("Glob", `{"patterns":"*.go","folder":"/p"}`), engine.Call{Kind: engine.KindList, Tool: "Glob", Input: engine.Input{Path: "/p", Pattern: "*.go"}, Cwd: "/p", Session: "s"}, ""},
 		{droidInput("Glob", `{"patterns":["**/*.go"]}`), engine.Call{Kind: engine.KindList, Tool: "Glob", Input: engine.Input{Pattern: "**/*.go"}, Cwd: "/p", Session: "s"}, ""},
 		{droidInput("FetchUrl", `{"url":"https://example.com"}`), engine.Call{Kind: engine.KindFetch, Tool: "FetchUrl", Input: engine.Input{URL: "https://example.com"}, Cwd: "/p", Session: "s"}, ""},
-		{droidInput("Task", `{"subagent_type":"worker","description":"d","prompt":"p"}`), engine.Call{Kind: engine.KindTool, Tool: "Task", Cwd: "/p", Session: "s"}, ""},
+		{droidInput("Task", `{"subagent_type":"worker","description":"d","prompt":"p"}`), engine.Call{Kind: engine.KindTool, Tool: "droid:Task", Cwd: "/p", Session: "s"}, ""},
 		// What guard cannot read.
 		{droidInput("Glob", `{"patterns":["*.go","*.md"]}`), engine.Call{}, "the Glob call names 2 patterns; guard judges one pattern per call"},
 		{droidInput("Glob", `{"patterns":[]}`), engine.Call{}, "the Glob call names 0 patterns; guard judges one pattern per call"},
@@ -84,6 +84,9 @@ func TestDroidAnswer(t *testing.T) {
 		{droidInput("Execute", `{"command":"rm -rf /"}`), true, "exit 2: rm -r: it deletes directories recursively (rule rm -r, policy default)"},
 		{droidInput("Execute", `{"command":"touch x"}`), true, "exit 2: guard (policy default): needs approval: touch needs approval once in this session; once approved, the session is granted rule touch (rule touch); Droid does not enforce a hook's ask (its own permission check decides instead), so guard refuses what it would ask"},
 		{droidInput("WebSearch", `{"query":"x"}`), true, "exit 2: tool WebSearch is not allowed by policy (rule tools.WebSearch, policy default)"},
+		// Claude Code's Task is allowed; Droid's is not known to send its
+		// subagents' calls through guard.
+		{droidInput("Task", `{"subagent_type":"worker","description":"d","prompt":"p"}`), true, "exit 2: guard (policy default): needs approval: tool droid:Task is not in the policy's [tools] table; it needs approval; Droid does not enforce a hook's ask (its own permission check decides instead), so guard refuses what it would ask"},
 	} {
 		data := []byte(tc.in)
 		if name, ok := strings.CutPrefix(tc.in, "@"); ok {
