@@ -140,7 +140,10 @@ func Hook(r io.Reader, o HookOptions) ([]byte, error) {
 	store := setup.GrantStore(env, layers)
 	call.Grants = setup.StoreGrants(store)
 	d, reported := decideEvent(layers, &call)
-	if agentName == "claude" && ev.Name == "PreToolUse" && d.Verdict == engine.Allow && d.Rewrite != nil {
+	if agentName == "claude" && ev.Name == "PreToolUse" && d.Verdict == engine.Allow && (d.Rewrite != nil || reported != nil) {
+		// guard's own rewrite issued as the call (reported) is checked
+		// as its call: Claude Code would match the user's rules against
+		// the guard run command line, which they do not match.
 		agent.KeepClaudeRule(&d, env, call, ev.Call.Cwd)
 	}
 	if o.AskDeny && ev.Name == "PreToolUse" && d.Verdict == engine.Ask {

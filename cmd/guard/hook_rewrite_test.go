@@ -432,3 +432,50 @@ func TestHookTakesItsOwnRewrite(t *testing.T) {
 		}
 	}
 }
+
+// TestHookOwnRewriteKeepsClaudeRule: the user's own Claude Code rule that
+// a command matches is kept where the model issues guard's rewrite of it
+// as the call, as where guard rewrites it: Claude Code checks its rules
+// against the guard run command line, which they do not match.
+func TestHookOwnRewriteKeepsClaudeRule(t *testing.T) {
+	env, proj := rewriteTestEnv(t)
+	agents := rewriteTestAgents(t)
+	pre := func(cmd string) (int, string) {
+		t.Helper()
+		return rewriteTestHook(t, env, []string{"--agent", "claude"}, agents["claude"].pre("s-rule", proj, cmd))
+	}
+	code, out := pre("make show")
+	var ans struct {
+		HookSpecificOutput struct {
+			PermissionDecision string
+			UpdatedInput       struct{ Command string }
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &ans); err != nil || code != 0 || ans.HookSpecificOutput.UpdatedInput.Command == "" {
+		t.Fatalf("make show: exit %d, %q (%v); want it allowed rewritten", code, out, err)
+	}
+	own := ans.HookSpecificOutput.UpdatedInput.Command
+	for _, tc := range []struct{ rules, want string }{
+		{`{"permissions": {"deny": ["Bash(make show)"]}}`, "deny"},
+		{`{"permissions": {"ask": ["Bash(make:*)"]}}`, "ask"},
+	} {
+		if err := os.MkdirAll(filepath.Join(proj, ".claude"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(proj, ".claude", "settings.json"), []byte(tc.rules), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, cmd := range []string{"make show", own} {
+			code, out := pre(cmd)
+			ans.HookSpecificOutput.PermissionDecision = ""
+			_ = json.Unmarshal([]byte(out), &ans)
+			got := ans.HookSpecificOutput.PermissionDecision
+			if code == 2 {
+				got = "deny"
+			}
+			if got != tc.want {
+				t.Errorf("%s, %q: exit %d, %q; want %s, as the user's rule says", tc.rules, cmd, code, out, tc.want)
+			}
+		}
+	}
+}
