@@ -61,8 +61,16 @@ func leadingCd(f *syntax.File) (cd *syntax.CallExpr, rest *syntax.Stmt) {
 	if !ok || len(call.Assigns) > 0 || len(call.Args) != 2 || call.Args[0].Lit() != "cd" || call.Args[1].Lit() == "" {
 		return nil, nil
 	}
-	if strings.ContainsAny(call.Args[1].Lit(), "~*?[{\\$`'\"") {
+	d := call.Args[1].Lit()
+	if strings.ContainsAny(d, "~*?[{\\$`'\"") {
 		return nil, nil
+	}
+	if !strings.HasPrefix(d, "/") && !strings.HasPrefix(d, "./") && !strings.HasPrefix(d, "../") && d != "." && d != ".." {
+		// bash and zsh search CDPATH for any other relative directory,
+		// and the agent's shell may have one: ./ goes where guard judged.
+		lit := *call
+		lit.Args = []*syntax.Word{call.Args[0], {Parts: []syntax.WordPart{&syntax.Lit{Value: "./" + d}}}}
+		call = &lit
 	}
 	return call, bin.Y
 }

@@ -15,7 +15,11 @@ func TestCanonical(t *testing.T) {
 	for _, tc := range []struct{ src, dir, body string }{
 		{"git status", "", "git status"},
 		{"cd /work/x && make test", "cd /work/x", "make test"},
-		{"cd src && go test ./... | head -5", "cd src", "go test ./... | head -5"},
+		{"cd src && go test ./... | head -5", "cd ./src", "go test ./... | head -5"},
+		{"cd ./src && ls", "cd ./src", "ls"},
+		{"cd ../x && ls", "cd ../x", "ls"},
+		{"cd .. && ls", "cd ..", "ls"},
+		{"cd .x && ls", "cd ./.x", "ls"},
 		{"cd ~ && ls", "", "cd ~ && ls"},
 		{"cd $D && ls", "", "cd $D && ls"},
 		{"cd 'a b' && ls", "", "cd 'a b' && ls"},
@@ -41,6 +45,42 @@ func TestCanonical(t *testing.T) {
 		sc, err := Parse("echo "+SingleQuote(s), Options{})
 		if err != nil || len(sc.Commands) != 1 || len(sc.Commands[0].Args) != 2 || sc.Commands[0].Args[1].Value != s {
 			t.Errorf("echo %s does not read back as %q: %v %v", SingleQuote(s), s, sc, err)
+		}
+	}
+}
+
+// TestCanonicalCdPath: the cd Canonical leaves to the agent's shell goes
+// where guard judged it to, whatever CDPATH the shell has: bash and zsh
+// search CDPATH for a relative directory that does not start with ./ or
+// ../, and guard judges the directory from the call's own. Only cd and pwd
+// run.
+func TestCanonicalCdPath(t *testing.T) {
+	root := t.TempDir()
+	for _, d := range []string{"work/src", "work/.x", "elsewhere/src", "elsewhere/.x"} {
+		if err := os.MkdirAll(root+"/"+d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, sh := range []string{"bash", "zsh"} {
+		if _, err := exec.LookPath(sh); err != nil {
+			t.Logf("no %s", sh)
+			continue
+		}
+		for _, d := range []string{"src", ".x", "src/", "./src"} {
+			dir, _, err := Canonical("cd "+d+" && make", Options{Zsh: sh == "zsh"})
+			if err != nil || dir == "" {
+				t.Fatalf("Canonical(cd %s && make) = %q, %v; want the cd apart", d, dir, err)
+			}
+			cmd := exec.Command(sh, "-f", "-c", dir+" >/dev/null && pwd")
+			if sh == "bash" {
+				cmd = exec.Command(sh, "--noprofile", "--norc", "-c", dir+" >/dev/null && pwd")
+			}
+			cmd.Dir, cmd.Env = root+"/work", []string{"CDPATH=" + root + "/elsewhere", "PATH=/usr/bin:/bin"}
+			out, err := cmd.Output()
+			want := root + "/work/" + strings.TrimSuffix(strings.TrimPrefix(d, "./"), "/")
+			if got := strings.TrimSpace(string(out)); err != nil || got != want {
+				t.Errorf("%s with CDPATH: %s went to %q (%v), want %q", sh, dir, got, err, want)
+			}
 		}
 	}
 }
@@ -86,7 +126,12 @@ func TestCanonicalNL2Bash(t *testing.T) {
 				t.Errorf("%q: its canonical form %q does not parse: %v", cmd, again, err)
 				continue
 			}
-			if a, b := positions.ReplaceAllString(orig.String(), ""), positions.ReplaceAllString(back.String(), ""); a != b {
+			a, b := positions.ReplaceAllString(orig.String(), ""), positions.ReplaceAllString(back.String(), "")
+			if x, ok := strings.CutPrefix(dir, "cd ./"); ok {
+				// Canonical's cd skips CDPATH (TestCanonicalCdPath).
+				a = strings.Replace(a, `"cd" "`+x+`"`, `"cd" "./`+x+`"`, 1)
+			}
+			if a != b {
 				t.Errorf("%q (zsh %v): canonical form %q reads differently:\n%s\nagainst\n%s", cmd, opt.Zsh, again, a, b)
 			}
 			checked++

@@ -245,7 +245,9 @@ func goRoot(env getenv) string {
 var gitHardening = [][2]string{{"core.fsmonitor", "false"}, {"core.hooksPath", "/dev/null"}, {"safe.bareRepository", "explicit"}}
 
 // runEnv is the environment of the confined program: without what makes a
-// shell run code of its own before the command (BASH_ENV, ENV), in a
+// shell run code of its own before the command (BASH_ENV, ENV), or read
+// the command otherwise than guard judged it (the rest of shellDropEnv:
+// CDPATH, SHELLOPTS, exported functions, ...), in a
 // UTF-8 locale (the one guard judged the command in), with the toolchain
 // go.mod names left alone (GOTOOLCHAIN=local), and with git told through
 // its environment to run no fsmonitor and no hook and to open a bare
@@ -260,7 +262,7 @@ func runEnv(environ []string) []string {
 			gitCount, _ = strconv.Atoi(value)
 			return true
 		}
-		return slices.Contains(drop, name)
+		return slices.Contains(drop, name) || slices.Contains(shellDropEnv, name) || strings.HasPrefix(name, "BASH_FUNC_")
 	})
 	if gitCount < 0 {
 		gitCount = 0

@@ -607,7 +607,8 @@ func TestRunCacheFromEnv(t *testing.T) {
 
 // TestRunEnv: the confined program's environment.
 func TestRunEnv(t *testing.T) {
-	got := runEnv([]string{"PATH=/bin", "BASH_ENV=/x", "ENV=/y", "LANG=zh_CN.GBK", "GOTOOLCHAIN=go1.99.0", "GIT_CONFIG_COUNT=1",
+	got := runEnv([]string{"PATH=/bin", "BASH_ENV=/x", "ENV=/y", "CDPATH=/elsewhere", "SHELLOPTS=xtrace", "PS4=$(touch /x)", "BASHOPTS=failglob",
+		"GLOBIGNORE=*", "BASH_FUNC_make%%=() {  rm -rf ~\n}", "LANG=zh_CN.GBK", "GOTOOLCHAIN=go1.99.0", "GIT_CONFIG_COUNT=1",
 		"GIT_CONFIG_KEY_0=user.name", "GIT_CONFIG_VALUE_0=me"})
 	want := []string{"PATH=/bin", "GIT_CONFIG_KEY_0=user.name", "GIT_CONFIG_VALUE_0=me", "LC_ALL=C.UTF-8", "GOTOOLCHAIN=local",
 		"GIT_CONFIG_KEY_1=core.fsmonitor", "GIT_CONFIG_VALUE_1=false", "GIT_CONFIG_KEY_2=core.hooksPath", "GIT_CONFIG_VALUE_2=/dev/null",
