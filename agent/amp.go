@@ -150,9 +150,11 @@ func (Amp) Answer(ev *Event, d *engine.Decision, where string) Answer {
 }
 
 // ConfigPaths are Amp's settings, plugins, skills and the managed
-// settings, in the project and in the home directory.
+// settings, in the project and in the home directory, and the skills it
+// reads from ~/.config/agents/skills (amp skill list lists them; its
+// .agents/skills and .claude/skills are goose's and Claude Code's).
 func (Amp) ConfigPaths() []string {
-	return []string{"{project}/.amp/**", "{project}/.amp", "~/.config/amp/**", "/etc/ampcode/**"}
+	return []string{"{project}/.amp/**", "{project}/.amp", "~/.config/amp/**", "/etc/ampcode/**", "~/.config/agents/**", "~/.config/agents"}
 }
 
 // Reports is false: Amp's delegate is asked before a call only.

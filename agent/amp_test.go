@@ -193,3 +193,29 @@ func TestAmpDoctorFind(t *testing.T) {
 		}
 	}
 }
+
+// TestAmpSkillsProtected: every directory Amp 0.0.1790142911-g7618fb
+// loads skills from (amp skill list, with a skill in each) is a
+// configuration no call may write, whichever agent makes it.
+func TestAmpSkillsProtected(t *testing.T) {
+	for _, p := range []string{
+		"/tmp/e2e/home/.config/agents/skills/x/SKILL.md",
+		"/tmp/e2e/home/.config/amp/skills/x/SKILL.md",
+		"/tmp/e2e/home/.agents/skills/x/SKILL.md",
+		"/tmp/e2e/home/.claude/skills/x/SKILL.md",
+		"/tmp/e2e/proj/.agents/skills/x/SKILL.md",
+		"/tmp/e2e/proj/.claude/skills/x/SKILL.md",
+		"/tmp/e2e/proj/.amp/plugins/x.ts",
+		"/tmp/e2e/home/.config/amp/plugins/x.ts",
+	} {
+		in, _ := json.Marshal(map[string]any{"path": p, "content": "x"})
+		ev, err := Amp{}.DecodeEnv(in, ampEnv("create_file"), "/tmp/e2e/proj")
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := answerDefault(t, Amp{}, ev, false)
+		if a.Deny == nil || !strings.Contains(a.Deny.Why, "protected") {
+			t.Errorf("create_file %s: %s; want it denied as an agent's configuration", p, answerString(a))
+		}
+	}
+}
