@@ -146,6 +146,11 @@ func Hook(r io.Reader, o HookOptions) ([]byte, error) {
 		// the guard run command line, which they do not match.
 		agent.KeepClaudeRule(&d, env, call, ev.Call.Cwd)
 	}
+	if agentName == "qwen" && ev.Name == "PreToolUse" && d.Verdict == engine.Allow && reported != nil {
+		// Qwen Code takes no rewrite: its rules meet guard run's command
+		// line only where the model issues it.
+		agent.KeepQwenRule(&d, call, ev.Call.Cwd)
+	}
 	if o.AskDeny && ev.Name == "PreToolUse" && d.Verdict == engine.Ask {
 		askIsDeny(&d, "guard hook --ask deny: nobody can approve it here")
 	}

@@ -41,8 +41,67 @@ func claudeSettingsFiles(configDir, project, cwd string) []string {
 // the two differ: each part of a list or pipeline, and the whole command,
 // is tried against each rule.
 func ClaudeUserRule(configDir, project, cwd, command string) (rule string, deny bool) {
-	var asks, denies []string
-	for _, f := range claudeSettingsFiles(configDir, project, cwd) {
+	asks, denies := permissionRules(claudeSettingsFiles(configDir, project, cwd), nil)
+	return userRule(asks, denies, command)
+}
+
+// QwenUserRule returns the user's own Qwen Code rule for its shell tool
+// that command matches, as ClaudeUserRule does: Qwen Code's
+// permissions.deny and permissions.ask, in Claude Code's form (Bash(git
+// *); ShellTool and run_shell_command name the tool too), and its older
+// tools.exclude and excludeTools (ShellTool(rm): a command that starts
+// with rm), from ~/.qwen/settings.json, the project's and the working
+// directory's .qwen/settings.json and the system's. Qwen Code matches
+// them against the command it runs, which for guard's own rewrite is the
+// guard run command line.
+func QwenUserRule(home, project, cwd, command string) (rule string, deny bool) {
+	files := []string{"/etc/qwen-code/settings.json"}
+	for _, dir := range []string{home, project, cwd} {
+		if dir != "" {
+			files = append(files, filepath.Join(dir, ".qwen", "settings.json"))
+		}
+	}
+	asks, denies := permissionRules(files, func(s map[string]any) []string {
+		var out []string
+		tools, _ := s["tools"].(map[string]any)
+		for _, v := range []any{tools["exclude"], s["excludeTools"]} {
+			list, _ := v.([]any)
+			for _, r := range list {
+				if r, ok := r.(string); ok {
+					if spec, ok := strings.CutSuffix(qwenBashRule(r), ")"); ok {
+						r = spec + ":*)" // a prefix of the command
+					}
+					out = append(out, r)
+				}
+			}
+		}
+		return out
+	})
+	for i, r := range asks {
+		asks[i] = qwenBashRule(r)
+	}
+	for i, r := range denies {
+		denies[i] = qwenBashRule(r)
+	}
+	return userRule(asks, denies, command)
+}
+
+// qwenBashRule writes a Qwen Code rule of its shell tool in Claude Code's
+// form, Bash or Bash(SPEC); another rule as it is.
+func qwenBashRule(r string) string {
+	for _, name := range []string{"ShellTool", "run_shell_command", "Shell"} {
+		if rest, ok := strings.CutPrefix(r, name); ok && (rest == "" || strings.HasPrefix(rest, "(")) {
+			return "Bash" + rest
+		}
+	}
+	return r
+}
+
+// permissionRules reads permissions.ask and permissions.deny of each
+// settings file, and the deny rules more returns of it (where not nil). A
+// file that does not parse is skipped: guard has no rule of it to keep.
+func permissionRules(files []string, more func(map[string]any) []string) (asks, denies []string) {
+	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
 			continue
@@ -53,12 +112,22 @@ func ClaudeUserRule(configDir, project, cwd, command string) (rule string, deny 
 				Deny []string `json:"deny"`
 			} `json:"permissions"`
 		}
-		if json.Unmarshal(data, &s) != nil {
+		var m map[string]any
+		if json.Unmarshal(data, &s) != nil || json.Unmarshal(data, &m) != nil {
 			continue
 		}
 		asks = append(asks, s.Permissions.Ask...)
 		denies = append(denies, s.Permissions.Deny...)
+		if more != nil {
+			denies = append(denies, more(m)...)
+		}
 	}
+	return asks, denies
+}
+
+// userRule returns the rule of denies, else of asks, that command
+// matches (see bashRuleMatches), and whether it is a deny.
+func userRule(asks, denies []string, command string) (rule string, deny bool) {
 	parts := append([]string{strings.TrimSpace(command)}, commandParts(command)...)
 	for _, set := range []struct {
 		rules []string

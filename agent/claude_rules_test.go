@@ -55,3 +55,41 @@ func TestClaudeUserRule(t *testing.T) {
 		t.Errorf("a settings file that does not parse gave the rule %q", rule)
 	}
 }
+
+// TestQwenUserRule: the user's own Qwen Code rules of its shell tool, by
+// any of its names, from the home's and the project's settings, deny
+// before ask; the older tools.exclude and excludeTools deny a command
+// that starts with their specifier.
+func TestQwenUserRule(t *testing.T) {
+	home, proj := t.TempDir(), t.TempDir()
+	write := func(dir, data string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Join(dir, ".qwen"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, ".qwen", "settings.json"), []byte(data), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(home, `{"permissions": {"ask": ["run_shell_command(git push *)"], "deny": ["Read(./x)"]}, "tools": {"exclude": ["ShellTool(curl)"]}}`)
+	write(proj, `{"permissions": {"deny": ["Bash(cat *)", "ShellTool(make deploy)"]}, "excludeTools": ["run_shell_command(wget)"]}`)
+	for _, tc := range []struct {
+		command, rule string
+		deny          bool
+	}{
+		{"cat hello.txt", "Bash(cat *)", true},
+		{"ls && cat x", "Bash(cat *)", true},
+		{"make deploy", "Bash(make deploy)", true},
+		{"make show", "", false},
+		{"git push origin main", "Bash(git push *)", false},
+		{"curl -s x", "Bash(curl:*)", true},
+		{"wget x", "Bash(wget:*)", true},
+		{"curly", "", false},
+		{"ls", "", false},
+	} {
+		rule, deny := QwenUserRule(home, proj, proj, tc.command)
+		if rule != tc.rule || deny != tc.deny {
+			t.Errorf("%q: rule %q (deny %v), want %q (deny %v)", tc.command, rule, deny, tc.rule, tc.deny)
+		}
+	}
+}

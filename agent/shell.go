@@ -4,6 +4,7 @@ package agent
 
 import (
 	"path/filepath"
+	"strings"
 
 	"guard/engine"
 )
@@ -58,13 +59,31 @@ func KeepClaudeRule(d *engine.Decision, env func(string) string, call engine.Cal
 		configDir = filepath.Join(call.Home, ".claude")
 	}
 	rule, deny := ClaudeUserRule(configDir, call.Project, cwd, call.Input.Command)
+	keepRule(d, call, "Claude Code", rule, deny)
+}
+
+// KeepQwenRule keeps the user's own Qwen Code rule that the command of
+// guard's own rewrite, issued as the call, runs (see [QwenUserRule]):
+// Qwen Code checks its rules against the guard run command line, which
+// they do not match. The call is asked (or denied) as the rule says.
+func KeepQwenRule(d *engine.Decision, call engine.Call, cwd string) {
+	rule, deny := QwenUserRule(call.Home, call.Project, cwd, call.Input.Command)
+	keepRule(d, call, "Qwen Code", rule, deny)
+}
+
+// keepRule makes an allowed shell call the ask (or deny) of the user's
+// own rule of agent, where there is one ("" where none matched).
+func keepRule(d *engine.Decision, call engine.Call, agent, rule string, deny bool) {
 	if rule == "" {
 		return
 	}
-	l := engine.Leaf{Verdict: engine.Ask, Kind: "input", Text: call.Input.Command, Rule: "claude " + rule,
-		Why: "the user's own Claude Code rule " + rule + " asks before it runs; approved, it runs as written, outside guard's sandbox"}
+	l := engine.Leaf{Verdict: engine.Ask, Kind: "input", Text: call.Input.Command, Rule: strings.ToLower(strings.Fields(agent)[0]) + " " + rule,
+		Why: "the user's own " + agent + " rule " + rule + " asks before it runs"}
+	if d.Rewrite != nil {
+		l.Why += "; approved, it runs as written, outside guard's sandbox"
+	}
 	if deny {
-		l.Verdict, l.Why = engine.Deny, "the user's own Claude Code rule "+rule+" denies it"
+		l.Verdict, l.Why = engine.Deny, "the user's own "+agent+" rule "+rule+" denies it"
 	}
 	d.Verdict, d.Rewrite = l.Verdict, nil
 	d.Leaves = append(d.Leaves, l)

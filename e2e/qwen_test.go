@@ -242,3 +242,45 @@ func TestQwenRefusedCallsDoNotRun(t *testing.T) {
 		}
 	}
 }
+
+// TestQwenOwnRewriteKeepsUserRule: the user's own Qwen Code deny rule
+// (permissions.deny: Bash(cat *)) stops cat hello.txt, and stops it too
+// where the model issues guard's rewrite of it, which guard's refusal
+// gives as its hint: Qwen Code matches its rule against the guard run
+// command line, which it does not match, so guard keeps the rule.
+func TestQwenOwnRewriteKeepsUserRule(t *testing.T) {
+	t.Parallel()
+	const token = "e2e-token-qwen-rule-5e81"
+	own := readOnlyRewrite(t, "cat hello.txt")
+	if own == "" {
+		t.Skip("guard run cannot run here: guard rewrites no command")
+	}
+	p := newQwenProject(t)
+	var settings map[string]any
+	old, err := os.ReadFile(filepath.Join(p.dir, ".qwen", "settings.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(old, &settings); err != nil {
+		t.Fatal(err)
+	}
+	settings["permissions"] = map[string]any{"deny": []any{"Bash(cat *)"}}
+	data, err := json.Marshal(settings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, p.dir, ".qwen/settings.json", string(data))
+	writeFile(t, p.dir, "hello.txt", token+"\n")
+	p.script("run_shell_command", map[string]any{"command": "cat hello.txt"},
+		"run_shell_command", map[string]any{"command": own})
+	p.run()
+	rs := p.toolResults(2)
+	for i, r := range rs {
+		if strings.Contains(r, token) {
+			t.Errorf("call %d ran although the user's Qwen Code rule denies cat: %q", i+1, r)
+		}
+	}
+	if !strings.Contains(rs[1], "Bash(cat *)") {
+		t.Errorf("the refusal of guard's rewrite does not name the user's rule: %q", rs[1])
+	}
+}
