@@ -107,7 +107,14 @@ func (Amp) DecodeEnv(data []byte, env func(string) string, cwd string) (*Event, 
 			return nil, &Denial{Why: fmt.Sprintf("the %s call's %s %q is not an absolute path, and guard cannot tell what Amp joins it to", tool, k, dir),
 				Hints: []string{"give " + k + " as an absolute path"}}
 		case dir != "":
-			ev.Call.Cwd = filepath.Clean(dir)
+			dir = filepath.Clean(dir)
+			if !ampWithin(dir, cwd) {
+				// guard hook judges the call with its directory as the
+				// project, and guard run bounds it to that tree.
+				return nil, &Denial{Why: fmt.Sprintf("the %s call's %s %s is not in Amp's working directory %s, the project guard judges its commands in", tool, k, dir, filepath.Clean(cwd)),
+					Hints: []string{"run the command in the project: leave out " + k + ", or name a directory of the project that is no symbolic link"}}
+			}
+			ev.Call.Cwd = dir
 		}
 	}
 	if tool == "apply_patch" {
@@ -131,6 +138,35 @@ func (Amp) DecodeEnv(data []byte, env func(string) string, cwd string) (*Event, 
 		}
 	}
 	return ev, nil
+}
+
+// ampWithin reports whether dir is base or below it, lexically and with
+// their symbolic links resolved (of the part of each that exists).
+func ampWithin(dir, base string) bool {
+	under := func(d, b string) bool {
+		return d == b || strings.HasPrefix(d, strings.TrimSuffix(b, "/")+"/")
+	}
+	realDir, err := realExisting(dir)
+	realBase, berr := realExisting(base)
+	return under(dir, filepath.Clean(base)) && err == nil && berr == nil && under(realDir, realBase)
+}
+
+// realExisting resolves the symbolic links of the longest part of the
+// absolute path p that exists, and puts the rest after it.
+func realExisting(p string) (string, error) {
+	p = filepath.Clean(p)
+	rest := ""
+	for {
+		r, err := filepath.EvalSymlinks(p)
+		switch {
+		case err == nil:
+			return filepath.Join(r, rest), nil
+		case !errors.Is(err, fs.ErrNotExist) || p == "/":
+			return "", err
+		}
+		rest = filepath.Join(filepath.Base(p), rest)
+		p = filepath.Dir(p)
+	}
 }
 
 // Answer renders a decision for Amp's delegate: an allow is exit 0 with

@@ -65,6 +65,11 @@ func TestAmpDecode(t *testing.T) {
 		{"shell_command", `{"command":"ls"}`, "", engine.Call{}, "the working directory of Amp's delegate is not known, and the call's is taken from it"},
 		{"shell_command", `{"command":"ls","workdir":"src"}`, "/p", engine.Call{}, `the shell_command call's workdir "src" is not an absolute path, and guard cannot tell what Amp joins it to`},
 		{"shell_command", `{"command":"ls","workdir":7}`, "/p", engine.Call{}, `the shell_command call's "workdir" field is not a string guard can judge`},
+		// A workdir outside the delegate's directory would be the
+		// project guard judges the command in: another tree of the user's.
+		{"shell_command", `{"command":"make test","workdir":"/q"}`, "/p", engine.Call{}, `the shell_command call's workdir /q is not in Amp's working directory /p, the project guard judges its commands in`},
+		{"shell_command", `{"command":"make test","workdir":"/p/../q"}`, "/p", engine.Call{}, `the shell_command call's workdir /q is not in Amp's working directory /p, the project guard judges its commands in`},
+		{"shell_command", `{"command":"make test","workdir":"/pq"}`, "/p", engine.Call{}, `the shell_command call's workdir /pq is not in Amp's working directory /p, the project guard judges its commands in`},
 		{"shell_command", `{"command":""}`, "/p", engine.Call{}, `the shell_command call's "command" field is not a string guard can judge`},
 		{"apply_patch", patch("a.go", "b.go"), "/p", engine.Call{}, "apply_patch: the patch names 2 files (/p/a.go, /p/b.go); guard judges one file per call"},
 		{"apply_patch", `{}`, "/p", engine.Call{}, "the apply_patch call has no patchText"},
@@ -89,6 +94,39 @@ func TestAmpDecode(t *testing.T) {
 	}
 	if _, err := (Amp{}).Decode([]byte(`{"command":"ls"}`)); err == nil {
 		t.Error("Amp's Decode, without the environment, did not deny")
+	}
+}
+
+// TestAmpWorkdirLink: a workdir in the project that is a symbolic link
+// to another tree is where Amp runs the command, and guard run would take
+// that tree for the project: it is refused.
+func TestAmpWorkdirLink(t *testing.T) {
+	root := t.TempDir()
+	proj, other := filepath.Join(root, "proj"), filepath.Join(root, "other")
+	for _, d := range []string{filepath.Join(proj, "sub"), other} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(other, filepath.Join(proj, "link")); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		workdir string
+		ok      bool
+	}{
+		{proj, true},
+		{filepath.Join(proj, "sub"), true},
+		{filepath.Join(proj, "link"), false},
+		{filepath.Join(proj, "link", "new"), false},
+		{filepath.Join(proj, "sub", "new"), true},
+		{other, false},
+	} {
+		in, _ := json.Marshal(map[string]any{"command": "make test", "workdir": tc.workdir})
+		ev, err := Amp{}.DecodeEnv(in, ampEnv("shell_command"), proj)
+		if (err == nil) != tc.ok {
+			t.Errorf("workdir %s: %+v, %v; want it taken: %v", tc.workdir, ev, err, tc.ok)
+		}
 	}
 }
 
