@@ -128,3 +128,51 @@ func TestUnsandboxRefuses(t *testing.T) {
 		t.Errorf("Unsandbox(%q) with another guard run command line: read back", r)
 	}
 }
+
+// TestUnsandboxContext: guard's rewrite is read back only in the context
+// it was written for: another shell's tail (bash for a zsh agent, zsh for
+// a bash one), the rewrite of write mode in read-only mode, and a leading
+// cd that CDPATH would send elsewhere (cd src, where guard writes cd
+// ./src) are not guard's rewrite.
+func TestUnsandboxContext(t *testing.T) {
+	run := []string{"/opt/guard/bin/guard", "run"}
+	e, call := unsandboxTestEngine(t, run)
+	in := func(command, shell string, readOnly bool) Call {
+		c := call(command, readOnly)
+		c.Shell = shell
+		return c
+	}
+	rewrite := func(c Call) string {
+		t.Helper()
+		d := e.Decide(c)
+		if d.Verdict != Allow || d.Rewrite == nil {
+			t.Fatalf("%q (%s): %s, no rewrite", c.Input.Command, c.Shell, d.Verdict)
+		}
+		return d.Rewrite.Command
+	}
+	bash, zsh := rewrite(in("cd src && make show", "bash", false)), rewrite(in("cd src && make show", "zsh", false))
+	if !strings.HasPrefix(bash, "cd ./src && ") || !strings.Contains(bash, " -- bash --noprofile --norc -c 'make show'") ||
+		!strings.Contains(zsh, " -- zsh -f -c 'make show'") {
+		t.Fatalf("rewrites: bash %q, zsh %q", bash, zsh)
+	}
+	for _, tc := range []struct {
+		command, shell string
+		readOnly, ok   bool
+	}{
+		{bash, "bash", false, true},
+		{zsh, "zsh", false, true},
+		{bash, "zsh", false, false},
+		{zsh, "bash", false, false},
+		{bash, "", false, true}, // an agent's shell not known runs it in bash
+		{zsh, "", false, false},
+		{strings.Replace(bash, "cd ./src", "cd src", 1), "bash", false, false},
+		{strings.Replace(bash, "cd ./src", "cd /project/src", 1), "bash", false, true}, // the rewrite of cd /project/src && make show
+		{bash, "bash", true, false},
+		{rewrite(in("make show", "bash", false)), "bash", true, false},
+	} {
+		_, _, ok := e.Unsandbox(in(tc.command, tc.shell, tc.readOnly))
+		if ok != tc.ok {
+			t.Errorf("Unsandbox(%q) for shell %q, read-only %v: %v, want %v", tc.command, tc.shell, tc.readOnly, ok, tc.ok)
+		}
+	}
+}
