@@ -108,7 +108,7 @@ func (Amp) DecodeEnv(data []byte, env func(string) string, cwd string) (*Event, 
 				Hints: []string{"give " + k + " as an absolute path"}}
 		case dir != "":
 			dir = filepath.Clean(dir)
-			if !ampWithin(dir, cwd) {
+			if !dirWithin(dir, cwd) {
 				// guard hook judges the call with its directory as the
 				// project, and guard run bounds it to that tree.
 				return nil, &Denial{Why: fmt.Sprintf("the %s call's %s %s is not in Amp's working directory %s, the project guard judges its commands in", tool, k, dir, filepath.Clean(cwd)),
@@ -140,9 +140,9 @@ func (Amp) DecodeEnv(data []byte, env func(string) string, cwd string) (*Event, 
 	return ev, nil
 }
 
-// ampWithin reports whether dir is base or below it, lexically and with
+// dirWithin reports whether dir is base or below it, lexically and with
 // their symbolic links resolved (of the part of each that exists).
-func ampWithin(dir, base string) bool {
+func dirWithin(dir, base string) bool {
 	under := func(d, b string) bool {
 		return d == b || strings.HasPrefix(d, strings.TrimSuffix(b, "/")+"/")
 	}

@@ -25,6 +25,12 @@ package agent
 // no changed input, so guard refuses what it would ask, and the shell
 // commands it allows only in its sandbox (exitAnswer).
 //
+// A pre_run_command's cwd outside the workspace root guard hook runs in
+// (or a symbolic link out of it) is refused: guard would take it for the
+// project, and guard run would bound the command to that other tree.
+// With a workspace of several roots, a command in another root is refused
+// so too.
+//
 // From Windsurf's documentation: Windsurf is an IDE, not on npm, and guard
 // has not run against it.
 
@@ -119,6 +125,16 @@ func (Windsurf) Decode(data []byte) (*Event, error) {
 	}
 	if !filepath.IsAbs(cwd) {
 		return nil, deny("the hook input's working directory %q is not an absolute path", cwd)
+	}
+	cwd = filepath.Clean(cwd)
+	if call.Kind == engine.KindShell {
+		// The model names the command's directory, which guard hook
+		// takes for the project, and guard run bounds the command to.
+		root, err := windsurfDir()
+		if err != nil || !dirWithin(cwd, root) {
+			return nil, &Denial{Why: fmt.Sprintf("the %s call's cwd %s is not in the workspace %s, the project guard judges its commands in", tool, cwd, root),
+				Hints: []string{"run the command in the workspace, in a directory that is no symbolic link out of it"}}
+		}
 	}
 	call.Cwd, call.Session = cwd, ev.Session
 	ev.Call = call

@@ -46,7 +46,12 @@ func TestWindsurfDecode(t *testing.T) {
 		{"@windsurf/pre_read_code.json", engine.Call{Kind: engine.KindSearch, Tool: "read_code", Input: engine.Input{Path: "/Users/yourname/project/file.py"}, Cwd: "/Users/yourname/project"}, ""},
 		{"@windsurf/pre_write_code.json", engine.Call{Kind: engine.KindWrite, Tool: "write_code", Input: engine.Input{Path: "/Users/yourname/project/file.py"}, Cwd: "/Users/yourname/project"}, ""},
 		{"@windsurf/pre_mcp_tool_use.json", engine.Call{Kind: engine.KindTool, Tool: "mcp__github__create_issue", Cwd: "/Users/yourname/project"}, ""},
-		{windsurfInput("pre_run_command", `{"command_line":"make","cwd":"/w/sub"}`), engine.Call{Kind: engine.KindShell, Tool: "run_command", Input: engine.Input{Command: "make"}, Cwd: "/w/sub"}, ""},
+		{windsurfInput("pre_run_command", `{"command_line":"make","cwd":"/Users/yourname/project/sub"}`), engine.Call{Kind: engine.KindShell, Tool: "run_command", Input: engine.Input{Command: "make"}, Cwd: "/Users/yourname/project/sub"}, ""},
+		// A directory outside the workspace would be the project guard
+		// judges the command in, and guard run bounds it to.
+		{windsurfInput("pre_run_command", `{"command_line":"make test","cwd":"/w/sub"}`), engine.Call{}, "is not in the workspace"},
+		{windsurfInput("pre_run_command", `{"command_line":"make test","cwd":"/Users/yourname/projectX"}`), engine.Call{}, "is not in the workspace"},
+		{windsurfInput("pre_run_command", `{"command_line":"make test","cwd":"/Users/yourname/project/../other"}`), engine.Call{}, "is not in the workspace"},
 		{windsurfInput("pre_read_code", `{"file_path":"/h/.ssh"}`), engine.Call{Kind: engine.KindSearch, Tool: "read_code", Input: engine.Input{Path: "/h/.ssh"}, Cwd: "/Users/yourname/project"}, ""},
 		{windsurfInput("pre_run_command", `{"command_line":"make","cwd":"sub"}`), engine.Call{}, "not an absolute path"},
 		{windsurfInput("pre_run_command", `{"command_line":"make"}`), engine.Call{Kind: engine.KindShell, Tool: "run_command", Input: engine.Input{Command: "make"}, Cwd: "/Users/yourname/project"}, ""},

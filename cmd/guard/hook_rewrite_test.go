@@ -351,9 +351,15 @@ func TestHookLogsAdapterDeny(t *testing.T) {
 		},
 	} {
 		env, proj := rewriteTestEnv(t)
+		wd, err := os.Getwd()
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Chdir(proj) // Cascade runs its hooks in the workspace, where its commands must run
 		if code, _ := rewriteTestHook(t, env, []string{"--agent", agent}, input(proj)); code != 2 {
 			t.Fatalf("%s: a shell call to rewrite: exit %d, want 2", agent, code)
 		}
+		t.Chdir(wd)
 		lines := rewriteTestLog(t, env)
 		if len(lines) != 1 {
 			t.Fatalf("%s: %d lines in the log, want 1", agent, len(lines))
