@@ -140,16 +140,10 @@ func Hook(r io.Reader, o HookOptions) ([]byte, error) {
 	store := setup.GrantStore(env, layers)
 	call.Grants = setup.StoreGrants(store)
 	d, reported := decideEvent(layers, &call)
-	if agentName == "claude" && ev.Name == "PreToolUse" && d.Verdict == engine.Allow && (d.Rewrite != nil || reported != nil) {
-		// guard's own rewrite issued as the call (reported) is checked
-		// as its call: Claude Code would match the user's rules against
-		// the guard run command line, which they do not match.
-		agent.KeepClaudeRule(&d, env, call, ev.Call.Cwd)
-	}
-	if agentName == "qwen" && ev.Name == "PreToolUse" && d.Verdict == engine.Allow && reported != nil {
-		// Qwen Code takes no rewrite: its rules meet guard run's command
-		// line only where the model issues it.
-		agent.KeepQwenRule(&d, call, ev.Call.Cwd)
+	if rk, ok := ad.(agent.RuleKeeper); ok && ev.Name == "PreToolUse" && d.Verdict == engine.Allow {
+		// The agent's own rules would meet the guard run command line,
+		// which they do not match: they are kept for the call it runs.
+		rk.KeepRules(&d, env, call, ev.Call.Cwd, reported != nil)
 	}
 	if o.AskDeny && ev.Name == "PreToolUse" && d.Verdict == engine.Ask {
 		askIsDeny(&d, "guard hook --ask deny: nobody can approve it here")

@@ -46,6 +46,34 @@ func Shell(agentName string, env func(string) string) string {
 	return ""
 }
 
+// RuleKeeper is an adapter whose agent matches rules of its user's own
+// against a shell command, which guard's rewrite into guard run would
+// pass by: the agent matches them against the guard run command line.
+// KeepRules asks (or denies) an allowed PreToolUse call as the user's
+// rule for its command says; own reports that the call is guard's own
+// rewrite issued as the call (engine.Engine.Unsandbox), and d.Rewrite
+// says guard rewrites it now.
+type RuleKeeper interface {
+	KeepRules(d *engine.Decision, env func(string) string, call engine.Call, cwd string, own bool)
+}
+
+// KeepRules keeps Claude Code's rules for a call guard rewrites, or that
+// is guard's own rewrite.
+func (Claude) KeepRules(d *engine.Decision, env func(string) string, call engine.Call, cwd string, own bool) {
+	if d.Rewrite != nil || own {
+		KeepClaudeRule(d, env, call, cwd)
+	}
+}
+
+// KeepRules keeps Qwen Code's rules for a call that is guard's own
+// rewrite: Qwen Code takes no rewrite from guard, so its rules meet the
+// guard run command line only where the model issues it.
+func (Qwen) KeepRules(d *engine.Decision, _ func(string) string, call engine.Call, cwd string, own bool) {
+	if own {
+		KeepQwenRule(d, call, cwd)
+	}
+}
+
 // KeepClaudeRule keeps the user's own Claude Code rule that an allowed
 // shell command matches (see [ClaudeUserRule]): Claude Code would check
 // it against guard run's command line, which it does not match, so the
